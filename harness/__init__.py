@@ -1,0 +1,1 @@
+"""What users run: cross-check, counting, timed runs, storage, reports, generator and the CLI."""

@@ -1,0 +1,76 @@
+"""`sudoku-bench`: the command line. Each sub-command lives in `harness.commands.<name>`.
+
+Errors a user can act on (`SudokuBenchError`) become one line on stderr and exit code 2
+(or the error's own `exit_code`); never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from puzzles.errors import SudokuBenchError
+
+# Sub-command modules, in the order `--help` lists them. Each has `add_parser(subparsers)`,
+# which sets `run=function(args) -> exit code` as the parser's default.
+COMMANDS = ("harness.commands.solvers_list",)
+
+DESCRIPTION = """\
+Many ways of solving Sudoku behind one interface: solve, count, cross-check and time them.
+
+Puzzles are given as bundled collection names (top95, 17clue, 4x4, ...), files, or
+puzzle strings (81 characters for 9x9, '.' or '0' for an empty cell).
+"""
+
+EPILOG = """\
+examples:
+  sudoku-bench solve 530070000600195000098000060800060003400803001700020006060000280000419005000080079
+  sudoku-bench count --limit 2 -s dlx top95 --json
+  sudoku-bench solvers
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sudoku-bench",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        importlib.import_module(name).add_parser(subparsers)
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sudoku-bench")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except SudokuBenchError as error:
+        print(f"sudoku-bench: error: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("sudoku-bench: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `sudoku-bench ... | head` is not an error
+        sys.stderr.close()
+        return 0
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per sub-command; each exposes `add_parser(subparsers)`."""

@@ -1,0 +1,95 @@
+"""Command-line puzzle inputs: each argument is a bundled collection, a file, or a puzzle."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from puzzles.collections import BUNDLED, load
+from puzzles.errors import PuzzleFormatError
+from puzzles.formats import PuzzleEntry, ReadOptions, ReadReport, parse_puzzle, read_text
+from puzzles.geometry import Geometry
+from puzzles.symbols import alphabet_named
+
+
+def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str = "+") -> None:
+    """The PUZZLE arguments and the reading options every puzzle-taking command shares."""
+    parser.add_argument(
+        "inputs",
+        nargs=nargs,
+        metavar="PUZZLE",
+        help="a bundled collection (e.g. top95; see `sudoku-bench collections`), "
+        "a file (.txt one per line, .csv, ...), or a puzzle string ('-' reads lines from stdin)",
+    )
+    reading = parser.add_argument_group("reading puzzles")
+    reading.add_argument(
+        "--alphabet",
+        default="default",
+        metavar="NAME",
+        help="symbols for the values: default (1-9 then A-P, '.' or '0' blank), hex (0-F), "
+        "letters (A-Y), or the symbols spelled out",
+    )
+    reading.add_argument(
+        "--geometry",
+        type=Geometry.parse,
+        metavar="GEOM",
+        help="force a geometry, e.g. 6x6:3x2 (box shape), 9x9-x (Sudoku-X); default: from length",
+    )
+    reading.add_argument(
+        "-x",
+        "--sudoku-x",
+        action="store_true",
+        help="treat the puzzles as Sudoku-X (both diagonals are units too)",
+    )
+    reading.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="pass over bad entries (counted and named on stderr) instead of stopping",
+    )
+    reading.add_argument(
+        "--allow-conflicts",
+        action="store_true",
+        help="accept puzzles whose givens repeat a digit in a unit (they have no solution)",
+    )
+
+
+def read_options(args: argparse.Namespace) -> ReadOptions:
+    try:
+        alphabet = alphabet_named(args.alphabet)
+    except ValueError as error:
+        raise PuzzleFormatError(str(error)) from None
+    return ReadOptions(
+        alphabet=alphabet,
+        geometry=args.geometry,
+        diagonals=args.sudoku_x,
+        check_givens=not args.allow_conflicts,
+        skip_invalid=args.skip_invalid,
+    )
+
+
+def looks_like_puzzle(text: str) -> bool:
+    """A command-line argument that is a puzzle string rather than a name or a path."""
+    return len(text) >= 16 and not Path(text).exists() and "/" not in text and text not in BUNDLED
+
+
+def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
+    """Every puzzle named by the arguments, in order; reports skipped entries on stderr."""
+    options = read_options(args)
+    report = ReadReport()
+    entries: list[PuzzleEntry] = []
+    for number, spec in enumerate(args.inputs, 1):
+        if spec == "-":
+            entries += read_text(sys.stdin.read(), "stdin", ".txt", options, report)
+        elif looks_like_puzzle(spec):
+            try:
+                entries.append(PuzzleEntry(f"arg{number}", parse_puzzle(spec, options)))
+            except PuzzleFormatError as error:
+                raise error.located(source=f"argument {number}") from None
+        else:
+            entries += load(spec, options, report)
+    for skipped in report.skipped:
+        print(f"skipped {skipped}", file=sys.stderr)
+    if report.skipped:
+        print(f"skipped {len(report.skipped)} invalid entries", file=sys.stderr)
+    return entries

@@ -1,0 +1,65 @@
+"""The independent rule checker: trusts no solver, asks only the geometry's units."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from puzzles.grid import Grid
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """`digit` appears more than once in the unit called `unit` (at `cells`)."""
+
+    unit: str
+    digit: int
+    cells: tuple[int, ...]
+
+    def describe(self, grid: Grid) -> str:
+        where = ", ".join(grid.geometry.cell_name(cell) for cell in self.cells)
+        return f"{self.digit} appears {len(self.cells)} times in {self.unit} ({where})"
+
+
+def conflicts(grid: Grid) -> list[Conflict]:
+    """Every unit in which a digit appears twice or more (empty cells are ignored)."""
+    geometry = grid.geometry
+    found = []
+    for name, unit in zip(geometry.unit_names, geometry.units, strict=True):
+        seen: defaultdict[int, list[int]] = defaultdict(list)
+        for cell in unit:
+            if grid.values[cell]:
+                seen[grid.values[cell]].append(cell)
+        found += [
+            Conflict(name, d, tuple(cells)) for d, cells in sorted(seen.items()) if len(cells) > 1
+        ]
+    return found
+
+
+def solution_problems(puzzle: Grid, grid: Grid) -> list[str]:
+    """Why `grid` is not a solution of `puzzle`, in words; empty when it is one."""
+    if grid.geometry != puzzle.geometry:
+        return [f"the grid is {grid.geometry}, the puzzle {puzzle.geometry}"]
+    problems = []
+    geometry = puzzle.geometry
+    empty = [geometry.cell_name(cell) for cell, value in enumerate(grid.values) if value == 0]
+    if empty:
+        problems.append(f"{len(empty)} cells are empty ({', '.join(empty[:5])}...)")
+    changed = [
+        f"{geometry.cell_name(cell)} is {got}, given {given}"
+        for cell, (given, got) in enumerate(zip(puzzle.values, grid.values, strict=True))
+        if given and given != got
+    ]
+    problems += changed
+    problems += [conflict.describe(grid) for conflict in conflicts(grid)]
+    return problems
+
+
+def is_solution(puzzle: Grid, grid: Grid) -> bool:
+    """True when `grid` is complete, keeps every given and every unit holds each digit once."""
+    return not solution_problems(puzzle, grid)
+
+
+def is_valid_puzzle(puzzle: Grid) -> bool:
+    """True when no unit holds a given twice (it may still have no solution)."""
+    return not conflicts(puzzle)

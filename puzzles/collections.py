@@ -1,0 +1,55 @@
+"""Named collections bundled with sudoku-bench (package data), and loading by name or path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from puzzles.errors import UnknownCollectionError
+from puzzles.formats import PuzzleEntry, ReadOptions, ReadReport, read_file, read_text
+
+
+@dataclass(frozen=True)
+class Bundled:
+    name: str
+    file: str
+    summary: str
+
+
+BUNDLED: dict[str, Bundled] = {
+    b.name: b
+    for b in (
+        Bundled("easy50", "easy50.txt", "50 easy 9x9 (Project Euler 96)"),
+        Bundled("top95", "top95.txt", "95 hard 9x9 (magictour top95)"),
+        Bundled("hardest", "hardest.txt", "11 9x9 collected by Norvig as 'hardest'"),
+        Bundled("17clue", "17clue.txt", "1,000 of the 49,158 known 17-clue 9x9 puzzles"),
+        Bundled("forum-hardest", "forum-hardest.txt", "1,000 of the forum's hardest 9x9 (SE 11+)"),
+        Bundled("multi", "multi.txt", "200 9x9 with two or more solutions (serg benchmark)"),
+        Bundled("gecode9", "gecode9.txt", "18 9x9 from Gecode's examples"),
+        Bundled("4x4", "4x4.txt", "100 4x4 puzzles"),
+        Bundled("16x16", "16x16.txt", "100 16x16 puzzles"),
+        Bundled("gecode16", "gecode16.txt", "55 16x16 from Gecode's examples"),
+        Bundled("25x25", "25x25.txt", "18 25x25 from Gecode's examples (A. Frisch)"),
+        Bundled("seeds", "seeds.csv", "the 5 example boards of the source documents, solved"),
+    )
+}
+
+
+def bundled_text(name: str) -> str:
+    return resources.files("puzzles").joinpath("data", BUNDLED[name].file).read_text("utf-8")
+
+
+def load(
+    spec: str, options: ReadOptions = ReadOptions(), report: ReadReport | None = None
+) -> list[PuzzleEntry]:
+    """The puzzles of a bundled collection (`top95`) or of a file path; ids are `name:line`."""
+    if spec in BUNDLED:
+        suffix = Path(BUNDLED[spec].file).suffix
+        return read_text(bundled_text(spec), spec, suffix, options, report)
+    path = Path(spec)
+    if path.is_file():
+        return read_file(path, options, report)
+    raise UnknownCollectionError(
+        f"{spec!r} is neither a file nor a bundled collection ({', '.join(BUNDLED)})"
+    )

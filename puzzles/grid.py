@@ -1,0 +1,164 @@
+"""`Grid`: an immutable puzzle or solution, a geometry and N² values (0 = empty)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from puzzles.errors import GeometryError, PuzzleFormatError
+from puzzles.geometry import Geometry
+from puzzles.symbols import DEFAULT, Alphabet
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A Sudoku grid: `values[cell]` in 0..N, 0 for an empty cell, cells in row-major order.
+
+    A Grid may break the rules (two equal givens in a unit): that is a puzzle with no
+    solution, which solvers must be able to say. `puzzles.checker` tells the two apart.
+    """
+
+    geometry: Geometry
+    values: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        n = self.geometry.size
+        if len(self.values) != self.geometry.cell_count:
+            raise PuzzleFormatError(
+                f"a {self.geometry} grid has {self.geometry.cell_count} cells, got {len(self.values)}"
+            )
+        for cell, value in enumerate(self.values):
+            if not 0 <= value <= n:
+                raise PuzzleFormatError(
+                    f"{self.geometry.cell_name(cell)} holds {value}: values are 0 (empty) to {n}"
+                )
+
+    # ----- building -------------------------------------------------------------------------
+
+    @classmethod
+    def empty(cls, geometry: Geometry) -> Grid:
+        return cls(geometry, (0,) * geometry.cell_count)
+
+    @classmethod
+    def from_string(
+        cls,
+        text: str,
+        geometry: Geometry | None = None,
+        *,
+        alphabet: Alphabet = DEFAULT,
+    ) -> Grid:
+        """A grid from one line of N² symbols (`.` or `0` for empty; 1-9 then A-P).
+
+        White space is ignored. The geometry is inferred from the length unless given.
+        Errors name the 1-based column of the offending character.
+        """
+        chars = [(column, char) for column, char in enumerate(text, 1) if not char.isspace()]
+        if geometry is None:
+            geometry = _geometry_for_length(len(chars))
+        elif len(chars) != geometry.cell_count:
+            raise PuzzleFormatError(
+                f"expected {geometry.cell_count} cells for a {geometry} puzzle, got {len(chars)}"
+            )
+        values = []
+        for column, char in chars:
+            value = alphabet.value_of(char)
+            if value is None or value > geometry.size:
+                raise PuzzleFormatError(
+                    f"unexpected {char!r}: a {geometry} cell is {alphabet.describe(geometry.size)}",
+                    column=column,
+                )
+            values.append(value)
+        return cls(geometry, tuple(values))
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[Sequence[int]], geometry: Geometry | None = None) -> Grid:
+        """A grid from a list of lists, `board[row][col]`, 0 for empty (the seeds' form)."""
+        if geometry is None:
+            geometry = Geometry.of_size(len(rows))
+        if len(rows) != geometry.size or any(len(row) != geometry.size for row in rows):
+            raise PuzzleFormatError(
+                f"a {geometry} board is {geometry.size} rows of {geometry.size} values"
+            )
+        return cls(geometry, tuple(int(value) for row in rows for value in row))
+
+    def with_values(self, changes: dict[int, int]) -> Grid:
+        """A copy with some cells set (cell -> value; 0 empties a cell)."""
+        values = list(self.values)
+        for cell, value in changes.items():
+            values[cell] = value
+        return Grid(self.geometry, tuple(values))
+
+    # ----- reading --------------------------------------------------------------------------
+
+    def __getitem__(self, cell: int) -> int:
+        return self.values[cell]
+
+    def at(self, row: int, col: int) -> int:
+        return self.values[self.geometry.cell(row, col)]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @property
+    def size(self) -> int:
+        return self.geometry.size
+
+    @property
+    def givens(self) -> int:
+        """How many cells are filled."""
+        return sum(1 for value in self.values if value)
+
+    @property
+    def empty_cells(self) -> list[int]:
+        return [cell for cell, value in enumerate(self.values) if value == 0]
+
+    @property
+    def is_complete(self) -> bool:
+        return all(self.values)
+
+    def to_rows(self) -> list[list[int]]:
+        n = self.geometry.size
+        return [list(self.values[r * n : (r + 1) * n]) for r in range(n)]
+
+    # ----- writing --------------------------------------------------------------------------
+
+    def to_line(self, alphabet: Alphabet = DEFAULT, blank: str | None = None) -> str:
+        """One line of N² symbols; `blank` defaults to the alphabet's first blank (`.`)."""
+        empty = alphabet.blanks[0] if blank is None else blank
+        return "".join(alphabet.symbols[v - 1] if v else empty for v in self.values)
+
+    def __str__(self) -> str:
+        return self.to_line()
+
+    def picture(self, alphabet: Alphabet = DEFAULT, blank: str = ".") -> str:
+        """A boxed picture with `|`, `-` and `+` between boxes, one row per line."""
+        geometry = self.geometry
+        rows = []
+        for r, row in enumerate(self.to_rows()):
+            if r and r % geometry.box_rows == 0:
+                rows.append(_separator(geometry))
+            symbols = [alphabet.symbols[v - 1] if v else blank for v in row]
+            stacks = [
+                " ".join(symbols[c : c + geometry.box_cols])
+                for c in range(0, geometry.size, geometry.box_cols)
+            ]
+            rows.append(" | ".join(stacks))
+        return "\n".join(rows)
+
+
+def _separator(geometry: Geometry) -> str:
+    stack = "-" * (2 * geometry.box_cols - 1)
+    return "-+-".join([stack] * (geometry.size // geometry.box_cols))
+
+
+def _geometry_for_length(length: int) -> Geometry:
+    try:
+        return Geometry.for_cell_count(length)
+    except GeometryError:
+        raise PuzzleFormatError(
+            f"{length} cells is no puzzle size: expected 16 (4x4), 36 (6x6), 64 (8x8), "
+            f"81 (9x9), 144 (12x12), 256 (16x16) or 625 (25x25)"
+        ) from None

@@ -1,0 +1,199 @@
+"""The Solver contract: one interface for every back-end, and the Result it returns.
+
+A back-end implements two steps, timed separately by `Solver.solve`:
+`_build` (the reduction: puzzle -> model) and `_search` (the engine, which reports
+a `SearchOutcome`). `solve` turns the outcome into a `Result` with one meaning of
+status for every back-end.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, TypeVar
+
+from puzzles.errors import SudokuBenchError
+from puzzles.geometry import Geometry
+from puzzles.grid import Grid
+
+Counters = dict[str, float]
+
+
+class Status(StrEnum):
+    """How a search ended. The values are the stable strings of the CLI's `--json`."""
+
+    SOLVED = "solved"  # solutions found and the search space exhausted: the count is exact
+    NO_SOLUTION = "no_solution"  # search space exhausted, nothing found: exactly 0
+    LIMIT = "limit"  # stopped after `limit` solutions: the count is a lower bound
+    TIMEOUT = "timeout"  # the deadline passed first (solutions found so far are kept)
+    GAVE_UP = "gave_up"  # an incomplete method (logic, local search) stopped without an answer
+    ERROR = "error"  # the back-end failed; `message` says how
+
+
+class UnsupportedPuzzleError(SudokuBenchError):
+    """A back-end cannot take this geometry (too large for its method, say)."""
+
+
+class SearchTimeout(Exception):
+    """Raised inside a search when its deadline has passed; `Solver.solve` catches it."""
+
+
+class Deadline:
+    """A point in time (perf_counter) after which a search must stop; None = no limit."""
+
+    def __init__(self, seconds: float | None) -> None:
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"timeout must be positive, got {seconds}")
+        self.seconds = seconds
+        self.at = math.inf if seconds is None else time.perf_counter() + seconds
+
+    def expired(self) -> bool:
+        return time.perf_counter() >= self.at
+
+    def check(self) -> None:
+        """Raise SearchTimeout if the deadline has passed (call it every few hundred nodes)."""
+        if time.perf_counter() >= self.at:
+            raise SearchTimeout
+
+    def remaining(self) -> float | None:
+        """Seconds left (at least a tiny positive amount), or None when there is no limit."""
+        if self.at == math.inf:
+            return None
+        return max(self.at - time.perf_counter(), 1e-3)
+
+
+@dataclass
+class SearchOutcome:
+    """What an engine reports; `Solver.solve` derives the status from it."""
+
+    solutions: list[Grid]
+    exhausted: bool  # the whole search space was explored, so the count is exact
+    timed_out: bool = False
+    gave_up: bool = False
+    message: str = ""
+    counters: Counters = field(default_factory=dict)
+    partial: Grid | None = None  # how far an incomplete method got
+    details: dict[str, Any] = field(default_factory=dict)  # e.g. the logic solver's step log
+
+
+@dataclass
+class Result:
+    """The answer of one `solve` call. `solutions` holds at most `limit` grids."""
+
+    solver: str
+    status: Status
+    solutions: list[Grid]
+    exhausted: bool
+    build_s: float = 0.0
+    search_s: float = 0.0
+    counters: Counters = field(default_factory=dict)
+    message: str = ""
+    partial: Grid | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return len(self.solutions)
+
+    @property
+    def exact(self) -> bool:
+        """True when `count` is the true number of solutions, not a lower bound."""
+        return self.exhausted and self.status in (Status.SOLVED, Status.NO_SOLUTION)
+
+    @property
+    def total_s(self) -> float:
+        return self.build_s + self.search_s
+
+    @property
+    def nodes(self) -> int:
+        return int(self.counters.get("nodes", 0))
+
+    @property
+    def guesses(self) -> int:
+        return int(self.counters.get("guesses", 0))
+
+    @property
+    def verdict(self) -> str:
+        """`none`, `unique` or `multiple` when the result settles it, else `unknown`."""
+        if self.exact:
+            return {0: "none", 1: "unique"}.get(self.count, "multiple")
+        if self.count >= 2:
+            return "multiple"
+        return "unknown"
+
+    @classmethod
+    def failure(cls, solver: str, status: Status, message: str) -> Result:
+        """A result for a run that produced nothing (error, or timeout enforced from outside)."""
+        return cls(solver, status, [], exhausted=False, message=message)
+
+
+ModelT = TypeVar("ModelT")
+
+
+class Solver(ABC, Generic[ModelT]):
+    """A back-end: a reduction (`_build`) and an engine (`_search`) behind one `solve`.
+
+    One instance per configuration; instances may be reused for many puzzles.
+    """
+
+    name: ClassVar[str] = ""
+
+    def supports(self, geometry: Geometry) -> bool:
+        """Whether this back-end can take puzzles of this geometry at all."""
+        return True
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
+        """Find up to `limit` solutions of `puzzle`, stopping at `timeout` seconds."""
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        if not self.supports(puzzle.geometry):
+            raise UnsupportedPuzzleError(
+                f"the {self.name} back-end cannot solve {puzzle.geometry} puzzles"
+            )
+        deadline = Deadline(timeout)
+        start = time.perf_counter()
+        built: float | None = None
+        try:
+            model = self._build(puzzle, deadline)
+            built = time.perf_counter()
+            outcome = self._search(model, puzzle, limit, deadline)
+        except SearchTimeout:  # engines that found solutions return them with timed_out=True
+            outcome = SearchOutcome([], exhausted=False, timed_out=True)
+        end = time.perf_counter()
+        if built is None:
+            built = end
+        return Result(
+            solver=self.name,
+            status=_status_of(outcome, limit),
+            solutions=outcome.solutions[:limit],
+            exhausted=outcome.exhausted and not outcome.timed_out,
+            build_s=built - start,
+            search_s=end - built,
+            counters=outcome.counters,
+            message=outcome.message,
+            partial=outcome.partial,
+            details=outcome.details,
+        )
+
+    @abstractmethod
+    def _build(self, puzzle: Grid, deadline: Deadline) -> ModelT:
+        """The reduction: turn the puzzle into this engine's model."""
+
+    @abstractmethod
+    def _search(self, model: ModelT, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        """Run the engine on the model and map its answers back to grids."""
+
+
+def _status_of(outcome: SearchOutcome, limit: int) -> Status:
+    if outcome.timed_out:
+        return Status.TIMEOUT
+    if outcome.gave_up:
+        return Status.GAVE_UP
+    if outcome.exhausted:
+        return Status.SOLVED if outcome.solutions else Status.NO_SOLUTION
+    if len(outcome.solutions) >= limit:
+        return Status.LIMIT
+    return Status.GAVE_UP

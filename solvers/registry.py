@@ -1,0 +1,153 @@
+"""The registry of back-ends: names, aliases, availability and versions, without heavy imports.
+
+Availability is decided by `importlib.util.find_spec`, so listing the back-ends never imports
+OR-Tools or sympy. Third-party back-ends register through the entry-point group
+`sudoku_bench.solvers` (`name = "module:Class"`); tests may call `register`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from puzzles.errors import SudokuBenchError
+from solvers.base import Solver
+
+PROJECT = "sudoku-bench"
+ENTRY_POINT_GROUP = "sudoku_bench.solvers"
+
+
+class UnknownSolverError(SudokuBenchError):
+    """A back-end name that is not registered."""
+
+
+class SolverUnavailableError(SudokuBenchError):
+    """A registered back-end whose library is not installed."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A registered back-end configuration: `target` is `module:Class`, built with `options`."""
+
+    name: str
+    target: str
+    summary: str
+    aliases: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()  # import names that must be installed
+    distribution: str = PROJECT  # whose version is reported
+    extra: str | None = None  # the pip extra that installs `requires`
+    options: Mapping[str, Any] = field(default_factory=dict)
+    in_all: bool = True  # chosen by `-s all`; variants for comparison are chosen by name
+
+    def available(self) -> bool:
+        try:
+            return all(importlib.util.find_spec(module) is not None for module in self.requires)
+        except (ImportError, ValueError):
+            return False
+
+    def version(self) -> str | None:
+        """The installed version of the library behind the back-end (None if missing)."""
+        try:
+            return importlib.metadata.version(self.distribution)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+
+    def create(self, **overrides: Any) -> Solver[Any]:
+        """A solver instance of this configuration (keyword options override the stored ones)."""
+        if not self.available():
+            hint = f": pip install 'sudoku-bench[{self.extra}]'" if self.extra else ""
+            raise SolverUnavailableError(
+                f"back-end {self.name!r} needs {', '.join(self.requires)}, which is not installed{hint}"
+            )
+        module_name, _, class_name = self.target.partition(":")
+        solver_class = getattr(importlib.import_module(module_name), class_name)
+        solver: Solver[Any] = solver_class(**{**self.options, **overrides})
+        return solver
+
+
+# The built-in back-ends, in the order reports list them.
+BUILTIN: tuple[Backend, ...] = (
+    Backend(
+        "backtracking",
+        "solvers.backtracking:BacktrackingSolver",
+        "the source documents' algorithm: first empty cell, digits in order, row/column/box scan",
+        aliases=("textbook", "naive"),
+    ),
+    Backend(
+        "propagating",
+        "solvers.propagating:PropagatingSolver",
+        "backtracking with bit masks, fewest-candidates cell, naked and hidden singles",
+        aliases=("fast",),
+    ),
+)
+
+_registered: dict[str, Backend] = {}
+_entry_points_loaded = False
+
+
+def register(backend: Backend) -> None:
+    """Add (or replace) a back-end at run time, e.g. a test-only one."""
+    _registered[backend.name] = backend
+
+
+def unregister(name: str) -> None:
+    _registered.pop(name, None)
+
+
+def _from_entry_points() -> list[Backend]:
+    found = []
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        distribution = entry.dist.name if entry.dist is not None else PROJECT
+        found.append(
+            Backend(
+                entry.name,
+                entry.value,
+                f"third-party back-end from {distribution}",
+                distribution=distribution,
+            )
+        )
+    return found
+
+
+def backends() -> list[Backend]:
+    """Every back-end: built-in, then entry points, then those registered at run time."""
+    global _entry_points_loaded
+    if not _entry_points_loaded:
+        for backend in _from_entry_points():
+            _registered.setdefault(backend.name, backend)
+        _entry_points_loaded = True
+    merged = {backend.name: backend for backend in BUILTIN}
+    merged.update(_registered)
+    return list(merged.values())
+
+
+def get(name: str) -> Backend:
+    """The back-end called `name` (or one of its aliases)."""
+    wanted = name.strip().lower()
+    for backend in backends():
+        if wanted == backend.name or wanted in backend.aliases:
+            return backend
+    known = ", ".join(backend.name for backend in backends())
+    raise UnknownSolverError(f"unknown solver {name!r}; known solvers: {known}")
+
+
+def create(name: str, **options: Any) -> Solver[Any]:
+    return get(name).create(**options)
+
+
+def select(names: str | Iterable[str]) -> list[Backend]:
+    """Back-ends from a comma-separated list; `all` means every available one marked `in_all`."""
+    if isinstance(names, str):
+        names = [part for part in names.split(",") if part.strip()]
+    chosen: list[Backend] = []
+    for name in names:
+        if name.strip().lower() == "all":
+            picked = [b for b in backends() if b.in_all and b.available()]
+        else:
+            picked = [get(name)]
+        chosen += [backend for backend in picked if backend not in chosen]
+    return chosen
