@@ -1,0 +1,91 @@
+"""`sudoku-bench reduce PUZZLE --to TARGET`: show or export the model a reduction builds."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.inputs import add_puzzle_arguments, read_inputs
+from harness.output import print_json
+from puzzles.errors import SudokuBenchError
+from puzzles.grid import Grid
+
+
+@dataclass(frozen=True)
+class Target:
+    """A model a puzzle can be reduced to.
+
+    `module` provides two functions: `describe(puzzle) -> dict` (the model's size, for the
+    summary and `--json`) and `export(puzzle) -> str` (the model in its documented text format).
+    The module is imported only when the target is used.
+    """
+
+    name: str
+    module: str
+    help: str
+
+    def function(self, name: str) -> Callable[[Grid], Any]:
+        function: Callable[[Grid], Any] = getattr(importlib.import_module(self.module), name)
+        return function
+
+
+# One entry per reduction that can be shown; the first is the default.
+TARGETS: tuple[Target, ...] = ()
+
+
+def add_parser(subparsers: Any) -> None:
+    names = [target.name for target in TARGETS]
+    parser = subparsers.add_parser(
+        "reduce",
+        help="show the model a reduction builds (size, export to a standard file)",
+        description="Reduce a puzzle to a model and print its size; -o writes the model "
+        "in its export format. Targets: " + "; ".join(f"{t.name}: {t.help}" for t in TARGETS),
+    )
+    add_puzzle_arguments(parser, nargs=1)
+    parser.add_argument(
+        "--to",
+        dest="target",
+        choices=names,
+        default=names[0] if names else None,
+        required=not names,
+        help="the model to build",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write the exported model here ('-' for stdout)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the model's size as JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    target = next((t for t in TARGETS if t.name == args.target), None)
+    if target is None:
+        raise SudokuBenchError(f"unknown reduction target {args.target!r}")
+    entry = read_inputs(args)[0]
+    summary: dict[str, Any] = {
+        "id": entry.id,
+        "target": target.name,
+        **target.function("describe")(entry.puzzle),
+    }
+    if args.json:
+        print_json(summary)
+    else:
+        for key, value in summary.items():
+            print(f"{key}: {value}")
+    if args.output is not None:
+        text = target.function("export")(entry.puzzle)
+        if str(args.output) == "-":
+            sys.stdout.write(text)
+        else:
+            args.output.write_text(text, encoding="utf-8")
+            print(f"wrote {args.output}", file=sys.stderr)
+    return 0
