@@ -13,7 +13,7 @@ from puzzles.geometry import Geometry
 from puzzles.symbols import alphabet_named
 
 
-def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str = "+") -> None:
+def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str | int = "+") -> None:
     """The PUZZLE arguments and the reading options every puzzle-taking command shares."""
     parser.add_argument(
         "inputs",
