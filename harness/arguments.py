@@ -1,0 +1,46 @@
+"""Argument types and options shared by the commands that run tasks."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
+
+
+def natural(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def add_solver_arguments(parser: argparse.ArgumentParser, timeout_help: str) -> None:
+    """-s, --timeout, -j and --quiet."""
+    parser.add_argument(
+        "-s",
+        "--solvers",
+        default="all",
+        metavar="NAMES",
+        help="comma-separated back-ends, or 'all' (every available one; default)",
+    )
+    parser.add_argument("--timeout", type=positive_float, metavar="S", help=timeout_help)
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=positive_int,
+        metavar="N",
+        help="tasks run at a time, each in its own worker process (default 1)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -1,0 +1,152 @@
+"""`sudoku-bench bench`: timed runs of puzzles x back-ends x repeats into the results store."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from harness import session, suite
+from harness.arguments import add_solver_arguments, natural, positive_int
+from harness.inputs import add_puzzle_arguments, read_inputs
+from harness.output import print_json
+from harness.progress import TaskProgress
+from harness.records import outcome_record
+from harness.report import Report
+from harness.store import DEFAULT_PATH, open_store
+from harness.tasks import Outcome
+from harness.worker import Settings
+from puzzles.errors import SudokuBenchError
+from puzzles.formats import PuzzleEntry
+
+DEFAULT_TIMEOUT_S = 10.0
+
+DESCRIPTION = f"""\
+Time back-ends on puzzles. Each task (puzzle x back-end x repeat) runs in a worker process;
+at its time limit the worker is killed and replaced and the task recorded as a timeout; a
+back-end that raises or whose process dies is recorded as an error. Results go to an SQLite
+store as each task ends, so a killed run resumes with --resume and loses nothing finished.
+At the end the comparison table of the run is printed (`sudoku-bench report` shows it again,
+in other formats, with plots).
+
+With no PUZZLE, runs the default suite: {suite.describe()}, on every available back-end,
+with a {suite.DEFAULT_TIMEOUT_S:g} s limit and one worker per core.
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "bench",
+        help="timed runs into the results store, with real timeouts (no arguments: the main job)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_puzzle_arguments(parser, nargs="*")
+    add_solver_arguments(
+        parser,
+        f"seconds per task (default {DEFAULT_TIMEOUT_S:g}; "
+        f"{suite.DEFAULT_TIMEOUT_S:g} for the default suite)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=positive_int,
+        default=1,
+        metavar="R",
+        help="runs per puzzle and back-end (default 1)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=natural,
+        default=0,
+        metavar="W",
+        help="untimed solves of each task's puzzle before the timed one, in the same worker (default 0)",
+    )
+    parser.add_argument(
+        "--limit",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="solutions to look for: 1 = solve, 2 = also prove uniqueness (default 1)",
+    )
+    parser.add_argument(
+        "--seed", type=int, metavar="N", help="seed of the task order (default: random, recorded)"
+    )
+    parser.add_argument(
+        "--db",
+        default=str(DEFAULT_PATH),
+        metavar="PATH",
+        help=f"the results store (default {DEFAULT_PATH})",
+    )
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const=0,
+        type=int,
+        metavar="RUN",
+        help="finish a stopped run (default: the latest) with its own settings",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON object per finished task instead of the table"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    store = open_store(args.db)
+    try:
+        work = _resumed(args, store) if args.resume is not None else _started(args, store)
+        done = work.total - len(work.tasks)
+        print(
+            f"run {work.run_id}: {work.total} tasks ({done} done before), {work.jobs} at a time, "
+            f"time limit {work.settings.timeout:g} s, store {args.db}",
+            file=sys.stderr,
+        )
+        with TaskProgress(
+            work.total, f"run {work.run_id}", enabled=not args.quiet, done=done
+        ) as bar:
+
+            def finished(outcome: Outcome) -> None:
+                bar.done(outcome)
+                if args.json:
+                    print_json(outcome_record(outcome, run=work.run_id, task=outcome.task.key))
+
+            try:
+                session.execute(store, work, finished, bar.tick)
+            except KeyboardInterrupt:
+                print(
+                    f"\nstopped: `sudoku-bench bench --db {args.db} --resume {work.run_id}` finishes it",
+                    file=sys.stderr,
+                )
+                raise
+        if not args.json:
+            print(Report(store, work.run_id).as_table(), end="")
+    finally:
+        store.close()
+    return 0
+
+
+def _started(args: argparse.Namespace, store: Any) -> session.Plan:
+    default_suite = not args.inputs
+    entries: list[PuzzleEntry] = suite.entries() if default_suite else read_inputs(args)
+    if not entries:
+        raise SudokuBenchError("no puzzles to run")
+    timeout = args.timeout or (suite.DEFAULT_TIMEOUT_S if default_suite else DEFAULT_TIMEOUT_S)
+    jobs = args.jobs or ((os.cpu_count() or 1) if default_suite else 1)
+    chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))
+    return session.start(
+        store,
+        entries,
+        chosen,
+        Settings(timeout, args.limit, args.warmup),
+        repeat=args.repeat,
+        jobs=jobs,
+        seed=args.seed,
+        inputs=args.inputs or [f"default suite: {suite.describe()}"],
+    )
+
+
+def _resumed(args: argparse.Namespace, store: Any) -> session.Plan:
+    if args.inputs:
+        raise SudokuBenchError("--resume takes the puzzles from the stored run: give no PUZZLE")
+    return session.resume(store, args.resume or None, args.jobs)

@@ -1,0 +1,201 @@
+"""A run's report as text: a terminal table, Markdown, LaTeX, CSV (raw rows) or JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from harness import stats
+from harness.store import RunInfo, Store
+from harness.summary import Row, Summary, summarize
+
+FORMATS = ("table", "md", "latex", "csv", "json")
+
+# The per-task rows of CSV and JSON, in this order (JSON adds `solutions` and `counters`).
+RAW_KEYS = (
+    "run",
+    "task",
+    "collection",
+    "puzzle_id",
+    "puzzle",
+    "geometry",
+    "solver",
+    "configuration",
+    "repeat",
+    "status",
+    "count",
+    "exact",
+    "verdict",
+    "solution",
+    "build_s",
+    "solve_s",
+    "total_s",
+    "nodes",
+    "guesses",
+    "error",
+    "worker",
+    "finished",
+)
+
+COLUMNS = (
+    ("solver", "solver"),
+    ("collection", "collection"),
+    ("tasks", "tasks"),
+    ("solved", "solved"),
+    ("gave_up", "gave up"),
+    ("timeouts", "timeout"),
+    ("errors", "error"),
+    ("median_s", "median s"),
+    ("mean_s", "mean s"),
+    ("max_s", "max s"),
+    ("sgm_s", "sgm s"),
+    ("par2_s", "PAR-2 s"),
+    ("per_second", "puzzles/s"),
+    ("guesses", "guesses"),
+    ("agree", "agree"),
+)
+
+
+class Report:
+    """Everything a report shows, read once from the store."""
+
+    def __init__(self, store: Store, run_id: int | None = None) -> None:
+        self.run: RunInfo = store.run(run_id)
+        self.rows: list[Row] = store.results(self.run.id)
+        self.planned = len(store.tasks(self.run.id))
+        self.cutoff = float(self.run.settings["timeout"])
+        solvers = list(self.run.settings.get("solvers", []))
+        self.summaries: list[Summary] = summarize(self.rows, self.cutoff, solvers)
+
+    # ----- the parts -----------------------------------------------------------------------
+
+    def header(self) -> list[tuple[str, str]]:
+        run, settings, machine = self.run, self.run.settings, self.run.machine
+        jobs = int(settings.get("jobs", 1))
+        lines = [
+            ("run", f"{run.id}, started {run.started}, finished {run.finished or 'not yet'}"),
+            ("command", run.command),
+            ("tasks", f"{len(self.rows)} of {self.planned} finished"),
+            (
+                "settings",
+                f"timeout {self.cutoff:g} s, limit {settings.get('limit', 1)}, "
+                f"repeat {settings.get('repeat', 1)}, warm-up {settings.get('warmup', 0)}, "
+                f"jobs {jobs}, seed {run.seed}",
+            ),
+            (
+                "machine",
+                f"{machine.get('cpu')}, {machine.get('cores')} cores, {machine.get('os')}",
+            ),
+            ("python", str(machine.get("python"))),
+            ("sudoku-bench", run.git_commit or "(not a git checkout)"),
+            ("libraries", "; ".join(f"{k}: {v}" for k, v in run.versions.items())),
+            (
+                "definitions",
+                f"solved = answered within the time limit; median/mean/max over solved tasks; "
+                f"sgm = shifted geometric mean, shift {stats.SHIFT_S * 1000:g} ms, failures at "
+                f"the {self.cutoff:g} s cut-off; PAR-2 = mean time, failures at "
+                f"{stats.PAR_FACTOR * self.cutoff:g} s (2 x cut-off); puzzles/s = solved per "
+                f"second spent on all tasks; guesses = mean per solved task; agree = solved "
+                f"tasks whose grids pass the rule checker and that no other answer disproves",
+            ),
+        ]
+        if jobs > 1:
+            lines.append(
+                (
+                    "note",
+                    f"{jobs} tasks ran at a time and shared the machine (cores, caches, memory "
+                    f"bandwidth): times can be higher than on an idle machine",
+                )
+            )
+        return lines
+
+    def table_rows(self, collection_column: bool = True) -> list[list[Any]]:
+        keys = [key for key, _ in COLUMNS if collection_column or key != "collection"]
+        return [[_cell(getattr(s, key)) for key in keys] for s in self.summaries]
+
+    def headers(self) -> list[str]:
+        return [title for _, title in COLUMNS]
+
+    def raw(self) -> list[dict[str, Any]]:
+        return [{key: row.get(key) for key in RAW_KEYS} for row in self.rows]
+
+    # ----- the formats ---------------------------------------------------------------------
+
+    def render(self, fmt: str, images: Sequence[Path] = ()) -> str:
+        return {
+            "table": self.as_table,
+            "md": lambda: self.as_markdown(images),
+            "latex": self.as_latex,
+            "csv": self.as_csv,
+            "json": self.as_json,
+        }[fmt]()
+
+    def as_table(self) -> str:
+        header = "\n".join(f"{key}: {value}" for key, value in self.header())
+        table = tabulate(self.table_rows(), headers=self.headers(), tablefmt="simple")
+        return f"{header}\n\n{table}\n"
+
+    def as_markdown(self, images: Sequence[Path] = ()) -> str:
+        lines = [f"# sudoku-bench report: run {self.run.id}", ""]
+        lines += [f"- **{key}**: {_md_escape(value)}" for key, value in self.header()]
+        lines += ["", "## Results per back-end and collection", ""]
+        lines.append(tabulate(self.table_rows(), headers=self.headers(), tablefmt="github"))
+        for image in images:
+            lines += ["", f"![{image.stem}]({image.as_posix()})"]
+        return "\n".join(lines) + "\n"
+
+    def as_latex(self) -> str:
+        header = "\n".join(f"% {key}: {value}" for key, value in self.header())
+        table = tabulate(self.table_rows(), headers=self.headers(), tablefmt="latex_booktabs")
+        return f"{header}\n{table}\n"
+
+    def as_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=RAW_KEYS, lineterminator="\n")
+        writer.writeheader()
+        for row in self.raw():
+            writer.writerow({**row, "configuration": json.dumps(row["configuration"])})
+        return out.getvalue()
+
+    def as_json(self) -> str:
+        document = {
+            "run": {
+                "id": self.run.id,
+                "command": self.run.command,
+                "started": self.run.started,
+                "finished": self.run.finished,
+                "seed": self.run.seed,
+                "settings": self.run.settings,
+                "machine": self.run.machine,
+                "versions": self.run.versions,
+                "git_commit": self.run.git_commit,
+            },
+            "definitions": {
+                "shift_s": stats.SHIFT_S,
+                "cutoff_s": self.cutoff,
+                "par_factor": stats.PAR_FACTOR,
+            },
+            "summary": [s.record() for s in self.summaries],
+            "tasks": [
+                {**row, "solutions": r["solutions"], "counters": r["counters"]}
+                for row, r in zip(self.raw(), self.rows, strict=True)
+            ],
+        }
+        return json.dumps(document, indent=1) + "\n"
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, float):
+        return "-" if math.isnan(value) else f"{value:.4g}"
+    return value
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("*", "\\*")

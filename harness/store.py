@@ -1,0 +1,322 @@
+"""Where runs and their results live: a small interface, and SQLite behind it.
+
+`Store` is all the harness uses, so a larger store (a server database) can replace SQLite.
+The SQLite file is written as each task finishes, in WAL mode, one committed row per task:
+a run killed at any moment (even with SIGKILL) keeps every result it had written, and
+`--resume` runs exactly the tasks that have no row yet.
+
+Tables:
+- `runs`: one row per run: id, started, finished, command, host, cpu, cores, os, python,
+  versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON).
+- `tasks`: the run's plan, in execution order (`position`): task, collection, puzzle_id,
+  geometry, puzzle, solver, configuration (JSON: target and options), repeat.
+- `results`: one row per finished task: the task's columns plus status, count, exact,
+  verdict, solution, solutions (JSON), build_s, solve_s, total_s, nodes, guesses,
+  counters (JSON), error, worker, finished.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from harness.tasks import Outcome, Task
+from puzzles.errors import SudokuBenchError
+
+DEFAULT_PATH = Path("sudoku-bench.sqlite")
+
+
+class StoreError(SudokuBenchError):
+    """A store that cannot be opened, or a run that is not in it."""
+
+
+@dataclass
+class RunInfo:
+    """A run's description: what was asked, on which machine, with which versions."""
+
+    command: str
+    seed: int
+    settings: dict[str, Any]
+    machine: dict[str, Any] = field(default_factory=dict)  # host, cpu, cores, os, python
+    versions: dict[str, str] = field(default_factory=dict)
+    git_commit: str = ""
+    started: str = ""
+    finished: str = ""
+    id: int = 0
+
+
+class Store(ABC):
+    """The store's interface: runs, their planned tasks, and one result per task."""
+
+    @abstractmethod
+    def create_run(
+        self, info: RunInfo, tasks: Sequence[Task], configurations: dict[str, Any]
+    ) -> int:
+        """Record a new run and its plan (in execution order); return its id."""
+
+    @abstractmethod
+    def run(self, run_id: int | None = None) -> RunInfo:
+        """A run by id; the latest one when `run_id` is None."""
+
+    @abstractmethod
+    def runs(self) -> list[RunInfo]: ...
+
+    @abstractmethod
+    def tasks(self, run_id: int) -> list[Task]:
+        """The run's plan in execution order."""
+
+    @abstractmethod
+    def configurations(self, run_id: int) -> dict[str, Any]:
+        """Back-end name -> its stored configuration (target, options, library)."""
+
+    @abstractmethod
+    def finished_tasks(self, run_id: int) -> set[int]:
+        """Keys of the tasks that have a result."""
+
+    @abstractmethod
+    def add(self, run_id: int, outcome: Outcome) -> None:
+        """Store one result, durably, before returning."""
+
+    @abstractmethod
+    def finish_run(self, run_id: int) -> None: ...
+
+    @abstractmethod
+    def results(self, run_id: int) -> list[dict[str, Any]]:
+        """Every result row of the run, in task order, as `Outcome.record()` keys plus `run`."""
+
+    def close(self) -> None:
+        return None
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started TEXT NOT NULL,
+    finished TEXT,
+    command TEXT NOT NULL,
+    host TEXT, cpu TEXT, cores INTEGER, os TEXT, python TEXT,
+    versions TEXT NOT NULL,
+    git_commit TEXT,
+    seed INTEGER NOT NULL,
+    settings TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tasks (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    task INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    collection TEXT NOT NULL,
+    puzzle_id TEXT NOT NULL,
+    geometry TEXT NOT NULL,
+    puzzle TEXT NOT NULL,
+    solver TEXT NOT NULL,
+    configuration TEXT NOT NULL,
+    repeat INTEGER NOT NULL,
+    PRIMARY KEY (run, task)
+);
+CREATE TABLE IF NOT EXISTS results (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    task INTEGER NOT NULL,
+    collection TEXT NOT NULL,
+    puzzle_id TEXT NOT NULL,
+    geometry TEXT NOT NULL,
+    puzzle TEXT NOT NULL,
+    solver TEXT NOT NULL,
+    configuration TEXT NOT NULL,
+    repeat INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    exact INTEGER NOT NULL,
+    verdict TEXT NOT NULL,
+    solution TEXT NOT NULL,
+    solutions TEXT NOT NULL,
+    build_s REAL NOT NULL,
+    solve_s REAL NOT NULL,
+    total_s REAL NOT NULL,
+    nodes INTEGER NOT NULL,
+    guesses INTEGER NOT NULL,
+    counters TEXT NOT NULL,
+    error TEXT NOT NULL,
+    worker INTEGER NOT NULL,
+    finished TEXT NOT NULL,
+    PRIMARY KEY (run, task)
+);
+"""
+
+_JSON_COLUMNS = ("solutions", "counters")
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class SQLiteStore(Store):
+    """One SQLite file; every write is its own committed transaction."""
+
+    def __init__(self, path: Path | str = DEFAULT_PATH) -> None:
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
+            self.db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: cannot open as a results store: {error}") from None
+        self.db.row_factory = sqlite3.Row
+
+    def close(self) -> None:
+        self.db.close()
+
+    def create_run(
+        self, info: RunInfo, tasks: Sequence[Task], configurations: dict[str, Any]
+    ) -> int:
+        machine = info.machine
+        with self._transaction():
+            cursor = self.db.execute(
+                "INSERT INTO runs (started, command, host, cpu, cores, os, python, versions,"
+                " git_commit, seed, settings) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    info.started or now(),
+                    info.command,
+                    machine.get("host"),
+                    machine.get("cpu"),
+                    machine.get("cores"),
+                    machine.get("os"),
+                    machine.get("python"),
+                    json.dumps(info.versions),
+                    info.git_commit,
+                    info.seed,
+                    json.dumps(info.settings),
+                ),
+            )
+            run_id = int(cursor.lastrowid or 0)
+            self.db.executemany(
+                "INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (
+                    (
+                        run_id,
+                        t.key,
+                        position,
+                        t.collection,
+                        t.puzzle_id,
+                        t.geometry,
+                        t.puzzle,
+                        t.solver,
+                        json.dumps(configurations.get(t.solver, {})),
+                        t.repeat,
+                    )
+                    for position, t in enumerate(tasks)
+                ),
+            )
+        return run_id
+
+    def run(self, run_id: int | None = None) -> RunInfo:
+        if run_id is None:
+            row = self.db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                raise StoreError(f"{self.path} holds no runs yet: run `sudoku-bench bench` first")
+        else:
+            row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+            if row is None:
+                known = ", ".join(str(info.id) for info in self.runs()) or "none"
+                raise StoreError(f"{self.path} has no run {run_id} (runs: {known})")
+        return _run_info(row)
+
+    def runs(self) -> list[RunInfo]:
+        return [_run_info(row) for row in self.db.execute("SELECT * FROM runs ORDER BY id")]
+
+    def tasks(self, run_id: int) -> list[Task]:
+        rows = self.db.execute(
+            "SELECT task, collection, puzzle_id, geometry, puzzle, solver, repeat FROM tasks"
+            " WHERE run = ? ORDER BY position",
+            (run_id,),
+        )
+        return [Task(*row) for row in rows]
+
+    def configurations(self, run_id: int) -> dict[str, Any]:
+        rows = self.db.execute(
+            "SELECT DISTINCT solver, configuration FROM tasks WHERE run = ?", (run_id,)
+        )
+        return {row[0]: json.loads(row[1]) for row in rows}
+
+    def finished_tasks(self, run_id: int) -> set[int]:
+        rows = self.db.execute("SELECT task FROM results WHERE run = ?", (run_id,))
+        return {row[0] for row in rows}
+
+    def add(self, run_id: int, outcome: Outcome) -> None:
+        record = outcome.record()
+        configuration = self._configuration(run_id, outcome.task.key)
+        values = {
+            **record,
+            "run": run_id,
+            "configuration": configuration,
+            "exact": int(record["exact"]),
+            "finished": now(),
+            **{key: json.dumps(record[key]) for key in _JSON_COLUMNS},
+        }
+        columns = list(values)
+        self.db.execute(
+            f"INSERT INTO results ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+            [values[column] for column in columns],
+        )
+
+    def finish_run(self, run_id: int) -> None:
+        self.db.execute("UPDATE runs SET finished = ? WHERE id = ?", (now(), run_id))
+
+    def results(self, run_id: int) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM results WHERE run = ? ORDER BY task", (run_id,))
+        found = []
+        for row in rows:
+            record = dict(row)
+            record["exact"] = bool(record["exact"])
+            for key in (*_JSON_COLUMNS, "configuration"):
+                record[key] = json.loads(record[key])
+            found.append(record)
+        return found
+
+    def _configuration(self, run_id: int, task: int) -> str:
+        row = self.db.execute(
+            "SELECT configuration FROM tasks WHERE run = ? AND task = ?", (run_id, task)
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"run {run_id} has no task {task}")
+        return str(row[0])
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """BEGIN ... COMMIT (or ROLLBACK on an exception) on an autocommit connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN")
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _run_info(row: sqlite3.Row) -> RunInfo:
+    return RunInfo(
+        command=row["command"],
+        seed=row["seed"],
+        settings=json.loads(row["settings"]),
+        machine={key: row[key] for key in ("host", "cpu", "cores", "os", "python")},
+        versions=json.loads(row["versions"]),
+        git_commit=row["git_commit"] or "",
+        started=row["started"],
+        finished=row["finished"] or "",
+        id=row["id"],
+    )
+
+
+def open_store(path: Path | str | None) -> Store:
+    return SQLiteStore(path or DEFAULT_PATH)

@@ -1,0 +1,45 @@
+"""The default suite: what `sudoku-bench bench` runs with no arguments (the README's main job).
+
+A slice of each kind of bundled puzzle, every available back-end, and a time limit chosen so
+that the whole run ends in a few minutes on a 2-core machine even when the slow back-ends
+(the textbook backtracker, python-constraint, Groebner bases) time out on the hard puzzles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from puzzles.collections import load
+from puzzles.formats import PuzzleEntry
+
+
+@dataclass(frozen=True)
+class Part:
+    collection: str
+    count: int | None = None  # the first `count` puzzles; None for all
+
+
+DEFAULT_SUITE: tuple[Part, ...] = (
+    Part("easy50"),
+    Part("top95", 40),
+    Part("hardest"),
+    Part("17clue", 20),
+    Part("multi", 10),
+    Part("4x4", 20),
+    Part("16x16", 5),
+)
+DEFAULT_TIMEOUT_S = 1.0  # per task: the cut-off of the default suite's report
+
+
+def describe() -> str:
+    return ", ".join(
+        p.collection if p.count is None else f"{p.collection} (first {p.count})"
+        for p in DEFAULT_SUITE
+    )
+
+
+def entries() -> list[PuzzleEntry]:
+    found: list[PuzzleEntry] = []
+    for part in DEFAULT_SUITE:
+        found += load(part.collection)[: part.count]
+    return found
