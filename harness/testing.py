@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from puzzles.grid import Grid
 from solvers.base import Deadline, SearchOutcome, Solver
-from solvers.registry import Backend
+from solvers.registry import Backend, register, unregister
 
 
 class ReferenceSolver(Solver[Grid]):
@@ -153,3 +155,16 @@ def backend(kind: str, name: str | None = None, **options: Any) -> Backend:
         options=options,
         in_all=False,
     )
+
+
+@contextmanager
+def registered(*kinds: str) -> Iterator[list[str]]:
+    """Register the named test back-ends (all of them by default) for the `with` block."""
+    names = list(kinds or CLASSES)
+    for kind in names:
+        register(backend(kind))
+    try:
+        yield names
+    finally:
+        for kind in names:
+            unregister(kind)

@@ -39,7 +39,7 @@ def add_parser(subparsers: Any) -> None:
         help=f"the results store (default {DEFAULT_PATH})",
     )
     parser.add_argument(
-        "--run", type=int, metavar="ID", help="the run to report (default: the latest)"
+        "--run", dest="run_id", type=int, metavar="ID", help="the run to report (default: the latest)"
     )
     parser.add_argument(
         "--format", choices=FORMATS, default="table", help="output format (default table)"
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             for info in store.runs():
                 print(f"{info.id}\t{info.started}\t{info.finished or 'unfinished'}\t{info.command}")
             return 0
-        report = Report(store, args.run)
+        report = Report(store, args.run_id)
     finally:
         store.close()
     images = _plots(report, args.plots, args.scatter) if args.plots else []

@@ -1,0 +1,149 @@
+"""`bench` survives back-ends that hang, raise or kill their own process; the store, the
+report formats and the plots."""
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+from harness.store import SQLiteStore
+from harness.testing import registered
+
+FOUR = "...3..4114..3..."  # a 4x4 puzzle with one solution
+FOUR_SOLVED = "4123234114323214"
+MORE = "1..4..1..3..4..3\n3....21..34....1\n"  # two more, as a file
+
+
+def bench(db: Path, *args: str) -> int:
+    return main(["bench", "--db", str(db), "--quiet", *args])
+
+
+@pytest.fixture(scope="module")
+def faulty_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One run of the reference back-end and the misbehaving ones on three puzzles."""
+    tmp_path = tmp_path_factory.mktemp("bench")
+    db = tmp_path / "runs.sqlite"
+    more = tmp_path / "more.txt"
+    more.write_text(MORE)
+    solvers = "reference,sleeper,raiser,exiter,wrong-grid"
+    with registered():
+        args = ["-s", solvers, "--timeout", "0.2", "-j", "2", "--seed", "1"]
+        assert bench(db, FOUR, str(more), *args) == 0
+    return db
+
+
+def test_every_task_is_recorded_whatever_the_backend_does(faulty_run: Path) -> None:
+    store = SQLiteStore(faulty_run)
+    run = store.run()
+    rows = store.results(run.id)
+    assert len(rows) == len(store.tasks(run.id)) == 5 * 3
+    by_solver: dict[str, set[str]] = {}
+    for row in rows:
+        by_solver.setdefault(row["solver"], set()).add(row["status"])
+    assert by_solver == {
+        "reference": {"limit"},  # limit 1: stopped at the first solution
+        "sleeper": {"timeout"},
+        "raiser": {"error"},
+        "exiter": {"error"},
+        "wrong-grid": {"solved"},
+    }
+
+
+def test_failures_carry_their_reasons(faulty_run: Path) -> None:
+    store = SQLiteStore(faulty_run)
+    rows = store.results(store.run().id)
+    errors = {row["solver"]: row["error"] for row in rows if row["puzzle_id"] == "arg1"}
+    assert "killed after" in errors["sleeper"] and "time limit 0.2 s" in errors["sleeper"]
+    assert errors["raiser"].startswith("RuntimeError: this back-end always fails")
+    assert "worker process died (exit code 3)" in errors["exiter"]
+    sleeper = next(r for r in rows if r["solver"] == "sleeper")
+    assert 0.2 <= sleeper["total_s"] < 1.5  # killed soon after its limit, not left hanging
+    reference = next(r for r in rows if r["solver"] == "reference" and r["puzzle_id"] == "arg1")
+    assert reference["solution"] == FOUR_SOLVED and reference["exact"] is False  # limit 1
+
+
+def test_the_run_records_machine_versions_and_settings(faulty_run: Path) -> None:
+    run = SQLiteStore(faulty_run).run()
+    assert run.machine["cores"] == os.cpu_count()
+    assert run.machine["cpu"] and run.machine["python"].startswith("CPython")
+    assert run.seed == 1 and run.finished
+    assert run.settings["timeout"] == 0.2 and run.settings["jobs"] == 2
+    assert run.settings["solvers"] == ["reference", "sleeper", "raiser", "exiter", "wrong-grid"]
+    assert "reference" in run.versions
+
+
+def test_store_is_in_wal_mode(faulty_run: Path) -> None:
+    store = SQLiteStore(faulty_run)
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_report_table_counts_and_flags_the_wrong_grids(
+    faulty_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", "--db", str(faulty_run), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    overall = {s["solver"]: s for s in document["summary"] if s["collection"] == "(all)"}
+    assert overall["reference"]["solved"] == 3 and overall["reference"]["agree"] == 3
+    assert overall["wrong-grid"]["solved"] == 3 and overall["wrong-grid"]["agree"] == 0
+    assert overall["sleeper"]["timeouts"] == 3 and overall["sleeper"]["par2_s"] == pytest.approx(0.4)
+    assert overall["exiter"]["errors"] == 3
+    assert document["definitions"] == {"shift_s": 0.01, "cutoff_s": 0.2, "par_factor": 2}
+    assert len(document["tasks"]) == 15
+
+
+def test_csv_has_one_row_per_task_with_the_documented_keys(
+    faulty_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", "--db", str(faulty_run), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == 15
+    for key in ("run", "puzzle_id", "puzzle", "solver", "repeat", "status", "count", "exact", "build_s", "solve_s"):
+        assert key in rows[0]
+
+
+@pytest.mark.parametrize("fmt", ["table", "md", "latex"])
+def test_summary_formats_state_the_settings(
+    faulty_run: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", "--db", str(faulty_run), "--format", fmt]) == 0
+    text = capsys.readouterr().out
+    assert "shift 10 ms" in text and "0.4 s (2 x cut-off)" in text
+    assert "wrong-grid" in text and "shared the machine" in text
+
+
+def test_plots_are_written(faulty_run: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report" / "report.md"
+    args = ["report", "--db", str(faulty_run), "--format", "md", "-o", str(out)]
+    assert main([*args, "--plots", str(tmp_path / "report"), "--scatter", "reference,wrong-grid"]) == 0
+    for name in ("cactus.png", "profile.png", "scatter.png"):
+        assert (tmp_path / "report" / name).read_bytes().startswith(b"\x89PNG")
+    assert "![cactus](cactus.png)" in out.read_text()
+
+
+def test_repeats_and_limit_two(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    with registered("reference"):
+        assert bench(db, FOUR, "-s", "reference", "--repeat", "3", "--warmup", "1", "--limit", "2") == 0
+    rows = SQLiteStore(db).results(1)
+    assert sorted(row["repeat"] for row in rows) == [0, 1, 2]
+    assert {(row["status"], row["verdict"], row["exact"]) for row in rows} == {("solved", "unique", True)}
+
+
+def test_json_lines_per_task(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with registered("reference"):
+        assert bench(tmp_path / "j.sqlite", FOUR, "-s", "reference", "--json") == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    record = json.loads(line)
+    assert record["status"] == "limit" and record["solutions"] == [FOUR_SOLVED]
+    assert record["run"] == 1 and record["collection"] == "arguments"
+
+
+def test_bad_arguments_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--db", str(tmp_path / "missing.sqlite")]) == 2
+    assert main(["bench", "--db", str(tmp_path / "x.sqlite"), FOUR, "-s", "nonesuch"]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert len(errors) == 2 and all(line.startswith("sudoku-bench: error:") for line in errors)
