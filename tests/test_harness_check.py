@@ -1,0 +1,95 @@
+"""`check` catches wrong grids and false uniqueness claims, and does not count timeouts."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+from harness.crosscheck import Answer, check_puzzle, contradiction
+from harness.testing import registered
+from puzzles.grid import Grid
+
+UNIQUE = "...3..4114..3..."
+UNIQUE_SOLVED = "4123234114323214"
+TWO = "123434122.4.4.2."  # exactly two solutions
+TWO_A, TWO_B = "1234341221434321", "1234341223414123"
+
+
+def check(*args: str) -> int:
+    return main(["check", "--quiet", "--timeout", "2", *args])
+
+
+def test_two_solution_puzzle_has_exactly_two() -> None:
+    from harness.testing import ReferenceSolver
+
+    result = ReferenceSolver().solve(Grid.from_string(TWO), limit=3)
+    assert result.exact and sorted(g.to_line() for g in result.solutions) == [TWO_A, TWO_B]
+
+
+def test_agreeing_backends_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    with registered("reference"), registered("false-unique"):
+        assert check(UNIQUE, "-s", "reference,false-unique") == 0
+    out = capsys.readouterr().out
+    assert "OK: no wrong grid and no disagreement on 1 puzzles" in out
+
+
+def test_wrong_grid_is_caught(capsys: pytest.CaptureFixture[str]) -> None:
+    with registered("reference", "wrong-grid"):
+        assert check(UNIQUE, TWO, "-s", "reference,wrong-grid") == 1
+    out = capsys.readouterr().out
+    assert "WRONG GRID  arg1: wrong-grid returned a grid that is not a solution" in out
+    assert "WRONG GRID  arg2: wrong-grid" in out
+    assert "FAILED" in out
+
+
+def test_false_unique_claim_on_a_two_solution_puzzle_is_caught(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with registered("reference", "false-unique"):
+        assert check(TWO, "-s", "reference,false-unique") == 1
+    out = capsys.readouterr().out
+    assert "DISAGREEMENT  arg1: false-unique is disproved: false-unique says unique" in out
+    assert "reference found 2 valid solutions" in out
+    assert "[verdicts: reference multiple, false-unique unique]" in out
+
+
+def test_timeouts_and_errors_are_reported_not_counted(capsys: pytest.CaptureFixture[str]) -> None:
+    with registered("reference", "sleeper", "raiser"):
+        code = main(["check", "--quiet", "--timeout", "0.2", UNIQUE, "-s", "reference,sleeper,raiser", "-j", "2"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "timeout  arg1: sleeper: killed after" in out
+    assert "error  arg1: raiser: RuntimeError" in out
+    assert "OK:" in out
+
+
+def test_json_records_say_who_agrees(capsys: pytest.CaptureFixture[str]) -> None:
+    with registered("reference", "false-unique"):
+        assert check(TWO, "-s", "reference,false-unique", "--json") == 1
+    captured = capsys.readouterr()
+    records = [json.loads(line) for line in captured.out.splitlines()]
+    assert {(r["solver"], r["verdict"], r["agrees"]) for r in records} == {
+        ("reference", "multiple", True),
+        ("false-unique", "unique", False),
+    }
+    assert "DISAGREEMENT" in captured.err
+
+
+def test_collection_solution_disproves_a_different_unique_claim(tmp_path: Path) -> None:
+    puzzle = Grid.from_string(TWO)
+    claim = Answer("x", 1, True, (TWO_A,))
+    verdict = check_puzzle(puzzle, [claim], known=Grid.from_string(TWO_B))
+    assert set(verdict.contradicted) == {"x"}
+
+
+def test_lower_bounds_contradict_nothing() -> None:
+    assert contradiction(Answer("a", 1, False, (TWO_A,)), Answer("b", 1, False, (TWO_B,))) is None
+    assert contradiction(Answer("a", 2, True, (TWO_A, TWO_B)), Answer("b", 1, False, (TWO_B,))) is None
+    found = contradiction(Answer("a", 0, True, ()), Answer("b", 1, False, (TWO_B,)))
+    assert found is not None and found[0] == "a"
+
+
+def test_a_grid_returned_twice_is_wrong() -> None:
+    verdict = check_puzzle(Grid.from_string(TWO), [Answer("a", 2, True, (TWO_A, TWO_A))])
+    assert verdict.wrong == {"a": ["the same grid is returned twice"]}

@@ -1,0 +1,86 @@
+"""A `bench` run killed with SIGKILL part-way resumes and finishes every task exactly once."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from harness.cli import main
+from harness.store import SQLiteStore
+
+PUZZLES = "...3..4114..3...\n1..4..1..3..4..3\n3....21..34....1\n"
+REPEAT = 12
+SCRIPT = """
+import sys
+from harness.testing import backend
+from solvers.registry import register
+from harness.cli import main
+register(backend("reference", "busy", spin=100_000))  # some milliseconds per task
+sys.exit(main(["bench", "--db", sys.argv[1], sys.argv[2], "-s", "busy", "--quiet",
+               "--repeat", sys.argv[3], "-j", "2", "--timeout", "20", "--seed", "7"]))
+"""
+
+
+def finished_rows(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as connection:
+            return int(connection.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    return "State:\tZ" in state  # a zombie has exited
+
+
+def test_sigkill_then_resume_runs_every_task_exactly_once(tmp_path: Path) -> None:
+    db, puzzles = tmp_path / "runs.sqlite", tmp_path / "p.txt"
+    puzzles.write_text(PUZZLES)
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    process = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, str(db), str(puzzles), str(REPEAT)],
+        env=env,
+        stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while finished_rows(db) < 8 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+    store = SQLiteStore(db)
+    run = store.run()
+    planned = store.tasks(run.id)
+    before = {row["task"]: row for row in store.results(run.id)}
+    assert len(planned) == 3 * REPEAT
+    assert 8 <= len(before) < len(planned), "the kill should land part-way"
+    assert not run.finished
+    # the workers die with the run (no orphan keeps a core busy)
+    workers = {row["worker"] for row in before.values()}
+    deadline = time.monotonic() + 10
+    while not all(gone(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(gone(pid) for pid in workers)
+
+    assert main(["bench", "--db", str(db), "--resume", "--quiet", "--json"]) == 0
+    after = store.results(run.id)
+    keys = [row["task"] for row in after]
+    assert sorted(keys) == sorted(task.key for task in planned)  # none lost, none doubled
+    assert len(keys) == len(set(keys))
+    for row in after:  # what had finished before the kill is untouched
+        if row["task"] in before:
+            assert row == before[row["task"]]
+    assert {row["status"] for row in after} == {"limit"}
+    assert store.run(run.id).finished
+    # a finished run resumes to nothing
+    assert main(["bench", "--db", str(db), "--resume", str(run.id), "--quiet", "--json"]) == 0
+    assert len(store.results(run.id)) == len(planned)
