@@ -89,7 +89,9 @@ def test_report_table_counts_and_flags_the_wrong_grids(
     overall = {s["solver"]: s for s in document["summary"] if s["collection"] == "(all)"}
     assert overall["reference"]["solved"] == 3 and overall["reference"]["agree"] == 3
     assert overall["wrong-grid"]["solved"] == 3 and overall["wrong-grid"]["agree"] == 0
-    assert overall["sleeper"]["timeouts"] == 3 and overall["sleeper"]["par2_s"] == pytest.approx(0.4)
+    assert overall["sleeper"]["timeouts"] == 3 and overall["sleeper"]["par2_s"] == pytest.approx(
+        0.4
+    )
     assert overall["exiter"]["errors"] == 3
     assert document["definitions"] == {"shift_s": 0.01, "cutoff_s": 0.2, "par_factor": 2}
     assert len(document["tasks"]) == 15
@@ -101,7 +103,18 @@ def test_csv_has_one_row_per_task_with_the_documented_keys(
     assert main(["report", "--db", str(faulty_run), "--format", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert len(rows) == 15
-    for key in ("run", "puzzle_id", "puzzle", "solver", "repeat", "status", "count", "exact", "build_s", "solve_s"):
+    for key in (
+        "run",
+        "puzzle_id",
+        "puzzle",
+        "solver",
+        "repeat",
+        "status",
+        "count",
+        "exact",
+        "build_s",
+        "solve_s",
+    ):
         assert key in rows[0]
 
 
@@ -118,7 +131,9 @@ def test_summary_formats_state_the_settings(
 def test_plots_are_written(faulty_run: Path, tmp_path: Path) -> None:
     out = tmp_path / "report" / "report.md"
     args = ["report", "--db", str(faulty_run), "--format", "md", "-o", str(out)]
-    assert main([*args, "--plots", str(tmp_path / "report"), "--scatter", "reference,wrong-grid"]) == 0
+    assert (
+        main([*args, "--plots", str(tmp_path / "report"), "--scatter", "reference,wrong-grid"]) == 0
+    )
     for name in ("cactus.png", "profile.png", "scatter.png"):
         assert (tmp_path / "report" / name).read_bytes().startswith(b"\x89PNG")
     assert "![cactus](cactus.png)" in out.read_text()
@@ -127,10 +142,15 @@ def test_plots_are_written(faulty_run: Path, tmp_path: Path) -> None:
 def test_repeats_and_limit_two(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     with registered("reference"):
-        assert bench(db, FOUR, "-s", "reference", "--repeat", "3", "--warmup", "1", "--limit", "2") == 0
+        assert (
+            bench(db, FOUR, "-s", "reference", "--repeat", "3", "--warmup", "1", "--limit", "2")
+            == 0
+        )
     rows = SQLiteStore(db).results(1)
     assert sorted(row["repeat"] for row in rows) == [0, 1, 2]
-    assert {(row["status"], row["verdict"], row["exact"]) for row in rows} == {("solved", "unique", True)}
+    assert {(row["status"], row["verdict"], row["exact"]) for row in rows} == {
+        ("solved", "unique", True)
+    }
 
 
 def test_json_lines_per_task(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -142,7 +162,9 @@ def test_json_lines_per_task(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert record["run"] == 1 and record["collection"] == "arguments"
 
 
-def test_bad_arguments_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_arguments_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["report", "--db", str(tmp_path / "missing.sqlite")]) == 2
     assert main(["bench", "--db", str(tmp_path / "x.sqlite"), FOUR, "-s", "nonesuch"]) == 2
     errors = capsys.readouterr().err.splitlines()

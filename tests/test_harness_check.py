@@ -56,7 +56,19 @@ def test_false_unique_claim_on_a_two_solution_puzzle_is_caught(
 
 def test_timeouts_and_errors_are_reported_not_counted(capsys: pytest.CaptureFixture[str]) -> None:
     with registered("reference", "sleeper", "raiser"):
-        code = main(["check", "--quiet", "--timeout", "0.2", UNIQUE, "-s", "reference,sleeper,raiser", "-j", "2"])
+        code = main(
+            [
+                "check",
+                "--quiet",
+                "--timeout",
+                "0.2",
+                UNIQUE,
+                "-s",
+                "reference,sleeper,raiser",
+                "-j",
+                "2",
+            ]
+        )
     assert code == 0
     out = capsys.readouterr().out
     assert "timeout  arg1: sleeper: killed after" in out
@@ -85,7 +97,9 @@ def test_collection_solution_disproves_a_different_unique_claim(tmp_path: Path) 
 
 def test_lower_bounds_contradict_nothing() -> None:
     assert contradiction(Answer("a", 1, False, (TWO_A,)), Answer("b", 1, False, (TWO_B,))) is None
-    assert contradiction(Answer("a", 2, True, (TWO_A, TWO_B)), Answer("b", 1, False, (TWO_B,))) is None
+    assert (
+        contradiction(Answer("a", 2, True, (TWO_A, TWO_B)), Answer("b", 1, False, (TWO_B,))) is None
+    )
     found = contradiction(Answer("a", 0, True, ()), Answer("b", 1, False, (TWO_B,)))
     assert found is not None and found[0] == "a"
 

@@ -41,8 +41,12 @@ def test_performance_ratios_and_profile() -> None:
     ratios = stats.performance_ratios(TIMES)
     assert ratios["a"] == {"p1": 1.0, "p2": 2.0, "p3": math.inf}
     assert ratios["b"] == {"p1": 2.0, "p2": 1.0, "p3": 1.0}
-    assert stats.profile(ratios["a"].values(), [1.0, 2.0, 4.0]) == pytest.approx([1 / 3, 2 / 3, 2 / 3])
-    assert stats.profile(ratios["b"].values(), [1.0, 1.5, 2.0]) == pytest.approx([2 / 3, 2 / 3, 1.0])
+    assert stats.profile(ratios["a"].values(), [1.0, 2.0, 4.0]) == pytest.approx(
+        [1 / 3, 2 / 3, 2 / 3]
+    )
+    assert stats.profile(ratios["b"].values(), [1.0, 1.5, 2.0]) == pytest.approx(
+        [2 / 3, 2 / 3, 1.0]
+    )
 
 
 def test_ratio_is_inf_for_everyone_when_no_backend_solved_a_puzzle() -> None:

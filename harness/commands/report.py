@@ -39,7 +39,11 @@ def add_parser(subparsers: Any) -> None:
         help=f"the results store (default {DEFAULT_PATH})",
     )
     parser.add_argument(
-        "--run", dest="run_id", type=int, metavar="ID", help="the run to report (default: the latest)"
+        "--run",
+        dest="run_id",
+        type=int,
+        metavar="ID",
+        help="the run to report (default: the latest)",
     )
     parser.add_argument(
         "--format", choices=FORMATS, default="table", help="output format (default table)"
