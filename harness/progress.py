@@ -6,6 +6,7 @@ has no threads of its own.
 
 from __future__ import annotations
 
+import time
 from types import TracebackType
 
 from rich.console import Console
@@ -28,6 +29,7 @@ class TaskProgress:
         self, total: int, description: str, *, enabled: bool = True, done: int = 0
     ) -> None:
         self.failures = 0
+        self.drawn = 0.0
         self.progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -61,4 +63,8 @@ class TaskProgress:
         self.progress.update(self.task, advance=1, failures=self.failures)
 
     def tick(self) -> None:
-        self.progress.refresh()
+        """Redraw, at most ten times a second (the run loop calls this after every event)."""
+        now = time.monotonic()
+        if now - self.drawn >= 0.1:
+            self.drawn = now
+            self.progress.refresh()

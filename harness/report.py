@@ -73,6 +73,7 @@ class Report:
         self.cutoff = float(self.run.settings["timeout"])
         solvers = list(self.run.settings.get("solvers", []))
         self.summaries: list[Summary] = summarize(self.rows, self.cutoff, solvers)
+        self.made_by = ""  # the report command, shown in the Markdown header when known
 
     # ----- the parts -----------------------------------------------------------------------
 
@@ -144,7 +145,15 @@ class Report:
 
     def as_markdown(self, images: Sequence[Path] = ()) -> str:
         lines = [f"# sudoku-bench report: run {self.run.id}", ""]
-        lines += [f"- **{key}**: {_md_escape(value)}" for key, value in self.header()]
+        header = self.header()
+        if self.made_by:
+            header.insert(2, ("report", self.made_by))
+        lines += [
+            f"- **{key}**: `{value}`"
+            if key in ("command", "report")
+            else f"- **{key}**: {_md_escape(value)}"
+            for key, value in header
+        ]
         lines += ["", "## Results per back-end and collection", ""]
         lines.append(tabulate(self.table_rows(), headers=self.headers(), tablefmt="github"))
         for image in images:

@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{info.id}\t{info.started}\t{info.finished or 'unfinished'}\t{info.command}")
             return 0
         report = Report(store, args.run_id)
+        report.made_by = _command(args, report.run.id)
     finally:
         store.close()
     images = _plots(report, args.plots, args.scatter) if args.plots else []
@@ -106,3 +107,15 @@ def _plots(report: Report, directory: Path, scatter: str | None) -> list[Path]:
     for image in made:
         print(f"wrote {image}", file=sys.stderr)
     return made
+
+
+def _command(args: argparse.Namespace, run_id: int) -> str:
+    """The report command that reproduces this output (shown in the Markdown header)."""
+    words = ["sudoku-bench report --db", args.db, "--run", str(run_id), "--format", args.format]
+    if args.output is not None:
+        words += ["-o", str(args.output)]
+    if args.plots is not None:
+        words += ["--plots", str(args.plots)]
+    if args.scatter:
+        words += ["--scatter", args.scatter]
+    return " ".join(words)
