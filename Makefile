@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup bench test lint clean
+.PHONY: setup bench report test lint clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,15 @@ setup: $(VENV)/.installed
 
 bench: setup
 	$(VENV)/bin/sudoku-bench bench
+
+# The committed reference report (reports/): the default suite into a fresh store, then the
+# Markdown tables, the plots and the raw CSV from it.
+REPORT_DB ?= build/reference.sqlite
+report: setup
+	mkdir -p $(dir $(REPORT_DB)) && rm -f $(REPORT_DB) $(REPORT_DB)-wal $(REPORT_DB)-shm
+	$(VENV)/bin/sudoku-bench bench --db $(REPORT_DB) --seed 1
+	$(VENV)/bin/sudoku-bench report --db $(REPORT_DB) --format md -o reports/REPORT.md --plots reports
+	$(VENV)/bin/sudoku-bench report --db $(REPORT_DB) --format csv -o reports/results.csv
 
 test: setup
 	$(PY) -m pytest -n 2 -q
