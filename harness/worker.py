@@ -33,6 +33,7 @@ class Settings:
 def main(conn: Connection, path: list[str]) -> None:
     """The worker's loop; returns when the parent says stop or goes away."""
     _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
     sys.path[:] = path  # back-ends registered by the caller import from the caller's path
     solvers: dict[str, Solver[Any]] = {}  # by back-end name: built once per worker
     while True:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from harness import session, suite
@@ -14,7 +15,7 @@ from harness.output import print_json
 from harness.progress import TaskProgress
 from harness.records import outcome_record
 from harness.report import Report
-from harness.store import DEFAULT_PATH, open_store
+from harness.store import DEFAULT_PATH, Store, open_store
 from harness.tasks import Outcome
 from harness.worker import Settings
 from puzzles.errors import SudokuBenchError
@@ -93,9 +94,10 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    start = _new_run(args) if args.resume is None else None  # bad input fails before the store
     store = open_store(args.db)
     try:
-        work = _resumed(args, store) if args.resume is not None else _started(args, store)
+        work = _resumed(args, store) if start is None else start(store)
         done = work.total - len(work.tasks)
         print(
             f"run {work.run_id}: {work.total} tasks ({done} done before), {work.jobs} at a time, "
@@ -126,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _started(args: argparse.Namespace, store: Any) -> session.Plan:
+def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
+    """Read the puzzles and choose the back-ends; the result records the run in a store."""
     default_suite = not args.inputs
     entries: list[PuzzleEntry] = suite.entries() if default_suite else read_inputs(args)
     if not entries:
@@ -134,7 +137,7 @@ def _started(args: argparse.Namespace, store: Any) -> session.Plan:
     timeout = args.timeout or (suite.DEFAULT_TIMEOUT_S if default_suite else DEFAULT_TIMEOUT_S)
     jobs = args.jobs or ((os.cpu_count() or 1) if default_suite else 1)
     chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))
-    return session.start(
+    return lambda store: session.start(
         store,
         entries,
         chosen,
@@ -146,7 +149,20 @@ def _started(args: argparse.Namespace, store: Any) -> session.Plan:
     )
 
 
-def _resumed(args: argparse.Namespace, store: Any) -> session.Plan:
+def _resumed(args: argparse.Namespace, store: Store) -> session.Plan:
     if args.inputs:
         raise SudokuBenchError("--resume takes the puzzles from the stored run: give no PUZZLE")
+    given = {
+        "--timeout": args.timeout is not None,
+        "--seed": args.seed is not None,
+        "--repeat": args.repeat != 1,
+        "--warmup": args.warmup != 0,
+        "--limit": args.limit != 1,
+        "-s": args.solvers != "all",
+    }
+    ignored = [flag for flag, used in given.items() if used]
+    if ignored:
+        print(
+            f"--resume uses the run's own settings: ignoring {', '.join(ignored)}", file=sys.stderr
+        )
     return session.resume(store, args.resume or None, args.jobs)
