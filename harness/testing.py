@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from puzzles.geometry import Geometry
 from puzzles.grid import Grid
 from solvers.base import Deadline, SearchOutcome, Solver
 from solvers.registry import Backend, register, unregister
@@ -132,6 +133,25 @@ class FalseUniqueSolver(ReferenceSolver):
         return SearchOutcome(outcome.solutions[:1], exhausted=True, counters=outcome.counters)
 
 
+class LateSolver(ReferenceSolver):
+    """Ignores its deadline and answers just after it (before the worker would be killed)."""
+
+    name = "late"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        time.sleep((deadline.seconds or 0) * 1.05)
+        return super()._search(model, puzzle, limit, Deadline(None))
+
+
+class NoGeometrySolver(ReferenceSolver):
+    """Takes no geometry at all, as a back-end limited to some sizes does for the others."""
+
+    name = "no-geometry"
+
+    def supports(self, geometry: Geometry) -> bool:
+        return False
+
+
 CLASSES: dict[str, type[ReferenceSolver]] = {
     cls.name: cls
     for cls in (
@@ -141,6 +161,8 @@ CLASSES: dict[str, type[ReferenceSolver]] = {
         ExitingSolver,
         WrongGridSolver,
         FalseUniqueSolver,
+        LateSolver,
+        NoGeometrySolver,
     )
 }
 

@@ -169,3 +169,21 @@ def test_bad_arguments_are_one_line_errors(
     assert main(["bench", "--db", str(tmp_path / "x.sqlite"), FOUR, "-s", "nonesuch"]) == 2
     errors = capsys.readouterr().err.splitlines()
     assert len(errors) == 2 and all(line.startswith("sudoku-bench: error:") for line in errors)
+
+
+def test_late_answers_count_as_timeouts_and_unsupported_puzzles_are_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "late.sqlite"
+    with registered("reference", "late", "no-geometry"):
+        assert bench(db, FOUR, "-s", "reference,late,no-geometry", "--timeout", "0.3") == 0
+    rows = {row["solver"]: row for row in SQLiteStore(db).results(1)}
+    assert rows["late"]["status"] == "timeout"
+    assert "past the 0.3 s limit" in rows["late"]["error"]
+    assert rows["late"]["solution"] == FOUR_SOLVED  # what it found is kept
+    assert rows["no-geometry"]["status"] == "unsupported"
+    capsys.readouterr()
+    assert main(["report", "--db", str(db), "--format", "json"]) == 0
+    summary = {s["solver"]: s for s in json.loads(capsys.readouterr().out)["summary"]}
+    assert summary["no-geometry"]["tasks"] == 0 and summary["no-geometry"]["unsupported"] == 1
+    assert summary["late"]["timeouts"] == 1 and summary["late"]["solved"] == 0
