@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from harness.store import DEFAULT_PATH
+
 
 def positive_float(text: str) -> float:
     value = float(text)
@@ -44,3 +46,12 @@ def add_solver_arguments(parser: argparse.ArgumentParser, timeout_help: str) -> 
         help="tasks run at a time, each in its own worker process (default 1)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db",
+        default=str(DEFAULT_PATH),
+        metavar="PATH",
+        help=f"the results store, an SQLite file (default {DEFAULT_PATH})",
+    )

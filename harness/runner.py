@@ -140,7 +140,11 @@ class Pool:
         slot.deadline = (
             slot.started + SETUP_SECONDS + self.settings.warmup * kill_after(self.settings.timeout)
         )
-        slot.conn.send((task, backend, self.settings))
+        try:
+            slot.conn.send((task, backend, self.settings))
+        except OSError:  # the idle worker died (killed from outside): give the task a new one
+            self._replace(slot)
+            self._assign(slot, task)
 
     def _receive(self, slot: _Slot, on_done: Callable[[Outcome], None]) -> None:
         task = slot.task

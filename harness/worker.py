@@ -34,6 +34,7 @@ def main(conn: Connection, path: list[str]) -> None:
     """The worker's loop; returns when the parent says stop or goes away."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
+    _stdout_to_stderr()
     sys.path[:] = path  # back-ends registered by the caller import from the caller's path
     solvers: dict[str, Solver[Any]] = {}  # by back-end name: built once per worker
     while True:
@@ -98,6 +99,12 @@ def describe(error: BaseException) -> str:
         code = frame.tb_frame.f_code
         text += f" (in {code.co_name}, {os.path.basename(code.co_filename)}:{frame.tb_lineno})"
     return text
+
+
+def _stdout_to_stderr() -> None:
+    """Whatever a back-end prints goes to stderr: the parent's stdout may be a JSON stream."""
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
 
 
 def _die_with_parent() -> None:

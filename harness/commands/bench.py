@@ -9,13 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 from harness import session, suite
-from harness.arguments import add_solver_arguments, natural, positive_int
+from harness.arguments import add_db_argument, add_solver_arguments, natural, positive_int
 from harness.inputs import add_puzzle_arguments, read_inputs
 from harness.output import print_json
 from harness.progress import TaskProgress
 from harness.records import outcome_record
 from harness.report import Report
-from harness.store import DEFAULT_PATH, Store, open_store
+from harness.store import Store, open_store
 from harness.tasks import Outcome
 from harness.worker import Settings
 from puzzles.errors import SudokuBenchError
@@ -73,12 +73,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--seed", type=int, metavar="N", help="seed of the task order (default: random, recorded)"
     )
-    parser.add_argument(
-        "--db",
-        default=str(DEFAULT_PATH),
-        metavar="PATH",
-        help=f"the results store (default {DEFAULT_PATH})",
-    )
+    add_db_argument(parser)
     parser.add_argument(
         "--resume",
         nargs="?",

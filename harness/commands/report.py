@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from harness import plots
+from harness.arguments import add_db_argument
 from harness.report import FORMATS, Report
-from harness.store import DEFAULT_PATH, open_store
+from harness.store import open_store
 from harness.summary import puzzle_times
 from puzzles.errors import SudokuBenchError
 
@@ -32,12 +33,7 @@ def add_parser(subparsers: Any) -> None:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--db",
-        default=str(DEFAULT_PATH),
-        metavar="PATH",
-        help=f"the results store (default {DEFAULT_PATH})",
-    )
+    add_db_argument(parser)
     parser.add_argument(
         "--run",
         dest="run_id",
