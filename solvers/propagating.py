@@ -219,6 +219,8 @@ class _Search:
                                 pending.append(cell)
                                 dirty |= unit_bits[cell]
                                 hidden_singles += 1
+                        if pending:  # place them before scanning more units: that finds more
+                            break
             return True
         finally:
             self.propagations += propagations
