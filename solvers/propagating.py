@@ -117,6 +117,7 @@ class _Search:
         self.guesses = 0  # branch points: cells with two or more candidates split
         self.propagations = 0  # cells placed (givens, guesses, naked and hidden singles)
         self.hidden_singles = 0
+        self.untried = 0  # branch points on the current path with digits still to try
 
     def run(self, state: State, pending: list[int]) -> bool:
         """Search from `state`; True when the whole tree was explored."""
@@ -126,7 +127,8 @@ class _Search:
             if self.propagate(state.candidates, state.placed, pending, every_unit):
                 self.branch(state.candidates, state.placed)
         except _Stop:
-            return False
+            # stopped at the limit with nothing left to try: the count is exact all the same
+            return not self.timed_out and self.untried == 0
         return True
 
     def branch(self, candidates: list[int], placed: list[int]) -> None:
@@ -149,7 +151,12 @@ class _Search:
             trial[cell] = bit
             trial_placed = placed.copy()
             if self.propagate(trial, trial_placed, [cell], self.tables.unit_bits[cell]):
-                self.branch(trial, trial_placed)
+                if choices:
+                    self.untried += 1
+                    self.branch(trial, trial_placed)
+                    self.untried -= 1
+                else:
+                    self.branch(trial, trial_placed)
 
     def fewest_candidates(self, candidates: list[int]) -> int:
         """The open cell with the fewest candidates (the first of them), or -1 if none is open."""
