@@ -4,25 +4,17 @@ from __future__ import annotations
 
 import argparse
 
+from harness.solving import positive_float, positive_int
 from harness.store import DEFAULT_PATH
 
-
-def positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
-    return value
+__all__ = ["add_db_argument", "add_solver_arguments", "natural", "positive_float", "positive_int"]
 
 
 def natural(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
     return value
