@@ -94,7 +94,7 @@ def scatter(times: Times, pair: Sequence[str], path: Path, cutoff: float) -> Pat
     ax.set_yscale("log")
     ax.set_xlabel(f"{a} (s)")
     ax.set_ylabel(f"{b} (s)")
-    ax.set_title(f"{a} vs {b}: one dot per puzzle (failures at {failed_at:g} s)")
+    ax.set_title(f"{a} vs {b}\none dot per puzzle; failures at {failed_at:g} s", fontsize="medium")
     return _save(fig, plt, path)
 
 
