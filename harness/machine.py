@@ -30,7 +30,16 @@ def describe() -> dict[str, Any]:
         "cores": os.cpu_count() or 1,
         "os": platform.platform(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "load": load_average(),
     }
+
+
+def load_average() -> float | None:
+    """The 1-minute load average when the run starts: other work sharing the machine."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
 
 
 def versions(backends: Iterable[Backend]) -> dict[str, str]:

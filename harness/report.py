@@ -92,7 +92,8 @@ class Report:
             ),
             (
                 "machine",
-                f"{machine.get('cpu')}, {machine.get('cores')} cores, {machine.get('os')}",
+                f"{machine.get('cpu')}, {machine.get('cores')} cores, {machine.get('os')}, "
+                f"load average {machine.get('load')} at the start",
             ),
             ("python", str(machine.get("python"))),
             ("sudoku-bench", run.git_commit or "(not a git checkout)"),

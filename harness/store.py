@@ -6,7 +6,7 @@ a run killed at any moment (even with SIGKILL) keeps every result it had written
 `--resume` runs exactly the tasks that have no row yet.
 
 Tables:
-- `runs`: one row per run: id, started, finished, command, host, cpu, cores, os, python,
+- `runs`: one row per run: id, started, finished, command, host, cpu, cores, os, python, load,
   versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON).
 - `tasks`: the run's plan, in execution order (`position`): task, collection, puzzle_id,
   geometry, puzzle, solver, configuration (JSON: target and options), repeat.
@@ -100,7 +100,7 @@ CREATE TABLE IF NOT EXISTS runs (
     started TEXT NOT NULL,
     finished TEXT,
     command TEXT NOT NULL,
-    host TEXT, cpu TEXT, cores INTEGER, os TEXT, python TEXT,
+    host TEXT, cpu TEXT, cores INTEGER, os TEXT, python TEXT, load REAL,
     versions TEXT NOT NULL,
     git_commit TEXT,
     seed INTEGER NOT NULL,
@@ -178,8 +178,8 @@ class SQLiteStore(Store):
         machine = info.machine
         with self._transaction():
             cursor = self.db.execute(
-                "INSERT INTO runs (started, command, host, cpu, cores, os, python, versions,"
-                " git_commit, seed, settings) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO runs (started, command, host, cpu, cores, os, python, load, versions,"
+                " git_commit, seed, settings) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     info.started or now(),
                     info.command,
@@ -188,6 +188,7 @@ class SQLiteStore(Store):
                     machine.get("cores"),
                     machine.get("os"),
                     machine.get("python"),
+                    machine.get("load"),
                     json.dumps(info.versions),
                     info.git_commit,
                     info.seed,
@@ -309,7 +310,7 @@ def _run_info(row: sqlite3.Row) -> RunInfo:
         command=row["command"],
         seed=row["seed"],
         settings=json.loads(row["settings"]),
-        machine={key: row[key] for key in ("host", "cpu", "cores", "os", "python")},
+        machine={key: row[key] for key in ("host", "cpu", "cores", "os", "python", "load")},
         versions=json.loads(row["versions"]),
         git_commit=row["git_commit"] or "",
         started=row["started"],
