@@ -7,7 +7,7 @@ import argparse
 from harness.solving import positive_float, positive_int
 from harness.store import DEFAULT_PATH
 
-__all__ = ["add_db_argument", "add_solver_arguments", "natural", "positive_float", "positive_int"]
+__all__ = ["add_db_argument", "add_task_arguments", "natural", "positive_float", "positive_int"]
 
 
 def natural(text: str) -> int:
@@ -20,7 +20,7 @@ def natural(text: str) -> int:
     return value
 
 
-def add_solver_arguments(parser: argparse.ArgumentParser, timeout_help: str) -> None:
+def add_task_arguments(parser: argparse.ArgumentParser, timeout_help: str) -> None:
     """-s, --timeout, -j and --quiet."""
     parser.add_argument(
         "-s",

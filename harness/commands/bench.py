@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from harness import session, suite
-from harness.arguments import add_db_argument, add_solver_arguments, natural, positive_int
+from harness.arguments import add_db_argument, add_task_arguments, natural, positive_int
 from harness.inputs import add_puzzle_arguments, read_inputs
 from harness.output import print_json
 from harness.progress import TaskProgress
@@ -44,7 +44,7 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_puzzle_arguments(parser, nargs="*")
-    add_solver_arguments(
+    add_task_arguments(
         parser,
         f"seconds per task (default {DEFAULT_TIMEOUT_S:g}; "
         f"{suite.DEFAULT_TIMEOUT_S:g} for the default suite)",

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 from tabulate import tabulate
 
 from harness import session
-from harness.arguments import add_solver_arguments
+from harness.arguments import add_task_arguments
 from harness.crosscheck import PuzzleCheck, answers_of, check_puzzle
 from harness.inputs import add_puzzle_arguments, read_inputs
 from harness.output import print_json
@@ -44,7 +44,7 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_puzzle_arguments(parser)
-    add_solver_arguments(parser, f"seconds per puzzle and back-end (default {DEFAULT_TIMEOUT_S:g})")
+    add_task_arguments(parser, f"seconds per puzzle and back-end (default {DEFAULT_TIMEOUT_S:g})")
     parser.add_argument(
         "--json", action="store_true", help="one JSON object per puzzle per back-end"
     )
