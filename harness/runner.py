@@ -109,7 +109,10 @@ class Pool:
                 tick()
 
     def close(self) -> None:
+        """Stop the workers: idle ones are asked to, busy ones (after Ctrl-C) are killed."""
         for slot in self.slots:
+            if slot.task is not None:
+                slot.process.kill()
             with contextlib.suppress(OSError):
                 slot.conn.send(None)
         for slot in self.slots:
