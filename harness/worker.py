@@ -45,7 +45,10 @@ def main(conn: Connection, path: list[str]) -> None:
         if message is None:
             return
         task, backend, settings = message
-        conn.send(("done", _run(conn, task, backend, settings, solvers)))
+        try:
+            conn.send(("done", _run(conn, task, backend, settings, solvers)))
+        except OSError:  # the parent is gone (stopped or killed): nobody to answer
+            return
 
 
 def _run(
