@@ -4,10 +4,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.cli import main
 from harness.crosscheck import Answer, check_puzzle, contradiction
-from harness.testing import registered
+from harness.testing import ReferenceSolver, registered
 from puzzles.grid import Grid
 
 UNIQUE = "...3..4114..3..."
@@ -21,8 +23,6 @@ def check(*args: str) -> int:
 
 
 def test_two_solution_puzzle_has_exactly_two() -> None:
-    from harness.testing import ReferenceSolver
-
     result = ReferenceSolver().solve(Grid.from_string(TWO), limit=3)
     assert result.exact and sorted(g.to_line() for g in result.solutions) == [TWO_A, TWO_B]
 
@@ -107,3 +107,42 @@ def test_lower_bounds_contradict_nothing() -> None:
 def test_a_grid_returned_twice_is_wrong() -> None:
     verdict = check_puzzle(Grid.from_string(TWO), [Answer("a", 2, True, (TWO_A, TWO_A))])
     assert verdict.wrong == {"a": ["the same grid is returned twice"]}
+
+
+# ----- properties of the comparison ----------------------------------------------------------
+
+EMPTY = "." * 16
+ALL_EMPTY = tuple(
+    sorted(
+        g.to_line() for g in ReferenceSolver().solve(Grid.from_string(EMPTY), limit=300).solutions
+    )
+)
+
+
+def truthful(solutions: tuple[str, ...], truth: tuple[str, ...], name: str) -> Answer:
+    """An honest answer: exact only when it found every solution."""
+    return Answer(name, len(solutions), len(solutions) == len(truth), solutions)
+
+
+subsets = st.lists(st.sampled_from(ALL_EMPTY), unique=True, max_size=6).map(tuple)
+
+
+def test_the_empty_4x4_has_288_solutions() -> None:
+    assert len(ALL_EMPTY) == 288
+
+
+@settings(max_examples=40, deadline=None)
+@given(subsets, subsets)
+def test_honest_answers_never_contradict(a: tuple[str, ...], b: tuple[str, ...]) -> None:
+    first, second = truthful(a, ALL_EMPTY, "a"), truthful(b, ALL_EMPTY, "b")
+    assert contradiction(first, second) is None
+    assert check_puzzle(Grid.from_string(EMPTY), [first, second]).ok
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=287))
+def test_an_exact_claim_short_of_the_truth_is_disproved_by_the_full_answer(count: int) -> None:
+    claim = Answer("liar", count, True, ALL_EMPTY[:count])
+    full = truthful(ALL_EMPTY, ALL_EMPTY, "honest")
+    found = contradiction(full, claim)
+    assert found is not None and found[0] == "liar"
