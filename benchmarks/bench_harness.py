@@ -6,7 +6,7 @@
 2. Parallel throughput: a CPU-bound back-end with `-j 2` against `-j 1` (goal: >= 1.6x on 2
    cores). Other load on the machine lowers it: run when the machine is quiet.
 
-    PYTHONPATH=. python benchmarks/bench_harness.py [--tasks N] [--cpu-tasks N] [--spin N]
+    PYTHONPATH=. python benchmarks/bench_harness.py [--repeat R] [--cpu-tasks N] [--rounds N]
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="repeats of 4x4 in the big run")
     parser.add_argument("--cpu-tasks", type=int, default=24, help="tasks of the -j test")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating -j 1 / -j 2 rounds")
     parser.add_argument("--spin", type=int, default=600_000, help="busy work per CPU-bound task")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
@@ -83,11 +84,18 @@ def main() -> None:
     per_task_ms = (extra_big - extra_small) / (big - small) * 1000
     fixed_s = extra_small - per_task_ms / 1000 * small
 
+    # -j 1 and -j 2 alternate, and each keeps its best round: other load only slows a round.
     cpu = load("4x4")[: args.cpu_tasks]
-    one_s = harness_run(cpu, "cpu-bound", args.spin, 1, jobs=1, timeout=60)
-    two_s = harness_run(cpu, "cpu-bound", args.spin, 1, jobs=2, timeout=60)
-    rows.append(["bench -j 1, CPU-bound back-end", len(cpu), one_s, one_s / len(cpu) * 1000])
-    rows.append(["bench -j 2, CPU-bound back-end", len(cpu), two_s, two_s / len(cpu) * 1000])
+    one_s = two_s = float("inf")
+    for _ in range(args.rounds):
+        one_s = min(one_s, harness_run(cpu, "cpu-bound", args.spin, 1, jobs=1, timeout=60))
+        two_s = min(two_s, harness_run(cpu, "cpu-bound", args.spin, 1, jobs=2, timeout=60))
+    rows.append(
+        ["bench -j 1, CPU-bound back-end (best round)", len(cpu), one_s, one_s / len(cpu) * 1000]
+    )
+    rows.append(
+        ["bench -j 2, CPU-bound back-end (best round)", len(cpu), two_s, two_s / len(cpu) * 1000]
+    )
 
     print(
         f"load average (1 min) before/after: {load_before:.2f}/{os.getloadavg()[0]:.2f}, "
