@@ -11,7 +11,10 @@ import pytest
 
 from harness.cli import main
 from harness.store import SQLiteStore
-from harness.testing import registered
+from harness.testing import ReferenceSolver, registered
+from puzzles.grid import Grid
+from solvers.base import Deadline, SearchOutcome
+from solvers.registry import Backend, register, unregister
 
 FOUR = "...3..4114..3..."  # a 4x4 puzzle with one solution
 FOUR_SOLVED = "4123234114323214"
@@ -187,3 +190,26 @@ def test_late_answers_count_as_timeouts_and_unsupported_puzzles_are_left_out(
     summary = {s["solver"]: s for s in json.loads(capsys.readouterr().out)["summary"]}
     assert summary["no-geometry"]["tasks"] == 0 and summary["no-geometry"]["unsupported"] == 1
     assert summary["late"]["timeouts"] == 1 and summary["late"]["solved"] == 0
+
+
+class CountingSolver(ReferenceSolver):
+    """A back-end defined in a test module: workers import it by its `module:Class` target."""
+
+    name = "counting"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        outcome = super()._search(model, puzzle, limit, deadline)
+        outcome.counters["pid"] = os.getpid()
+        return outcome
+
+
+def test_a_backend_registered_at_run_time_from_a_test_module_runs_in_the_workers(
+    tmp_path: Path,
+) -> None:
+    register(Backend("counting", f"{__name__}:CountingSolver", "test-only", in_all=False))
+    try:
+        assert bench(tmp_path / "c.sqlite", FOUR, "-s", "counting") == 0
+    finally:
+        unregister("counting")
+    (row,) = SQLiteStore(tmp_path / "c.sqlite").results(1)
+    assert row["status"] == "limit" and row["counters"]["pid"] not in (0, os.getpid())
