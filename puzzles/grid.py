@@ -64,8 +64,13 @@ class Grid:
         if geometry is None:
             geometry = _geometry_for_length(len(chars))
         elif len(chars) != geometry.cell_count:
+            # the column of the first extra cell, or just past the last one
+            column = chars[geometry.cell_count][0] if len(chars) > geometry.cell_count else None
+            if column is None and chars:
+                column = chars[-1][0] + 1
             raise PuzzleFormatError(
-                f"expected {geometry.cell_count} cells for a {geometry} puzzle, got {len(chars)}"
+                f"expected {geometry.cell_count} cells for a {geometry} puzzle, got {len(chars)}",
+                column=column,
             )
         values = []
         for column, char in chars:

@@ -112,22 +112,20 @@ def looks_like_grids(text: str, options: ReadOptions = ReadOptions()) -> bool:
     """Whether a `.txt` file holds multi-line grids rather than one puzzle per line.
 
     Decided by the first line that is not blank or a `#` comment: grids if it has `|`, `+`
-    or `=`, is a rule (`-----`) or a title (`Grid 01`: characters that are no cells), or has
-    fewer cells than any puzzle (9 cells: a row). A line of 16 cells is read as a 4x4 puzzle,
-    never as the first row of a 16x16 grid (use `.grid` for those).
+    or `=`, is a rule (`-----`), or holds at most 25 characters that are not a whole puzzle
+    (`530070000`: a row; `Grid 01`: a title). A line of 16 cells is read as a 4x4 puzzle,
+    never as the first row of a 16x16 grid (name such files `.grid`).
     """
     for line in io.StringIO(text):
         stripped = content(line)
         if not stripped:
             continue
-        if any(char in SEPARATORS and char != "-" for char in stripped):
+        if any(char in SEPARATORS for char in stripped.replace("-", "")):
             return True
-        cells = row_cells(stripped, options.alphabet)
-        if not cells or any(value < 0 for _, value in cells):
-            return True
+        cells = len(row_cells(stripped, options.alphabet))
         if options.geometry is not None:
-            return len(cells) == options.geometry.size
-        return not _is_puzzle_length(len(cells))
+            return cells == options.geometry.size
+        return cells == 0 or (cells <= 25 and not _is_puzzle_length(cells))
     return False
 
 

@@ -68,7 +68,20 @@ class WriteOptions:
 
 def parse_puzzle(text: str, options: ReadOptions = ReadOptions()) -> Grid:
     """One puzzle from one line of text, checked as `options` say."""
-    return checked(Grid.from_string(text, options.geometry, alphabet=options.alphabet), options)
+    grid = Grid.from_string(text, options.geometry, alphabet=options.alphabet)
+    try:
+        return checked(grid, options)
+    except InvalidPuzzleError as error:  # point at the repeated given's character
+        columns = [column for column, char in enumerate(text, 1) if not char.isspace()]
+        error.column = columns[conflict_cell(grid, options)]
+        raise
+
+
+def conflict_cell(grid: Grid, options: ReadOptions) -> int:
+    """The cell to point an error at: the second of the first pair of repeated givens."""
+    if options.diagonals:
+        grid = Grid(with_diagonals(grid.geometry), grid.values)
+    return conflicts(grid)[0].cells[1]
 
 
 def checked(grid: Grid, options: ReadOptions) -> Grid:

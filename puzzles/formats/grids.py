@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzles.errors import GeometryError, PuzzleFormatError
+from puzzles.errors import GeometryError, InvalidPuzzleError, PuzzleFormatError
 from puzzles.formats.common import (
     PuzzleEntry,
     ReadOptions,
@@ -26,6 +26,7 @@ from puzzles.formats.common import (
     WriteOptions,
     blank_for,
     checked,
+    conflict_cell,
     encode,
     located,
 )
@@ -100,6 +101,7 @@ class _Pending:
     start: int
     size: int
     rows: list[list[int]] = field(default_factory=list)
+    places: list[tuple[int, list[int]]] = field(default_factory=list)  # (line, cell columns)
     error: PuzzleFormatError | None = None
     bar_cells: int | None = None  # cells before the first `|` of the first row
     rule_after: int | None = None  # rows before the first rule line
@@ -187,6 +189,7 @@ def _add_row(pending: _Pending, line: str, number: int, alphabet: Alphabet) -> N
     if not pending.rows and "|" in line:
         pending.bar_cells = sum(1 for char in line.split("|", 1)[0] if not char.isspace())
     pending.rows.append([value for _, value in cells])
+    pending.places.append((number, [column for column, _ in cells]))
     if pending.error is not None:
         return
     n = pending.size
@@ -212,7 +215,13 @@ def _finish(pending: _Pending, source: str, options: ReadOptions) -> PuzzleEntry
         raise pending.error
     geometry = options.geometry or _box_shape(pending)
     grid = Grid(geometry, tuple(value for row in pending.rows for value in row))
-    return PuzzleEntry(f"{source}:{pending.start}", checked(grid, options), None, pending.metadata)
+    try:
+        grid = checked(grid, options)
+    except InvalidPuzzleError as error:  # point at the repeated given, on its own line
+        line, columns = pending.places[geometry.row_of(conflict_cell(grid, options))]
+        error.line, error.column = line, columns[geometry.col_of(conflict_cell(grid, options))]
+        raise
+    return PuzzleEntry(f"{source}:{pending.start}", grid, None, pending.metadata)
 
 
 def _box_shape(pending: _Pending) -> Geometry:

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from puzzles.errors import GeometryError, PuzzleFormatError
+from puzzles.errors import GeometryError, InvalidPuzzleError, PuzzleFormatError
 from puzzles.formats.common import (
     PlayerState,
     PuzzleEntry,
@@ -33,6 +33,7 @@ from puzzles.formats.common import (
     WriteOptions,
     check_solution,
     checked,
+    conflict_cell,
     encode,
     located,
 )
@@ -132,7 +133,14 @@ def _entry(
     def grid(key: str, field: Any, geometry: Geometry | None) -> Grid:
         return _grid(field, key, geometry, alphabet, doc, start, end)
 
-    puzzle = checked(grid("puzzle", value["puzzle"], geometry), options)
+    puzzle = grid("puzzle", value["puzzle"], geometry)
+    try:
+        puzzle = checked(puzzle, options)
+    except InvalidPuzzleError as error:  # point at the repeated given in the puzzle string
+        offset = doc.value_offset(start, end, "puzzle")
+        if isinstance(value["puzzle"], str) and offset is not None:
+            error.line, error.column = doc.position(offset + conflict_cell(puzzle, options))
+        raise
     solution = None
     if value.get("solution") is not None:
         solution = check_solution(puzzle, grid("solution", value["solution"], puzzle.geometry))
@@ -178,7 +186,7 @@ def _grid(
             isinstance(row, list) and all(type(v) is int for v in row) for row in field
         ):
             return Grid.from_rows(field, geometry)
-        raise PuzzleFormatError(f'"{key}": expected a string of cells or a list of rows of numbers')
+        raise PuzzleFormatError("expected a string of cells or a list of rows of numbers")
     except PuzzleFormatError as error:
         offset = doc.value_offset(start, end, key)
         if error.column is not None and offset is not None:
