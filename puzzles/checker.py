@@ -65,7 +65,9 @@ def solution_problems(puzzle: Grid, grid: Grid) -> list[str]:
     geometry = puzzle.geometry
     empty = [geometry.cell_name(cell) for cell, value in enumerate(grid.values) if value == 0]
     if empty:
-        problems.append(f"{len(empty)} cells are empty ({', '.join(empty[:5])}...)")
+        more = ", ..." if len(empty) > 5 else ""
+        cells = "1 cell is" if len(empty) == 1 else f"{len(empty)} cells are"
+        problems.append(f"{cells} empty ({', '.join(empty[:5])}{more})")
     changed = [
         f"{geometry.cell_name(cell)} is {got}, given {given}"
         for cell, (given, got) in enumerate(zip(puzzle.values, grid.values, strict=True))
