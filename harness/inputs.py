@@ -70,7 +70,12 @@ def read_options(args: argparse.Namespace) -> ReadOptions:
 
 def looks_like_puzzle(text: str) -> bool:
     """A command-line argument that is a puzzle string rather than a name or a path."""
-    return len(text) >= 16 and not Path(text).exists() and "/" not in text and text not in BUNDLED
+    if len(text) < 16 or "/" in text or text in BUNDLED:
+        return False
+    try:
+        return not Path(text).exists()
+    except OSError:  # a 16x16 or 25x25 puzzle is longer than a file name may be
+        return True
 
 
 def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:

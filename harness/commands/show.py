@@ -75,8 +75,8 @@ def describe(entry: PuzzleEntry, alphabet: Alphabet, *, with_solution: bool = Fa
     if entry.state is not None:
         marked = sum(1 for digits in entry.state.candidates if digits)
         parts += [
-            f"player state: {entry.state.values.givens - puzzle.givens} cells filled, "
-            f"{marked} with pencil marks",
+            f"player state: {_cells(entry.state.values.givens - puzzle.givens)} filled, "
+            f"{_cells(marked)} with pencil marks",
             entry.state.values.picture(alphabet),
         ]
     if with_solution:
@@ -85,6 +85,10 @@ def describe(entry: PuzzleEntry, alphabet: Alphabet, *, with_solution: bool = Fa
         else:
             parts += ["solution:", entry.solution.picture(alphabet)]
     return "\n".join(parts)
+
+
+def _cells(count: int) -> str:
+    return "1 cell" if count == 1 else f"{count} cells"
 
 
 def show_record(entry: PuzzleEntry, alphabet: Alphabet) -> dict[str, Any]:
