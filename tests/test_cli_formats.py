@@ -55,7 +55,10 @@ def test_convert_alphabet_and_blank(capsys: pytest.CaptureFixture[str]) -> None:
     first = out.splitlines()[0]
     assert first.startswith("0-C----3-947-----D")  # 1 -> 0, D (13) -> C, blanks '-'
     # and back: read in hex, write in the default alphabet
-    code, back, _ = run(capsys, "convert", "--alphabet", "hex", "--to-alphabet", "default", first)
+    hex_line = first.replace("-", ".")
+    code, back, _ = run(
+        capsys, "convert", "--alphabet", "hex", "--to-alphabet", "default", hex_line
+    )
     assert back.strip() == load("16x16")[0].puzzle.to_line()
 
 
