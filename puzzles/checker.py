@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import cache
 from itertools import compress
 
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
 
 
@@ -44,17 +42,10 @@ def has_conflicts(grid: Grid) -> bool:
 
     Each filled cell contributes one key (unit, digit) per unit it is in; a repeat is a conflict.
     """
-    bases, values = _unit_bases(grid.geometry), grid.values
+    bases, values = grid.geometry.unit_keys, grid.values
     filled = compress(range(len(values)), values)  # at C speed: puzzles are mostly empty
     keys = [base + values[cell] for cell in filled for base in bases[cell]]
     return len(set(keys)) != len(keys)
-
-
-@cache
-def _unit_bases(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
-    """For each cell, `unit * (N + 1)` for each of its units: unit and digit in one number."""
-    stride = geometry.size + 1
-    return tuple(tuple(unit * stride for unit in units) for units in geometry.units_of)
 
 
 def solution_problems(puzzle: Grid, grid: Grid) -> list[str]:

@@ -58,8 +58,11 @@ class Grid:
         """
         if geometry is None or len(text) == geometry.cell_count:
             fast = _decode(text, alphabet, geometry)
-            if fast is not None:
-                return cls(fast[0], fast[1])
+            if fast is not None:  # values known to be in range: skip __post_init__'s check
+                grid = object.__new__(cls)
+                object.__setattr__(grid, "geometry", fast[0])
+                object.__setattr__(grid, "values", fast[1])
+                return grid
         chars = [(column, char) for column, char in enumerate(text, 1) if not char.isspace()]
         if geometry is None:
             geometry = _geometry_for_length(len(chars))

@@ -30,7 +30,7 @@ from puzzles.formats.grids import (
     SEPARATORS,
     read_grids,
     read_sdk,
-    row_cells,
+    row_values,
     write_grids,
     write_sdk,
 )
@@ -122,7 +122,7 @@ def looks_like_grids(text: str, options: ReadOptions = ReadOptions()) -> bool:
             continue
         if any(char in SEPARATORS for char in stripped.replace("-", "")):
             return True
-        cells = len(row_cells(stripped, options.alphabet))
+        cells = len(row_values(stripped, options.alphabet))
         if options.geometry is not None:
             return cells == options.geometry.size
         return cells == 0 or (cells <= 25 and not _is_puzzle_length(cells))

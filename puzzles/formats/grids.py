@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import chain
 from typing import Any
 
 from puzzles.errors import GeometryError, InvalidPuzzleError, PuzzleFormatError
@@ -48,21 +50,36 @@ SDK_FIELDS = {
 }
 SDK_LETTERS = {name: letter for letter, name in SDK_FIELDS.items()}
 
-Cell = tuple[int, int]  # (column, value); value -1 for a character the alphabet lacks
+Cell = tuple[int, int]  # (column, value)
 
 
-def row_cells(line: str, alphabet: Alphabet) -> list[Cell]:
-    """The cells of one grid row with their 1-based columns; separators and spaces dropped."""
+def row_values(line: str, alphabet: Alphabet) -> list[int]:
+    """The values of one grid row (-1 for a character the alphabet lacks), separators dropped."""
     numbers = _numeric_row(line, alphabet)
     if numbers is not None:
-        return numbers
-    cells = []
-    for column, char in enumerate(line, 1):
-        if char.isspace() or char in SEPARATORS:
-            continue
-        value = alphabet.value_of(char)
-        cells.append((column, -1 if value is None else value))
-    return cells
+        return [value for _, value in numbers]
+    value_of = _values(alphabet).get
+    return [value_of(char, -1) for char in line.translate(_DROP)]
+
+
+def cell_columns(line: str, alphabet: Alphabet) -> list[int]:
+    """The 1-based column of each cell `row_values` finds (for error messages)."""
+    numbers = _numeric_row(line, alphabet)
+    if numbers is not None:
+        return [column for column, _ in numbers]
+    return [column for column, char in enumerate(line, 1) if char.translate(_DROP)]
+
+
+_DROP = str.maketrans("", "", "|+-= \t\r\n\f\v")
+
+
+@cache
+def _values(alphabet: Alphabet) -> dict[str, int]:
+    """Character -> value for every symbol of the alphabet (either case) and its blanks."""
+    table = dict.fromkeys(alphabet.blanks, 0)
+    for value, symbol in enumerate(alphabet.symbols, 1):
+        table[symbol] = table[symbol.lower()] = value
+    return table
 
 
 def _numeric_row(line: str, alphabet: Alphabet) -> list[Cell] | None:
@@ -71,9 +88,9 @@ def _numeric_row(line: str, alphabet: Alphabet) -> list[Cell] | None:
     Recognised by a number of two digits or more with no leading zero, every number at most
     N: so `530 070 000` and `123 456 789` stay rows of single-character cells.
     """
-    tokens = line.replace("|", " ").split()
-    if not any(len(t) > 1 and t.isdigit() and t[0] != "0" for t in tokens):
+    if not _WIDE.search(line):  # the common case, at C speed
         return None
+    tokens = line.replace("|", " ").split()
     cells: list[Cell] = []
     for match in _TOKEN.finditer(line):
         token, column = match.group(), match.start() + 1
@@ -87,11 +104,12 @@ def _numeric_row(line: str, alphabet: Alphabet) -> list[Cell] | None:
 
 
 _TOKEN = re.compile(r"[^\s|]+")
+_WIDE = re.compile(r"(?:^|[\s|])[1-9][0-9]+(?=$|[\s|])")  # a number of two digits or more
 
 
 def _is_rule(line: str) -> bool:
     """A line of separators only (`------+------`, `========`)."""
-    return all(char in SEPARATORS or char.isspace() for char in line)
+    return not line.strip("|+-= \t\r\n")
 
 
 @dataclass
@@ -101,7 +119,7 @@ class _Pending:
     start: int
     size: int
     rows: list[list[int]] = field(default_factory=list)
-    places: list[tuple[int, list[int]]] = field(default_factory=list)  # (line, cell columns)
+    lines: list[tuple[int, str]] = field(default_factory=list)  # (number, text) of each row
     error: PuzzleFormatError | None = None
     bar_cells: int | None = None  # cells before the first `|` of the first row
     rule_after: int | None = None  # rows before the first rule line
@@ -138,8 +156,8 @@ def _read_blocks(
                 continue
             if sdk and text.startswith("[") and text.endswith("]"):
                 continue
-            cells = row_cells(line, alphabet)
-            if any(value < 0 for _, value in cells):
+            cells = row_values(line, alphabet)
+            if any(value < 0 for value in cells):
                 metadata["title"] = text
                 continue
             with located(source, number, options, report):
@@ -185,41 +203,41 @@ def _side(cells: int, options: ReadOptions) -> int:
 
 def _add_row(pending: _Pending, line: str, number: int, alphabet: Alphabet) -> None:
     """Add a row to the puzzle; a bad row still counts, so the next puzzle starts in step."""
-    cells = row_cells(line, alphabet)
+    values = row_values(line, alphabet)
     if not pending.rows and "|" in line:
-        pending.bar_cells = sum(1 for char in line.split("|", 1)[0] if not char.isspace())
-    pending.rows.append([value for _, value in cells])
-    pending.places.append((number, [column for column, _ in cells]))
-    if pending.error is not None:
-        return
+        pending.bar_cells = len(line.split("|", 1)[0].translate(_DROP))
+    pending.rows.append(values)
+    pending.lines.append((number, line))
     n = pending.size
-    for column, value in cells:
+    if pending.error is not None or (len(values) == n and min(values) >= 0 and max(values) <= n):
+        return
+    for column, value in zip(cell_columns(line, alphabet), values, strict=True):
         if not 0 <= value <= n:
             char = line[column - 1] if value < 0 else str(value)
             pending.error = PuzzleFormatError(
                 f"unexpected {char!r}: a cell of a {n}x{n} grid is {alphabet.describe(n)}",
-                source=None,
                 line=number,
                 column=column,
             )
             return
-    if len(cells) != n:
-        pending.error = PuzzleFormatError(
-            f"expected {n} cells in each row (as in the puzzle's first row), got {len(cells)}",
-            line=number,
-        )
+    pending.error = PuzzleFormatError(
+        f"expected {n} cells in each row (as in the puzzle's first row), got {len(values)}",
+        line=number,
+    )
 
 
 def _finish(pending: _Pending, source: str, options: ReadOptions) -> PuzzleEntry:
     if pending.error is not None:
         raise pending.error
     geometry = options.geometry or _box_shape(pending)
-    grid = Grid(geometry, tuple(value for row in pending.rows for value in row))
+    grid = Grid(geometry, tuple(chain.from_iterable(pending.rows)))
     try:
         grid = checked(grid, options)
     except InvalidPuzzleError as error:  # point at the repeated given, on its own line
-        line, columns = pending.places[geometry.row_of(conflict_cell(grid, options))]
-        error.line, error.column = line, columns[geometry.col_of(conflict_cell(grid, options))]
+        cell = conflict_cell(grid, options)
+        number, line = pending.lines[geometry.row_of(cell)]
+        error.line = number
+        error.column = cell_columns(line, options.alphabet)[geometry.col_of(cell)]
         raise
     return PuzzleEntry(f"{source}:{pending.start}", grid, None, pending.metadata)
 
