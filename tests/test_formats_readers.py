@@ -251,3 +251,21 @@ def test_formats_by_name_or_extension(tmp_path: Path) -> None:
     path.write_text(PUZZLE.picture())
     assert read_file(path)[0].puzzle == PUZZLE
     assert read_file(path, ReadOptions(), fmt="grid")[0].id == f"{path}:1"
+
+
+def readme_blocks(language: str) -> list[str]:
+    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = text.split("### Formats", 1)[1].split("\n## ", 1)[0]
+    return [block.split("```", 1)[0] for block in section.split(f"```{language}\n")[1:]]
+
+
+def test_readme_examples_read() -> None:
+    (json_example,) = readme_blocks("json")
+    (entry,) = read_text(json_example, "readme.json", "json")
+    assert entry.solution is not None and entry.state is not None
+    assert entry.metadata["difficulty"] == "hard"
+    plain = readme_blocks("")
+    sdk = next(block for block in plain if block.startswith("#A"))
+    assert read_text(sdk, "readme.sdk", "sdk")[0].puzzle.givens == 30
+    kaggle = next(block for block in plain if block.startswith("quizzes"))
+    assert read_text(kaggle, "readme.csv", "csv")[0].solution is not None
