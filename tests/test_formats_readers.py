@@ -48,17 +48,12 @@ Grid 02
 004010003
 """
 
-NORVIG = """
-53..7....
-6..195...
-.98....6.
-8...6...3
-4..8.3..1
-7...2...6
-.6....28.
-...419..5
-....8..79
-========
+ROWS = "\n".join(SEED[i : i + 9] for i in range(0, 81, 9)).replace("0", ".") + "\n"
+
+NORVIG = (
+    "\n"
+    + ROWS
+    + """========
 8........
 ..36.....
 .7..9.2..
@@ -69,6 +64,7 @@ NORVIG = """
 ..85...1.
 .9....4..
 """
+)
 
 PICTURE = """
 5 3 . | . 7 . | . . .
@@ -144,7 +140,8 @@ def test_txt_sniffing(text: str, grids: bool) -> None:
     assert looks_like_grids(text) is grids
 
 
-SDK = """#ASadman Software
+SDK = (
+    """#ASadman Software
 #DA classic from the source documents
 #CFirst comment line
 #CSecond comment line
@@ -153,16 +150,9 @@ SDK = """#ASadman Software
 #LEasy
 #Uhttps://example.org/sudoku
 [Puzzle]
-53..7....
-6..195...
-.98....6.
-8...6...3
-4..8.3..1
-7...2...6
-.6....28.
-...419..5
-....8..79
 """
+    + ROWS
+)
 
 
 def test_sdk_metadata() -> None:
