@@ -62,7 +62,7 @@ def solution_problems(puzzle: Grid, grid: Grid) -> list[str]:
     changed = [
         f"{geometry.cell_name(cell)} is {got}, given {given}"
         for cell, (given, got) in enumerate(zip(puzzle.values, grid.values, strict=True))
-        if given and given != got
+        if given and got and given != got  # an emptied given is counted as empty
     ]
     problems += changed
     problems += [conflict.describe(grid) for conflict in conflicts(grid)]
