@@ -140,6 +140,13 @@ def test_txt_sniffing(text: str, grids: bool) -> None:
     assert looks_like_grids(text) is grids
 
 
+def test_txt_sniffing_with_a_geometry() -> None:
+    row = "1.D....4.A58...."
+    assert looks_like_grids(row + "\n", ReadOptions(geometry=Geometry.of_size(16)))
+    assert not looks_like_grids(row + "\n", ReadOptions(geometry=Geometry.of_size(4)))
+    assert looks_like_grids("Grid 01\n", ReadOptions(geometry=Geometry.of_size(9)))
+
+
 SDK = (
     """#ASadman Software
 #DA classic from the source documents

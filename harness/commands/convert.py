@@ -38,7 +38,7 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_puzzle_arguments(parser)
-    writing = parser.add_argument_group("writing")
+    writing = parser.add_argument_group("converting")
     writing.add_argument("-o", "--output", type=Path, metavar="FILE", help="the file to write")
     writing.add_argument(
         "--to",

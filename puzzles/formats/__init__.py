@@ -114,7 +114,7 @@ def looks_like_grids(text: str, options: ReadOptions = ReadOptions()) -> bool:
     Decided by the first line that is not blank or a `#` comment: grids if it has `|`, `+`
     or `=`, is a rule (`-----`), or holds at most 25 characters that are not a whole puzzle
     (`530070000`: a row; `Grid 01`: a title). A line of 16 cells is read as a 4x4 puzzle,
-    never as the first row of a 16x16 grid (name such files `.grid`).
+    never as the first row of a 16x16 grid (name such files `.grid`, or give the geometry).
     """
     for line in io.StringIO(text):
         stripped = content(line)
@@ -123,8 +123,9 @@ def looks_like_grids(text: str, options: ReadOptions = ReadOptions()) -> bool:
         if any(char in SEPARATORS for char in stripped.replace("-", "")):
             return True
         cells = len(row_values(stripped, options.alphabet))
-        if options.geometry is not None:
-            return cells == options.geometry.size
+        if options.geometry is not None:  # then a 16x16 grid's rows are known for rows
+            geometry = options.geometry
+            return cells != geometry.cell_count and cells <= max(25, geometry.size)
         return cells == 0 or (cells <= 25 and not _is_puzzle_length(cells))
     return False
 
