@@ -9,10 +9,12 @@ and compares with the time Python takes just to split the file into stripped lin
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from tabulate import tabulate
@@ -23,13 +25,16 @@ from puzzles.formats import FORMATS, ReadOptions, WriteOptions, read_file, write
 FULL = Path("/work/shared/data/sudoku17.txt")
 
 
-def best_of(repeats: int, task: Callable[[], object]) -> float:
-    times = []
+def best_of(repeats: int, task: Callable[[], object]) -> tuple[float, float]:
+    """The best wall-clock and CPU seconds of `repeats` runs (CPU time suffers less when
+    other processes share the machine)."""
+    walls, cpus = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         task()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return min(walls), min(cpus)
 
 
 def main() -> None:
@@ -46,8 +51,17 @@ def main() -> None:
             with source.open(encoding="utf-8") as lines:
                 return [line.strip() for line in lines]
 
-        reference = best_of(3, split_only)
-        rows = [["split into lines (reference)", count, reference, count / reference, 1.0]]
+        reference, reference_cpu = best_of(3, split_only)
+        rows = [
+            [
+                "split into lines (reference)",
+                count,
+                reference,
+                reference_cpu,
+                count / reference,
+                1.0,
+            ]
+        ]
         cases: list[tuple[str, Path, ReadOptions]] = [
             ("line", source, ReadOptions()),
             ("line, givens not checked", source, ReadOptions(check_givens=False)),
@@ -58,14 +72,15 @@ def main() -> None:
                 path.write_text(fmt.write(entries, WriteOptions()))
                 cases.append((fmt.name, path, ReadOptions()))
         for name, path, options in cases:
-            seconds = best_of(3, lambda path=path, options=options: read_file(path, options))
-            rows.append([name, count, seconds, count / seconds, seconds / reference])
-    print(f"reading {count:,} 9x9 puzzles ({source.name}); best of 3 runs")
+            seconds, cpu = best_of(3, partial(read_file, path, options))
+            rows.append([name, count, seconds, cpu, count / seconds, seconds / reference])
+    busy = os.getloadavg()[0]
+    print(f"reading {count:,} 9x9 puzzles ({source.name}); best of 3 runs; load {busy:.1f}")
     print(
         tabulate(
             rows,
-            headers=["format", "puzzles", "seconds", "puzzles/s", "x reference"],
-            floatfmt=("", "", ".3f", ",.0f", ".1f"),
+            headers=["format", "puzzles", "seconds", "cpu s", "puzzles/s", "x reference"],
+            floatfmt=("", "", ".3f", ".3f", ",.0f", ".1f"),
         )
     )
 
