@@ -98,6 +98,10 @@ def grid_text(*changes: tuple[int, str]) -> str:
         ),
         ("\n".join(GRID[:7]) + "\n", "f:1: the file ends after 7 of the puzzle's 9 rows"),
         ("1234567\n", "f:1: a row of 7 cells: expected 4, 6, 8, 9, 12, 16 or 25"),
+        (
+            SEED + "\n",
+            "f:1: a row of 81 cells: expected 4, 6, 8, 9, 12, 16 or 25 cells per row (a whole",
+        ),
     ],
 )
 def test_grid_errors(text: str, expected: str) -> None:

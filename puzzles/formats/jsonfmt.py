@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from puzzles.errors import GeometryError, InvalidPuzzleError, PuzzleFormatError
@@ -195,7 +195,9 @@ def _grid(
         raise PuzzleFormatError(f'"{key}": {error.message}', line=error.line) from None
 
 
-def _state(field: Any, puzzle: Grid, grid: Any) -> PlayerState:
+def _state(
+    field: Any, puzzle: Grid, grid: Callable[[str, Any, Geometry | None], Grid]
+) -> PlayerState:
     if not isinstance(field, dict):
         raise PuzzleFormatError('"state": expected an object with "values" and "candidates"')
     geometry = puzzle.geometry
