@@ -192,15 +192,13 @@ def _side(cells: int, options: ReadOptions) -> int:
                 f"puzzle, got {cells}"
             )
         return cells
-    hint = " (a whole puzzle on one line? that is the line format)" if cells > 25 else ""
+    expected = f"a row of {cells} cells: expected 4, 6, 8, 9, 12, 16 or 25 cells per row"
+    if cells > 25:  # bigger grids exist (say --geometry), but the wrong format is likelier
+        raise PuzzleFormatError(f"{expected} (a whole puzzle on one line? that is the line format)")
     try:
-        if hint:  # bigger grids exist, but say --geometry: far likelier is the wrong format
-            raise GeometryError(hint)
         Geometry.of_size(cells)
     except GeometryError:
-        raise PuzzleFormatError(
-            f"a row of {cells} cells: expected 4, 6, 8, 9, 12, 16 or 25 cells per row{hint}"
-        ) from None
+        raise PuzzleFormatError(expected) from None
     return cells
 
 
