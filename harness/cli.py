@@ -22,6 +22,9 @@ COMMANDS = (
     "harness.commands.bench",
     "harness.commands.report",
     "harness.commands.solvers_list",
+    "harness.commands.convert",
+    "harness.commands.show",
+    "harness.commands.collections_list",
 )
 
 DESCRIPTION = """\
