@@ -35,7 +35,13 @@ class Target:
 
 
 # One entry per reduction that can be shown; the first is the default.
-TARGETS: tuple[Target, ...] = ()
+TARGETS: tuple[Target, ...] = (
+    Target(
+        "exact-cover",
+        "reductions.exact_cover",
+        "placements x constraints 0/1 matrix; -o writes it in Knuth's DLX format",
+    ),
+)
 
 
 def add_parser(subparsers: Any) -> None:
