@@ -31,6 +31,7 @@ The matrix exports as text in the input format of Knuth's DLX programs (see `to_
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -118,14 +119,15 @@ class ExactCoverMatrix:
                     )
                 continue
             row = []
-            for word in words:
+            for match in re.finditer(r"\S+", line):
+                word = match.group()
                 if word not in index or index[word] in row:
                     problem = "unknown" if word not in index else "repeated"
                     raise PuzzleFormatError(
                         f"{problem} column {word!r}",
                         source=source,
                         line=number,
-                        column=line.index(word) + 1,
+                        column=match.start() + 1,
                     )
                 row.append(index[word])
             rows.append(tuple(row))
