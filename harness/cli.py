@@ -15,7 +15,15 @@ from puzzles.errors import SudokuBenchError
 
 # Sub-command modules, in the order `--help` lists them. Each has `add_parser(subparsers)`,
 # which sets `run=function(args) -> exit code` as the parser's default.
-COMMANDS = ("harness.commands.solvers_list", "harness.commands.reduce")
+COMMANDS = (
+    "harness.commands.solve",
+    "harness.commands.count",
+    "harness.commands.solvers_list",
+    "harness.commands.convert",
+    "harness.commands.show",
+    "harness.commands.collections_list",
+    "harness.commands.reduce",
+)
 
 DESCRIPTION = """\
 Many ways of solving Sudoku behind one interface: solve, count, cross-check and time them.
