@@ -23,19 +23,10 @@ from reductions.exact_cover import (
     full_matrix,
     placement_row,
 )
+from tests.dlx_helpers import THESIS_PUZZLE, pattern_solution
 
-THESIS_PUZZLE = "0000302004010000"
 REDUCTION = SudokuExactCover()
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def pattern_solution(geometry: Geometry) -> Grid:
-    """A valid filled grid for any box shape: each band shifts the digits by one box width."""
-    n, rows, cols = geometry.size, geometry.box_rows, geometry.box_cols
-    return Grid(
-        geometry,
-        tuple(((r % rows) * cols + r // rows + c) % n + 1 for r in range(n) for c in range(n)),
-    )
 
 
 @pytest.mark.parametrize(
