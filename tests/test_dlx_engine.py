@@ -155,3 +155,20 @@ def test_counts_agree_with_brute_force(case: tuple[int, int, list[list[int]]]) -
     found = [sorted(solution) for solution in links.solutions()]
     assert len(found) == len({tuple(s) for s in found})  # no solution twice
     assert len(found) == brute_force_count(rows, primary, width)
+
+
+def test_select_takes_rows_up_front_and_copies_stay_independent() -> None:
+    pristine = queens(6)
+    links = pristine.copy()
+    links.select([1])  # a queen on rank 0, file 1
+    solutions = list(links.solutions())
+    assert solutions and all(rows[0] == 1 for rows in solutions)
+    assert len(solutions) == sum(1 for rows in pristine.solutions() if 1 in rows)
+    assert pristine.count() == 4  # the original was not touched
+
+
+def test_selecting_rows_that_overlap_leaves_no_solution() -> None:
+    links = knuth_links()
+    links.select([3, 1])  # AD and ADG share A and D
+    assert links.clashes == [0, 3]
+    assert links.count() == 0 and links.exhausted

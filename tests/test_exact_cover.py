@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzles.checker import is_solution
+from puzzles.collections import load
 from puzzles.errors import PuzzleFormatError
+from puzzles.formats import PuzzleEntry
 from puzzles.geometry import Geometry
 from puzzles.grid import Grid
 from reductions.exact_cover import (
@@ -23,6 +25,8 @@ from reductions.exact_cover import (
     full_matrix,
     placement_row,
 )
+from solvers.base import Deadline
+from solvers.dlx.solver import DlxSolver
 from tests.dlx_helpers import THESIS_PUZZLE, pattern_solution
 
 REDUCTION = SudokuExactCover()
@@ -177,3 +181,16 @@ def test_reduce_command_prints_sizes_and_writes_the_matrix(tmp_path: Path) -> No
     assert summary["before"] == {"columns": 64, "rows": 64, "ones": 256}
     assert summary["after"] == {"columns": 48, "rows": 24, "ones": 96}
     assert ExactCoverMatrix.from_text(out.read_text()).size()["rows"] == 24
+
+
+@pytest.mark.parametrize("entry", load("top95")[:5] + load("4x4")[:5], ids=lambda e: e.id)
+def test_selecting_the_givens_in_the_linked_matrix_leaves_the_reduced_matrix(
+    entry: PuzzleEntry,
+) -> None:
+    """The `dlx` back-end's shortcut removes the same columns and rows as `apply`."""
+    matrix, data = REDUCTION.apply(entry.puzzle)
+    links = DlxSolver()._build(entry.puzzle, Deadline(None))
+    assert links.active_columns() == len(matrix.columns)
+    sizes = dict(zip(data.full.columns, links.column_sizes(), strict=True))
+    expected = [sum(1 for row in matrix.rows if c in row) for c in range(len(matrix.columns))]
+    assert [sizes[name] for name in matrix.columns] == expected

@@ -27,7 +27,8 @@ one row: forced moves are not guesses.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import copy
+from collections.abc import Iterable, Iterator, Sequence
 
 from solvers.base import Deadline, SearchTimeout
 
@@ -68,10 +69,13 @@ class DancingLinks:
         self.updates = 0
         self.guesses = 0
         self.exhausted = False  # whether the last search explored everything
+        self.selected: list[int] = []  # rows taken up front by `select`
+        self.clashes: list[int] = []  # columns two selected rows share (then: no solution)
 
     def _append_rows(self, rows: Sequence[Sequence[int]], width: int) -> None:
         """Link the nodes of every row: rows left to right, each column top to bottom."""
         L, R, U, D, C, S, ROW = self.L, self.R, self.U, self.D, self.C, self.S, self.ROW
+        self.first: list[int] = []  # each row's leftmost node
         bottom = list(range(width + 1))  # the lowest node of each column so far
         for number, row in enumerate(rows):
             if not row or len(set(row)) != len(row) or min(row) < 0 or max(row) >= width:
@@ -80,6 +84,7 @@ class DancingLinks:
                     f", got {list(row)}"
                 )
             first = len(L)
+            self.first.append(first)
             last = first + len(row) - 1
             L.append(last)
             L.extend(range(first, last))
@@ -103,10 +108,99 @@ class DancingLinks:
         """How many rows meet each column (of the current, restored matrix)."""
         return self.S[1:]
 
+    def active_columns(self) -> int:
+        """Primary columns not yet covered (by `select`)."""
+        count, c = 0, self.R[0]
+        while c:
+            count, c = count + 1, self.R[c]
+        return count
+
+    def copy(self) -> DancingLinks:
+        """An independent copy (C-speed list copies: cheaper than linking the rows again).
+
+        Only the links that a search or `select` changes are copied; the column and row of
+        each node never change, so those lists are shared.
+        """
+        twin = copy.copy(self)
+        twin.L, twin.R, twin.U, twin.D, twin.S = (
+            self.L[:],
+            self.R[:],
+            self.U[:],
+            self.D[:],
+            self.S[:],
+        )
+        twin.selected, twin.clashes = self.selected[:], self.clashes[:]
+        return twin
+
+    def select(self, rows: Iterable[int]) -> None:
+        """Take rows into every solution before the search, as if chosen at the root.
+
+        Their columns are covered, which removes every row that meets one of them, so the
+        search runs on the smaller matrix. This is permanent for this instance (search a
+        `copy()` to keep the original). If two selected rows share a column, that column
+        is recorded in `clashes` and the problem has no solution.
+        """
+        taken = {column for row in self.selected for column in self._columns_of(row)}
+        for row in rows:
+            columns = self._columns_of(row)
+            clashing = [column for column in columns if column in taken]
+            if clashing:
+                self.clashes += clashing
+                continue
+            taken.update(columns)
+            for column in columns:
+                self._cover(column + 1)
+            self.selected.append(row)
+
+    def _columns_of(self, row: int) -> list[int]:
+        if not 0 <= row < self.row_count:
+            raise ValueError(f"no row {row}: the matrix has {self.row_count} rows")
+        first = self.first[row]
+        columns, node = [self.C[first] - 1], self.R[first]
+        while node != first:
+            columns.append(self.C[node] - 1)
+            node = self.R[node]
+        return columns
+
+    def _cover(self, c: int) -> int:
+        """Knuth's cover(c): unlink header c and every row that meets column c."""
+        L, R, U, D, C, S = self.L, self.R, self.U, self.D, self.C, self.S
+        L[R[c]] = L[c]
+        R[L[c]] = R[c]
+        count = 1
+        i = D[c]
+        while i != c:
+            j = R[i]
+            while j != i:
+                u, d = U[j], D[j]
+                D[u] = d
+                U[d] = u
+                S[C[j]] -= 1
+                count += 1
+                j = R[j]
+            i = D[i]
+        return count
+
+    def _uncover(self, c: int) -> None:
+        """Knuth's uncover(c): undo cover(c), relinking in the reverse order."""
+        L, R, U, D, C, S = self.L, self.R, self.U, self.D, self.C, self.S
+        i = U[c]
+        while i != c:
+            j = L[i]
+            while j != i:
+                S[C[j]] += 1
+                D[U[j]] = j
+                U[D[j]] = j
+                j = L[j]
+            i = U[i]
+        L[R[c]] = c
+        R[L[c]] = c
+
     def solutions(
         self, limit: int | None = None, deadline: Deadline | None = None
     ) -> Iterator[list[int]]:
-        """Yield each exact cover as a list of row numbers, in the order they were chosen.
+        """Yield each exact cover as a list of row numbers: the `select`ed rows, then the
+        rows the search chose, in the order it chose them.
 
         Stops after `limit` solutions. Raises `SearchTimeout` when `deadline` passes (the
         solutions yielded so far stand). Afterwards `exhausted` tells whether the search
@@ -115,43 +209,15 @@ class DancingLinks:
         start at zero on each call and are current whenever a solution is yielded and
         when the generator ends.
         """
-        L, R, U, D, C, S, ROW = self.L, self.R, self.U, self.D, self.C, self.S, self.ROW
+        L, R, D, C, S, ROW = self.L, self.R, self.D, self.C, self.S, self.ROW
 
-        # cover/uncover are Knuth's operations on a column. They are local functions (the
-        # lists are closure cells): the call costs little next to the loop inside, and
-        # writing them out at each of their four uses would hide the algorithm.
-        def cover(c: int) -> int:
-            L[R[c]] = L[c]
-            R[L[c]] = R[c]
-            count = 1
-            i = D[c]
-            while i != c:
-                j = R[i]
-                while j != i:
-                    u, d = U[j], D[j]
-                    D[u] = d
-                    U[d] = u
-                    S[C[j]] -= 1
-                    count += 1
-                    j = R[j]
-                i = D[i]
-            return count
-
-        def uncover(c: int) -> None:
-            i = U[c]
-            while i != c:
-                j = L[i]
-                while j != i:
-                    S[C[j]] += 1
-                    D[U[j]] = j
-                    U[D[j]] = j
-                    j = L[j]
-                i = U[i]
-            L[R[c]] = c
-            R[L[c]] = c
-
+        cover, uncover = self._cover, self._uncover
         chosen: list[int] = []  # the node of the row chosen at each level
         self.exhausted = False
+        if self.clashes:  # selected rows overlap: nothing can complete them
+            self.nodes, self.updates, self.guesses, self.exhausted = 1, 0, 0, True
+            return
+        selected = self.selected
         nodes, updates, guesses, found = 1, 0, 0, 0
         countdown = CHECK_EVERY
         try:
@@ -161,7 +227,7 @@ class DancingLinks:
                 if c == 0:
                     found += 1
                     self.nodes, self.updates, self.guesses = nodes, updates, guesses
-                    yield [ROW[x] for x in chosen]
+                    yield selected + [ROW[x] for x in chosen]
                     if limit is not None and found >= limit:
                         # Exhausted anyway if no level has another row left to try.
                         self.exhausted = all(D[x] == C[x] for x in chosen)
