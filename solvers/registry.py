@@ -87,7 +87,7 @@ BUILTIN: tuple[Backend, ...] = (
         "dlx",
         "solvers.dlx.solver:DlxSolver",
         "exact cover (placements x constraints) solved by Knuth's Dancing Links, pure Python",
-        aliases=("dancing-links", "exact-cover"),
+        aliases=("dancing-links",),
     ),
 )
 
