@@ -196,6 +196,24 @@ class DancingLinks:
         L[R[c]] = c
         R[L[c]] = c
 
+    def _take(self, x: int) -> int:
+        """Choose the row of node x: cover the row's other columns (left to right)."""
+        R, C, cover = self.R, self.C, self._cover
+        count = 0
+        j = R[x]
+        while j != x:
+            count += cover(C[j])
+            j = R[j]
+        return count
+
+    def _untake(self, x: int) -> None:
+        """Undo `_take(x)`: uncover the same columns right to left."""
+        L, C, uncover = self.L, self.C, self._uncover
+        j = L[x]
+        while j != x:
+            uncover(C[j])
+            j = L[j]
+
     def solutions(
         self, limit: int | None = None, deadline: Deadline | None = None
     ) -> Iterator[list[int]]:
@@ -205,13 +223,11 @@ class DancingLinks:
         Stops after `limit` solutions. Raises `SearchTimeout` when `deadline` passes (the
         solutions yielded so far stand). Afterwards `exhausted` tells whether the search
         explored everything (also true when it stopped at `limit` with no row left to try
-        at any level). The counters `nodes`, `updates` and `guesses`
-        start at zero on each call and are current whenever a solution is yielded and
-        when the generator ends.
+        at any level). The counters `nodes`, `updates` and `guesses` start at zero on each
+        call and are current whenever a solution is yielded and when the generator ends.
         """
-        L, R, D, C, S, ROW = self.L, self.R, self.D, self.C, self.S, self.ROW
-
-        cover, uncover = self._cover, self._uncover
+        R, D, C, S, ROW = self.R, self.D, self.C, self.S, self.ROW
+        cover, uncover, take, untake = self._cover, self._uncover, self._take, self._untake
         chosen: list[int] = []  # the node of the row chosen at each level
         self.exhausted = False
         if self.clashes:  # selected rows overlap: nothing can complete them
@@ -244,12 +260,8 @@ class DancingLinks:
                             j = R[j]
                     if size:
                         updates += cover(c)
-                        x = D[c]
-                        # Take the column's first row and cover the row's other columns.
-                        j = R[x]
-                        while j != x:
-                            updates += cover(C[j])
-                            j = R[j]
+                        x = D[c]  # try the column's rows from the top
+                        updates += take(x)
                         chosen.append(x)
                         nodes += 1
                         if size > 1:
@@ -263,17 +275,11 @@ class DancingLinks:
                 # Backtrack: undo the deepest row and try the next row of its column.
                 while chosen:
                     x = chosen.pop()
-                    j = L[x]
-                    while j != x:
-                        uncover(C[j])
-                        j = L[j]
+                    untake(x)
                     c = C[x]
                     x = D[x]
                     if x != c:
-                        j = R[x]
-                        while j != x:
-                            updates += cover(C[j])
-                            j = R[j]
+                        updates += take(x)
                         chosen.append(x)
                         nodes += 1
                         guesses += 1
@@ -287,10 +293,7 @@ class DancingLinks:
             # Restore the matrix if the search stopped part-way (limit, deadline, close).
             while chosen:
                 x = chosen.pop()
-                j = L[x]
-                while j != x:
-                    uncover(C[j])
-                    j = L[j]
+                untake(x)
                 uncover(C[x])
 
     def count(self, limit: int | None = None, deadline: Deadline | None = None) -> int:
