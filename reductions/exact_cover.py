@@ -84,9 +84,9 @@ class ExactCoverMatrix:
     def to_text(self, comments: Sequence[str] = ()) -> str:
         """The matrix in the input format of Knuth's DLX programs (dlx1).
 
-        Lines starting with `|` are comments. The first other line names the columns,
-        separated by spaces: the primary ones, then `|`, then the secondary ones (the `|`
-        and what follows are left out when there are none). Every further line is one row
+        Lines starting with `|` (in column 1) are comments. The first other line names the
+        columns, separated by spaces: the primary ones, then `|`, then the secondary ones
+        (the `|` and what follows are left out when there are none). Every further line is one row
         of the matrix: the names of the columns where it has a 1. Row i of the matrix is
         the i-th such line. Column names contain no spaces and no `|`.
         """
@@ -106,7 +106,7 @@ class ExactCoverMatrix:
         index: dict[str, int] = {}
         rows: list[tuple[int, ...]] = []
         for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip() or line.lstrip().startswith("|"):
+            if not line.strip() or line.startswith("|"):  # a `|` in column 1: a comment
                 continue
             words = line.split()
             if not index:

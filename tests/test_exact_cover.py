@@ -121,6 +121,8 @@ def test_secondary_columns_follow_a_bar_in_the_export() -> None:
     text = matrix.to_text(["three rows"])
     assert text.splitlines()[:2] == ["| three rows", "a b | x"]
     assert ExactCoverMatrix.from_text(text) == matrix
+    only_secondary = ExactCoverMatrix(("x", "y"), primary=0, rows=((0,), (0, 1)))
+    assert ExactCoverMatrix.from_text(only_secondary.to_text()) == only_secondary
 
 
 @pytest.mark.parametrize(

@@ -41,8 +41,8 @@ class DancingLinks:
     `rows[i]` lists the (0-based) columns where row i has a 1; columns `0 .. primary-1` are
     primary and `primary .. primary+secondary-1` secondary. As in Knuth's algorithm, a
     row is only ever chosen to cover a primary column, so rows with no primary column never
-    appear in a solution. The matrix is restored after
-    every search, even one stopped early, so one instance can be searched many times.
+    appear in a solution. The matrix is restored after every search, even one stopped
+    early, so one instance can be searched many times.
     """
 
     def __init__(self, rows: Sequence[Sequence[int]], primary: int, secondary: int = 0) -> None:
