@@ -83,6 +83,12 @@ BUILTIN: tuple[Backend, ...] = (
         "backtracking with bit masks, fewest-candidates cell, naked and hidden singles",
         aliases=("fast",),
     ),
+    Backend(
+        "dlx",
+        "solvers.dlx.solver:DlxSolver",
+        "exact cover (placements x constraints) solved by Knuth's Dancing Links, pure Python",
+        aliases=("dancing-links",),
+    ),
 )
 
 _registered: dict[str, Backend] = {}
