@@ -1,8 +1,10 @@
 """The worker process: receives tasks on a pipe, solves them, sends back outcomes.
 
-Protocol (parent -> worker): `(task, backend, settings)` or None to stop.
-Worker -> parent: `("start",)` once the solver is built and warmed up (the parent starts the
-task's clock there, so importing a library is not timed), then `("done", outcome)`.
+Protocol (parent -> worker): `(task, backend, settings, announce)` or None to stop.
+Worker -> parent: if `announce`, `("start",)` once the solver is built and warmed up (the
+parent starts the task's clock there, so importing a library is not timed); then
+`("done", outcome)`. The parent asks for the announcement only when this worker has not
+built the solver yet or warm-up solves come first.
 A worker that hangs is killed by the parent; one that dies is noticed by its sentinel.
 """
 
@@ -44,15 +46,15 @@ def main(conn: Connection, path: list[str]) -> None:
             return
         if message is None:
             return
-        task, backend, settings = message
+        task, backend, settings, announce = message
         try:
-            conn.send(("done", _run(conn, task, backend, settings, solvers)))
+            conn.send(("done", _run(conn if announce else None, task, backend, settings, solvers)))
         except OSError:  # the parent is gone (stopped or killed): nobody to answer
             return
 
 
 def _run(
-    conn: Connection,
+    conn: Connection | None,
     task: Task,
     backend: Backend,
     settings: Settings,
@@ -65,7 +67,8 @@ def _run(
         puzzle = task.grid()
         for _ in range(settings.warmup):
             solver.solve(puzzle, limit=settings.limit, timeout=settings.timeout)
-        conn.send(("start",))
+        if conn is not None:
+            conn.send(("start",))
         result = solver.solve(puzzle, limit=settings.limit, timeout=settings.timeout)
     except UnsupportedPuzzleError as error:
         return Outcome(task, UNSUPPORTED, error=str(error), worker=os.getpid())
