@@ -69,6 +69,7 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command line, for records
     try:
         code: int = args.run(args)
     except SudokuBenchError as error:

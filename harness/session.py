@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -97,7 +96,7 @@ def start(
     jobs: int,
     seed: int | None,
     inputs: Sequence[str],
-    command: str | None = None,
+    command: str,
 ) -> Plan:
     """Record a new run (its settings, machine, versions and plan) and return what to run."""
     if seed is None:
@@ -105,7 +104,7 @@ def start(
     names = [backend.name for backend in chosen]
     tasks = shuffled(plan(entries, names, repeat), seed)
     info = RunInfo(
-        command=command or " ".join(["sudoku-bench", *sys.argv[1:]]),
+        command=command,
         seed=seed,
         settings={
             "inputs": list(inputs),

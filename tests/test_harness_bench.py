@@ -213,3 +213,8 @@ def test_a_backend_registered_at_run_time_from_a_test_module_runs_in_the_workers
         unregister("counting")
     (row,) = SQLiteStore(tmp_path / "c.sqlite").results(1)
     assert row["status"] == "limit" and row["counters"]["pid"] not in (0, os.getpid())
+
+
+def test_the_run_records_its_own_command_line(faulty_run: Path) -> None:
+    command = SQLiteStore(faulty_run).run().command
+    assert command.startswith("sudoku-bench bench --db ") and "--timeout 0.2" in command

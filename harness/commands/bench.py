@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -141,6 +142,7 @@ def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
         jobs=jobs,
         seed=args.seed,
         inputs=args.inputs or [f"default suite: {suite.describe()}"],
+        command=shlex.join(["sudoku-bench", *getattr(args, "argv", sys.argv[1:])]),
     )
 
 
