@@ -27,7 +27,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from fractions import Fraction
+from functools import cache, cached_property
 from typing import Any
 
 from puzzles.errors import SudokuBenchError
@@ -46,86 +47,228 @@ def is_prime(number: int) -> bool:
     return number >= 2 and all(number % d for d in range(2, math.isqrt(number) + 1))
 
 
-@dataclass(frozen=True)
+Coefficient = int | Fraction
+UPoly = tuple[Coefficient, ...]  # a univariate polynomial in t, constant term first; () is 0
+
+
 class Algebra:
     """The coefficient field and the univariate polynomials of one grid size.
 
-    `t` generates K[t], where the candidate polynomials of the search live; `F` is the
+    Univariate polynomials (`UPoly`, constant term first) carry the search's knowledge: the
+    candidate polynomial of each cell. Their arithmetic is done here on Python numbers (ints
+    modulo p, or Fractions), dense and small, because sympy's element objects made a gcd
+    cost milliseconds; the multivariate work (Groebner bases) is sympy's. `F` is the
     thesis's F(t) and `G[v]` the pair polynomial with one side fixed to the digit v,
-    G(v, t) = (F(v) - F(t)) / (v - t), which the thesis calls G(3, x6) and so on.
+    G(v, t) = (F(v) - F(t)) / (v - t): the thesis's G(3, x6) and so on.
     """
 
-    size: int
-    modulus: int | None
-    domain: Any
-    univariate: Any
-    t: Poly
-    F: Poly
-    G: Mapping[int, Poly]
-
-    @staticmethod
-    @cache
-    def of(size: int, modulus: int | None = None) -> Algebra:
-        from sympy.polys.domains import GF, QQ
-        from sympy.polys.orderings import lex
-        from sympy.polys.rings import ring
-
+    def __init__(self, size: int, modulus: int | None = None) -> None:
         if modulus is not None and (not is_prime(modulus) or modulus <= size):
             raise PolynomialOptionsError(
                 f"modulus {modulus} must be a prime larger than {size} so that the digits "
                 f"1..{size} stay distinct roots"
             )
-        domain = QQ if modulus is None else GF(modulus)
-        univariate, t = ring("t", domain, lex)
-        F = univariate.one
-        for digit in range(1, size + 1):
-            F *= t - digit
-        G = {v: pair_polynomial(F, univariate, t, univariate(v)) for v in range(1, size + 1)}
-        return Algebra(size, modulus, domain, univariate, t, F, G)
+        self.size = size
+        self.modulus = modulus
+        self.digits = range(1, size + 1)
+        self.one: UPoly = (1,)
+        self.t: UPoly = (0, 1)
+        self.F = self.product(self.linear(d) for d in self.digits)
+        self.G = {v: self.pair_with_digit(v) for v in self.digits}
+        self._powers: dict[UPoly, list[UPoly]] = {}
+        self._roots: dict[UPoly, tuple[int, ...]] = {}
+
+    @staticmethod
+    @cache
+    def of(size: int, modulus: int | None = None) -> Algebra:
+        """The shared instance for a size and field (its memo tables are reused)."""
+        return Algebra(size, modulus)
 
     @property
     def field_name(self) -> str:
         return "QQ" if self.modulus is None else f"GF({self.modulus})"
 
-    def roots(self, poly: Poly) -> tuple[int, ...]:
-        """The roots of a divisor of F, which are digits (F splits into x - 1, ..., x - N)."""
-        return tuple(d for d in range(1, self.size + 1) if not poly(d))
+    @cached_property
+    def domain(self) -> Any:
+        """sympy's coefficient domain for the multivariate rings: QQ or GF(p)."""
+        from sympy.polys.domains import GF, QQ
 
-    def from_roots(self, digits: Iterable[int]) -> Poly:
-        """The monic polynomial prod (t - d): F divided by the factors of the excluded digits."""
-        excluded = self.univariate.one
-        kept = set(digits)
-        for d in range(1, self.size + 1):
-            if d not in kept:
-                excluded *= self.t - d
-        return self.F.quo(excluded)
+        return QQ if self.modulus is None else GF(self.modulus)
 
-    def lift(self, poly: Poly, x: Poly) -> Poly:
-        """The univariate polynomial `poly(t)` written in the multivariate variable `x` (Horner)."""
-        result = x.ring.zero
-        for coefficient in poly.to_dense():
-            result = result * x + x.ring.domain.convert(coefficient, self.domain)
+    # --- field and dense polynomial arithmetic ---------------------------------------
+
+    def number(self, value: Coefficient) -> Coefficient:
+        """A field element in its normal form: an int mod p, or an int/Fraction."""
+        if self.modulus is not None:
+            if isinstance(value, Fraction):
+                value = value.numerator * pow(value.denominator, -1, self.modulus)
+            return value % self.modulus
+        if isinstance(value, Fraction) and value.denominator == 1:
+            return value.numerator
+        return value
+
+    def inverse(self, value: Coefficient) -> Coefficient:
+        if self.modulus is not None:
+            return pow(int(value), -1, self.modulus)
+        return Fraction(1) / value
+
+    def strip(self, coefficients: Iterable[Coefficient]) -> UPoly:
+        normal = [self.number(c) for c in coefficients]
+        while normal and not normal[-1]:
+            normal.pop()
+        return tuple(normal)
+
+    def linear(self, root: int) -> UPoly:
+        """t - root."""
+        return self.strip((-root, 1))
+
+    def add(self, a: UPoly, b: UPoly) -> UPoly:
+        longer, shorter = (a, b) if len(a) >= len(b) else (b, a)
+        return self.strip(c + (shorter[i] if i < len(shorter) else 0) for i, c in enumerate(longer))
+
+    def scale(self, a: UPoly, factor: Coefficient) -> UPoly:
+        return self.strip(c * factor for c in a)
+
+    def mul(self, a: UPoly, b: UPoly) -> UPoly:
+        if not a or not b:
+            return ()
+        result: list[Coefficient] = [0] * (len(a) + len(b) - 1)
+        for i, ca in enumerate(a):
+            for j, cb in enumerate(b):
+                result[i + j] += ca * cb
+        return self.strip(result)
+
+    def product(self, factors: Iterable[UPoly]) -> UPoly:
+        result = self.one
+        for factor in factors:
+            result = self.mul(result, factor)
         return result
 
-    def integer(self, coefficient: Any) -> int:
-        """A coefficient as an int (symmetric residue mod p; rationals here are integers)."""
-        if self.modulus is None:
-            value = self.domain.to_sympy(coefficient)
-            if not value.is_Integer:
-                raise ValueError(f"coefficient {value} is not an integer")
-            return int(value)
-        return int(self.domain.to_int(coefficient))
+    def divmod(self, a: UPoly, b: UPoly) -> tuple[UPoly, UPoly]:
+        """Quotient and remainder of a by b (b nonzero)."""
+        remainder = list(a)
+        quotient: list[Coefficient] = [0] * max(len(a) - len(b) + 1, 0)
+        lead = self.inverse(b[-1])
+        for shift in range(len(a) - len(b), -1, -1):
+            factor = self.number(remainder[shift + len(b) - 1] * lead)
+            quotient[shift] = factor
+            if factor:
+                for i, cb in enumerate(b):
+                    remainder[shift + i] = self.number(remainder[shift + i] - factor * cb)
+        return self.strip(quotient), self.strip(remainder[: len(b) - 1])
+
+    def monic(self, a: UPoly) -> UPoly:
+        return self.scale(a, self.inverse(a[-1])) if a else a
+
+    def gcd(self, a: UPoly, b: UPoly) -> UPoly:
+        """The monic greatest common divisor (Euclid's algorithm)."""
+        while b:
+            a, b = b, self.divmod(a, b)[1]
+        return self.monic(a)
+
+    def degree(self, a: UPoly) -> int:
+        return len(a) - 1  # -1 for the zero polynomial
+
+    def evaluate(self, a: UPoly, value: Coefficient) -> Coefficient:
+        result: Coefficient = 0
+        for coefficient in reversed(a):
+            result = self.number(result * value + coefficient)
+        return result
+
+    def roots(self, a: UPoly) -> tuple[int, ...]:
+        """The roots of a divisor of F, which are digits (F splits into t - 1, ..., t - N).
+
+        Memoised: the search meets the same few hundred divisors over and over.
+        """
+        found = self._roots.get(a)
+        if found is None:
+            found = tuple(d for d in self.digits if not self.evaluate(a, d))
+            self._roots[a] = found
+        return found
+
+    def from_roots(self, digits: Iterable[int]) -> UPoly:
+        """The monic polynomial prod (t - d) over the digits."""
+        return self.product(self.linear(d) for d in sorted(set(digits)))
+
+    def pair_with_digit(self, v: int) -> UPoly:
+        """G(v, t) = (F(v) - F(t)) / (v - t), by exact division as the thesis defines it."""
+        numerator = self.add((self.evaluate(self.F, v),), self.scale(self.F, -1))
+        quotient, remainder = self.divmod(numerator, self.strip((v, -1)))
+        assert not remainder
+        return quotient
+
+    def text(self, a: UPoly, name: str = "t") -> str:
+        """`t^3 - 7*t^2 + 14*t - 8`."""
+        terms = {(k,): c for k, c in enumerate(a) if c}
+        return format_terms(terms, [name], self)
+
+    # --- towards sympy's multivariate rings --------------------------------------------
+
+    def signed(self, value: Coefficient) -> Coefficient:
+        """A coefficient for printing: the symmetric residue mod p, or the rational."""
+        value = self.number(value)
+        if self.modulus is not None and value > self.modulus // 2:
+            return value - self.modulus
+        return value
+
+    def from_sympy(self, value: Any) -> Coefficient:
+        """A coefficient of a sympy polynomial over `domain`, as a field element here."""
+        if self.modulus is not None:
+            return int(self.domain.to_int(value)) % self.modulus
+        return self.number(Fraction(int(value.numerator), int(value.denominator)))
+
+    def to_sympy(self, value: Coefficient) -> Any:
+        if isinstance(value, Fraction):
+            return self.domain(value.numerator) / self.domain(value.denominator)
+        return self.domain(value)
+
+    def lift(self, a: UPoly, x: Poly) -> Poly:
+        """The univariate a(t) written in the variable `x` of a sympy ring."""
+        index = x.ring.gens.index(x)
+        zero = [0] * x.ring.ngens
+        terms = {}
+        for k, c in enumerate(a):
+            if c:
+                monomial = list(zero)
+                monomial[index] = k
+                terms[tuple(monomial)] = self.to_sympy(c)
+        return x.ring.from_dict(terms)
+
+    def powers_modulo(self, a: UPoly) -> list[UPoly]:
+        """t^i mod a for i = 0..N-1 (memoised)."""
+        if a not in self._powers:
+            self._powers[a] = [self.divmod((0,) * i + (1,), a)[1] for i in range(self.size)]
+        return self._powers[a]
+
+    def reduced_pair(self, first: UPoly, second: UPoly) -> dict[tuple[int, int], Coefficient]:
+        """G(a, b) reduced modulo first(a) and second(b): {(i, j): coefficient of a^i b^j}.
+
+        G(a, b) = sum over i + j = k - 1 of f_k a^i b^j, where F = sum f_k t^k; each a^i and b^j
+        is replaced by its remainder, which is what division by the two univariate
+        polynomials (a Groebner basis: their leading terms are coprime) gives.
+        """
+        powers_a = self.powers_modulo(first)
+        powers_b = self.powers_modulo(second)
+        result: dict[tuple[int, int], Coefficient] = {}
+        for i in range(self.size):
+            for j in range(self.size - i):
+                coefficient = self.F[i + j + 1]
+                for p, ca in enumerate(powers_a[i]):
+                    if ca:
+                        for q, cb in enumerate(powers_b[j]):
+                            if cb:
+                                result[(p, q)] = result.get((p, q), 0) + coefficient * ca * cb
+        normal = {k: self.number(v) for k, v in result.items()}
+        return {k: v for k, v in normal.items() if v}
 
 
-def pair_polynomial(F: Poly, ring: Any, a: Poly, b: Poly) -> Poly:
-    """G(a, b) = (F(a) - F(b)) / (a - b), expanded without dividing: sum f_k (a^k - b^k)/(a - b).
-
-    `a` and `b` are ring elements (variables or constants); F's coefficients are in its ring.
-    """
+def pair_polynomial(algebra: Algebra, ring: Any, a: Poly, b: Poly) -> Poly:
+    """The thesis's G(a, b) = (F(a) - F(b)) / (a - b) in a sympy ring, unreduced:
+    sum_k f_k (a^k - b^k)/(a - b) = sum_k f_k sum_{i+j=k-1} a^i b^j."""
     result = ring.zero
-    for (k,), f_k in F.terms():
+    for k, f_k in enumerate(algebra.F):
         for i in range(k):
-            result += ring.domain.convert(f_k, F.ring.domain) * a**i * b ** (k - 1 - i)
+            result += algebra.to_sympy(f_k) * a**i * b ** (k - 1 - i)
     return result
 
 
@@ -152,6 +295,7 @@ class PolynomialSystem:
     ring: Any
     cells: tuple[int, ...]
     candidates: dict[int, Poly]  # cell -> C(x_cell), the candidate polynomial
+    univariate: dict[int, UPoly]  # cell -> C(t), the same in K[t]
     pairs: dict[tuple[int, int], Poly]  # (a, b) -> G(x_a, x_b) reduced modulo C_a, C_b
     sums: list[Poly] = field(default_factory=list)  # unit sums with the known cells substituted
     clashes: list[Poly] = field(default_factory=list)  # nonzero constants: givens that clash
@@ -185,7 +329,7 @@ class PolynomialSystem:
 def make_system(
     geometry: Geometry,
     algebra: Algebra,
-    candidates: Mapping[int, Poly],
+    candidates: Mapping[int, UPoly],
     known: Mapping[int, int],
     *,
     unit_sums: bool = False,
@@ -201,23 +345,30 @@ def make_system(
     candidates = dict(candidates)
     for cell in candidates:
         for peer in geometry.peers[cell]:
-            if peer in known:
-                candidates[cell] = candidates[cell].gcd(algebra.G[known[peer]])
+            if peer in known and known[peer] in algebra.roots(candidates[cell]):
+                candidates[cell] = algebra.gcd(candidates[cell], algebra.G[known[peer]])
 
-    cells = tuple(sorted(candidates, key=lambda c: (-candidates[c].degree(), c)))
+    cells = tuple(sorted(candidates, key=lambda c: (-len(candidates[c]), c)))
     names = ",".join(variable_name(c) for c in cells) if cells else "x0"
     polyring, *gens = ring(names, algebra.domain, lex)
     x = dict(zip(cells, gens))
     lifted = {c: algebra.lift(candidates[c], x[c]) for c in cells}
     pairs = {}
+    position = {c: i for i, c in enumerate(cells)}
+    zero = [0] * len(cells)
     for a, b in pairs_of(geometry, cells):
-        if candidates[a].gcd(candidates[b]).degree() == 0:
+        if algebra.degree(algebra.gcd(candidates[a], candidates[b])) == 0:
             continue  # coprime candidate polynomials: x_a != x_b already holds
-        g = pair_polynomial(algebra.F, polyring, x[a], x[b]).rem([lifted[a], lifted[b]])
-        if g:
-            pairs[(a, b)] = g
+        terms = {}
+        for (i, j), coefficient in algebra.reduced_pair(candidates[a], candidates[b]).items():
+            monomial = list(zero)
+            monomial[position[a]] = i
+            monomial[position[b]] = j
+            terms[tuple(monomial)] = algebra.to_sympy(coefficient)
+        if terms:
+            pairs[(a, b)] = polyring.from_dict(terms)
     clashes = [
-        polyring(algebra.G[known[a]](known[b]))
+        polyring(algebra.to_sympy(algebra.evaluate(algebra.G[known[a]], known[b])))
         for a, b in pairs_of(geometry, list(known))
         if known[a] == known[b]  # G(v, v) = F'(v): a nonzero constant, so the ideal is <1>
     ]
@@ -230,11 +381,11 @@ def make_system(
                 fixed = sum(known[c] for c in unit if c in known)
                 sums.append(sum((x[c] for c in open_cells), polyring.zero) - (target - fixed))
     return PolynomialSystem(
-        geometry, algebra, polyring, cells, lifted, pairs, sums, clashes, dict(known)
+        geometry, algebra, polyring, cells, lifted, candidates, pairs, sums, clashes, dict(known)
     )
 
 
-def candidate_polynomials(puzzle: Grid, algebra: Algebra) -> dict[int, Poly]:
+def candidate_polynomials(puzzle: Grid, algebra: Algebra) -> dict[int, UPoly]:
     """C(x) for every empty cell: F(x) divided by x - v for each value v among its given peers.
 
     This is the gcd of F(x) and the thesis's G(v, x) = F(x)/(x - v) over the given peers.
@@ -324,10 +475,17 @@ def export(puzzle: Grid, *, modulus: int | None = None, unit_sums: bool = False)
 
 def format_polynomial(poly: Poly, algebra: Algebra) -> str:
     """Singular/Macaulay2-style text: `x3^2*x7 - 5*x3 + 4`."""
-    names = [str(g) for g in poly.ring.gens]
+    terms = {m: algebra.from_sympy(c) for m, c in poly.terms()}
+    return format_terms(terms, [str(g) for g in poly.ring.gens], algebra)
+
+
+def format_terms(
+    terms: Mapping[tuple[int, ...], Coefficient], names: Sequence[str], algebra: Algebra
+) -> str:
+    """Terms (monomial -> coefficient), largest first in the order given, as text."""
     parts = []
-    for monomial, coefficient in poly.terms():
-        c = algebra.integer(coefficient)
+    for monomial in sorted(terms, reverse=True):
+        c = algebra.signed(terms[monomial])
         powers = [n if e == 1 else f"{n}^{e}" for n, e in zip(names, monomial) if e]
         body = "*".join(powers)
         if body and abs(c) == 1:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
 
-from reductions.polynomial import Algebra, Poly, PolynomialSystem, total_degree
+from reductions.polynomial import Algebra, Coefficient, Poly, PolynomialSystem, UPoly, total_degree
 from solvers.base import Deadline, SearchTimeout
 
 
@@ -132,9 +132,9 @@ class Basis:
             if index < 0:
                 found.append(dict(zip(self.system.cells, values)))
                 return
-            common = algebra.univariate.zero
+            common: UPoly = ()
             for poly in leading[index]:
-                common = common.gcd(specialise(poly, index, values, algebra))
+                common = algebra.gcd(common, specialise(poly, index, values, algebra))
             for digit in algebra.roots(common) if common else ():
                 values[index] = digit
                 extend(index - 1)
@@ -143,19 +143,17 @@ class Basis:
         return found
 
 
-def specialise(poly: Poly, index: int, values: list[int], algebra: Algebra) -> Poly:
+def specialise(poly: Poly, index: int, values: list[int], algebra: Algebra) -> UPoly:
     """poly(x_index = t, x_j = values[j] for j > index) as a univariate polynomial in t."""
-    univariate = algebra.univariate
-    coefficients: dict[tuple[int], object] = {}
-    domain = univariate.domain
+    coefficients: dict[int, Coefficient] = {}
     for monomial, coefficient in poly.terms():
-        term = coefficient
+        term = algebra.from_sympy(coefficient)
         for j in range(index + 1, len(monomial)):
             if monomial[j]:
-                term *= domain(values[j]) ** monomial[j]
-        key = (monomial[index],)
-        coefficients[key] = coefficients.get(key, domain.zero) + term
-    return univariate.from_dict({k: c for k, c in coefficients.items() if c})
+                term *= values[j] ** monomial[j]
+        coefficients[monomial[index]] = coefficients.get(monomial[index], 0) + term
+    degree = max(coefficients, default=0)
+    return algebra.strip(coefficients.get(k, 0) for k in range(degree + 1))
 
 
 def compute_basis(system: PolynomialSystem, deadline: Deadline) -> Basis:

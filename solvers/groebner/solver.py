@@ -21,13 +21,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
-
 from puzzles.geometry import Geometry
 from puzzles.grid import Grid
 from reductions.polynomial import (
     Algebra,
-    Poly,
+    UPoly,
     PolynomialReduction,
     PolynomialSystem,
     make_system,
@@ -52,7 +50,7 @@ class Knowledge:
     Givens and solved cells hold t - v. `roots` caches the roots of each polynomial.
     """
 
-    polys: list[Poly]
+    polys: list[UPoly]
     roots: list[tuple[int, ...]]
 
     def copy(self) -> Knowledge:
@@ -152,7 +150,7 @@ class Search:
             self.stats.add("contradictions")
             return
         open_cells = knowledge.open_cells()
-        if len(open_cells) <= self.solver.leaf_cells:
+        if knowledge.freedom() <= self.solver.leaf_freedom:
             self.finish_with_basis(knowledge)
             return
         cell = min(open_cells, key=lambda c: (len(knowledge.roots[c]), c))
@@ -165,14 +163,14 @@ class Search:
             if position:
                 self.stats.add("guesses")
             child = knowledge.copy()
-            self.restrict(child, cell, self.algebra.t - digit)  # I + <x_cell - digit>
+            self.restrict(child, cell, self.algebra.linear(digit))  # I + <x_cell - digit>
             self.explore(child, [cell])
 
-    def restrict(self, knowledge: Knowledge, cell: int, divisor: Poly) -> bool:
+    def restrict(self, knowledge: Knowledge, cell: int, divisor: UPoly) -> bool:
         """C_cell <- gcd(C_cell, divisor); True when the cell became fixed."""
-        new = knowledge.polys[cell].gcd(divisor)
+        new = self.algebra.gcd(knowledge.polys[cell], divisor)
         self.stats.add("gcds")
-        if new.degree() <= 0:
+        if self.algebra.degree(new) <= 0:
             raise Contradiction
         knowledge.polys[cell] = new
         knowledge.roots[cell] = self.algebra.roots(new)
@@ -216,7 +214,7 @@ class Search:
                     raise Contradiction  # every factor is invertible: 1 is in the ideal
                 if len(holders) == 1 and len(knowledge.roots[holders[0]]) > 1:
                     self.stats.add("unit_polynomials")
-                    if self.restrict(knowledge, holders[0], self.algebra.t - digit):
+                    if self.restrict(knowledge, holders[0], self.algebra.linear(digit)):
                         fixed.append(holders[0])
         return fixed
 
@@ -266,7 +264,7 @@ class GroebnerSolver(Solver[PolynomialSystem]):
     unit-sum equations to every basis; measured slower), `strategy` (`auto`, `basis` =
     always one basis of the whole system, `split` = always propagate-and-split),
     `basis_freedom` (auto: one basis when the sum over cells of (candidates - 1) is at most
-    this), `leaf_cells` (a branch with at most this many open cells is finished by one basis),
+    this), `leaf_freedom` (a branch whose freedom is at most this is finished by one basis),
     `local_cells` (units with 2..this many open cells get a local basis; below 2: none).
     """
 
@@ -279,7 +277,7 @@ class GroebnerSolver(Solver[PolynomialSystem]):
         unit_sums: bool = False,
         strategy: str = "auto",
         basis_freedom: int = 24,
-        leaf_cells: int = 20,
+        leaf_freedom: int = 24,
         local_cells: int = 4,
     ) -> None:
         if strategy not in STRATEGIES:
@@ -288,7 +286,7 @@ class GroebnerSolver(Solver[PolynomialSystem]):
         self.unit_sums = unit_sums
         self.strategy = strategy
         self.basis_freedom = basis_freedom
-        self.leaf_cells = leaf_cells
+        self.leaf_freedom = leaf_freedom
         self.local_cells = local_cells
         self.reduction = PolynomialReduction(modulus=modulus, unit_sums=unit_sums)
 
@@ -329,23 +327,10 @@ class GroebnerSolver(Solver[PolynomialSystem]):
 
 
 def initial_knowledge(system: PolynomialSystem) -> Knowledge:
+    """Every cell's candidate polynomial: t - v for the known ones."""
     algebra = system.algebra
-    polys: list[Any] = []
-    roots: list[tuple[int, ...]] = []
-    for cell in system.geometry.cells:
-        if cell in system.known:
-            poly = algebra.t - system.known[cell]
-        else:
-            poly = univariate_candidate(system, cell)
-        polys.append(poly)
-        roots.append(algebra.roots(poly))
-    return Knowledge(polys, roots)
-
-
-def univariate_candidate(system: PolynomialSystem, cell: int) -> Poly:
-    """The cell's candidate polynomial C(x_cell) back in K[t]."""
-    algebra = system.algebra
-    index = system.cells.index(cell)
-    return algebra.univariate.from_dict(
-        {(m[index],): c for m, c in system.candidates[cell].terms()}
-    )
+    polys = [
+        algebra.linear(system.known[c]) if c in system.known else system.univariate[c]
+        for c in system.geometry.cells
+    ]
+    return Knowledge(polys, [algebra.roots(p) for p in polys])
