@@ -283,26 +283,106 @@ def pairs_of(geometry: Geometry, cells: Sequence[int]) -> list[tuple[int, int]]:
     return [(a, b) for a in sorted(chosen) for b in geometry.peers[a] if b > a and b in chosen]
 
 
-@dataclass
 class PolynomialSystem:
-    """The ideal over the unresolved cells, with everything known substituted.
+    """The ideal over the open cells, with every known cell substituted.
 
+    Built from univariate candidate polynomials C_c(t) and the known values: substituting
+    x_k = v into G(x_k, x_c) leaves G(v, x_c), so each candidate polynomial is first replaced
+    by its gcd with the G(v, t) of its known peers (1, a unit, when no digit is left).
+    The sympy ring and its polynomials are made on first use: the propagate-and-split
+    search needs only the univariate part until a branch is small.
     `cells[i]` is the cell of the ring's i-th generator (lex: the first is the largest).
     """
 
-    geometry: Geometry
-    algebra: Algebra
-    ring: Any
-    cells: tuple[int, ...]
-    candidates: dict[int, Poly]  # cell -> C(x_cell), the candidate polynomial
-    univariate: dict[int, UPoly]  # cell -> C(t), the same in K[t]
-    pairs: dict[tuple[int, int], Poly]  # (a, b) -> G(x_a, x_b) reduced modulo C_a, C_b
-    sums: list[Poly] = field(default_factory=list)  # unit sums with the known cells substituted
-    clashes: list[Poly] = field(default_factory=list)  # nonzero constants: givens that clash
-    known: dict[int, int] = field(default_factory=dict)  # the substituted cells' values
+    def __init__(
+        self,
+        geometry: Geometry,
+        algebra: Algebra,
+        candidates: Mapping[int, UPoly],
+        known: Mapping[int, int],
+        *,
+        unit_sums: bool = False,
+    ) -> None:
+        self.geometry = geometry
+        self.algebra = algebra
+        self.known = dict(known)
+        self.unit_sums = unit_sums
+        self.univariate = dict(candidates)  # cell -> C(t)
+        for cell in self.univariate:
+            for peer in geometry.peers[cell]:
+                if peer in known and known[peer] in algebra.roots(self.univariate[cell]):
+                    self.univariate[cell] = algebra.gcd(
+                        self.univariate[cell], algebra.G[known[peer]]
+                    )
+        self.cells = tuple(sorted(self.univariate, key=lambda c: (-len(self.univariate[c]), c)))
+
+    @cached_property
+    def ring(self) -> Any:
+        """The sympy ring over the field, one variable per open cell, lex order."""
+        from sympy.polys.orderings import lex
+        from sympy.polys.rings import ring
+
+        names = ",".join(variable_name(c) for c in self.cells) if self.cells else "x0"
+        return ring(names, self.algebra.domain, lex)[0]
 
     def variable(self, cell: int) -> Poly:
         return self.ring.gens[self.cells.index(cell)]
+
+    @cached_property
+    def candidates(self) -> dict[int, Poly]:
+        """cell -> C(x_cell), the candidate polynomial in the ring."""
+        return {c: self.algebra.lift(self.univariate[c], self.variable(c)) for c in self.cells}
+
+    @cached_property
+    def pairs(self) -> dict[tuple[int, int], Poly]:
+        """(a, b) -> G(x_a, x_b) reduced modulo C_a and C_b; coprime C_a, C_b are left out."""
+        algebra, ring = self.algebra, self.ring
+        position = {c: i for i, c in enumerate(self.cells)}
+        zero = [0] * ring.ngens
+        pairs = {}
+        for a, b in pairs_of(self.geometry, self.cells):
+            first, second = self.univariate[a], self.univariate[b]
+            if algebra.degree(algebra.gcd(first, second)) == 0:
+                continue  # G is a unit modulo C_a, C_b: x_a != x_b holds already
+            terms = {}
+            for (i, j), coefficient in algebra.reduced_pair(first, second).items():
+                monomial = list(zero)
+                monomial[position[a]] = i
+                monomial[position[b]] = j
+                terms[tuple(monomial)] = algebra.to_sympy(coefficient)
+            if terms:
+                pairs[(a, b)] = ring.from_dict(terms)
+        return pairs
+
+    @cached_property
+    def clashing_pairs(self) -> list[tuple[int, int]]:
+        """Known cells of a unit with the same value (givens that break the rules)."""
+        known = self.known
+        return [(a, b) for a, b in pairs_of(self.geometry, list(known)) if known[a] == known[b]]
+
+    @cached_property
+    def clashes(self) -> list[Poly]:
+        """G(v, v) = F'(v), a nonzero constant, for each clashing pair: 1 is in the ideal."""
+        algebra, known = self.algebra, self.known
+        return [
+            self.ring(algebra.to_sympy(algebra.evaluate(algebra.G[known[a]], known[b])))
+            for a, b in self.clashing_pairs
+        ]
+
+    @cached_property
+    def sums(self) -> list[Poly]:
+        """The unit sums x_1 + ... + x_N = N(N+1)/2 with the known cells substituted (option)."""
+        if not self.unit_sums:
+            return []
+        target = self.geometry.size * (self.geometry.size + 1) // 2
+        sums = []
+        for unit in self.geometry.units:
+            open_cells = [c for c in unit if c in self.univariate]
+            if open_cells:
+                fixed = sum(self.known[c] for c in unit if c in self.known)
+                total = sum((self.variable(c) for c in open_cells), self.ring.zero)
+                sums.append(total - (target - fixed))
+        return sums
 
     def polynomials(self) -> list[Poly]:
         """The generators: clashes, candidate polynomials, pair polynomials, unit sums."""
@@ -326,65 +406,6 @@ class PolynomialSystem:
         }
 
 
-def make_system(
-    geometry: Geometry,
-    algebra: Algebra,
-    candidates: Mapping[int, UPoly],
-    known: Mapping[int, int],
-    *,
-    unit_sums: bool = False,
-) -> PolynomialSystem:
-    """The ideal of the cells in `candidates` (univariate C(t) each), the `known` cells substituted.
-
-    Substituting x_k = v into G(x_k, x_c) leaves G(v, x_c): each candidate polynomial is
-    replaced by its gcd with those of its known peers (1 when no digit is left).
-    """
-    from sympy.polys.orderings import lex
-    from sympy.polys.rings import ring
-
-    candidates = dict(candidates)
-    for cell in candidates:
-        for peer in geometry.peers[cell]:
-            if peer in known and known[peer] in algebra.roots(candidates[cell]):
-                candidates[cell] = algebra.gcd(candidates[cell], algebra.G[known[peer]])
-
-    cells = tuple(sorted(candidates, key=lambda c: (-len(candidates[c]), c)))
-    names = ",".join(variable_name(c) for c in cells) if cells else "x0"
-    polyring, *gens = ring(names, algebra.domain, lex)
-    x = dict(zip(cells, gens))
-    lifted = {c: algebra.lift(candidates[c], x[c]) for c in cells}
-    pairs = {}
-    position = {c: i for i, c in enumerate(cells)}
-    zero = [0] * len(cells)
-    for a, b in pairs_of(geometry, cells):
-        if algebra.degree(algebra.gcd(candidates[a], candidates[b])) == 0:
-            continue  # coprime candidate polynomials: x_a != x_b already holds
-        terms = {}
-        for (i, j), coefficient in algebra.reduced_pair(candidates[a], candidates[b]).items():
-            monomial = list(zero)
-            monomial[position[a]] = i
-            monomial[position[b]] = j
-            terms[tuple(monomial)] = algebra.to_sympy(coefficient)
-        if terms:
-            pairs[(a, b)] = polyring.from_dict(terms)
-    clashes = [
-        polyring(algebra.to_sympy(algebra.evaluate(algebra.G[known[a]], known[b])))
-        for a, b in pairs_of(geometry, list(known))
-        if known[a] == known[b]  # G(v, v) = F'(v): a nonzero constant, so the ideal is <1>
-    ]
-    sums = []
-    if unit_sums:
-        target = geometry.size * (geometry.size + 1) // 2
-        for unit in geometry.units:
-            open_cells = [c for c in unit if c in x]
-            if open_cells:
-                fixed = sum(known[c] for c in unit if c in known)
-                sums.append(sum((x[c] for c in open_cells), polyring.zero) - (target - fixed))
-    return PolynomialSystem(
-        geometry, algebra, polyring, cells, lifted, candidates, pairs, sums, clashes, dict(known)
-    )
-
-
 def candidate_polynomials(puzzle: Grid, algebra: Algebra) -> dict[int, UPoly]:
     """C(x) for every empty cell: F(x) divided by x - v for each value v among its given peers.
 
@@ -404,7 +425,7 @@ def system_of(
     """The puzzle's ideal with its givens substituted."""
     algebra = Algebra.of(puzzle.geometry.size, modulus)
     known = {c: v for c, v in enumerate(puzzle.values) if v}
-    return make_system(
+    return PolynomialSystem(
         puzzle.geometry,
         algebra,
         candidate_polynomials(puzzle, algebra),

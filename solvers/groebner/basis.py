@@ -26,36 +26,54 @@ class BasisError(RuntimeError):
     """A basis that contradicts the theory (not zero-dimensional, count mismatch): a bug."""
 
 
+class _Interrupted(BaseException):
+    """Raised by the timer's handler; a BaseException so that no `except Exception` in
+    sympy swallows it. `interruptible` turns it into SearchTimeout."""
+
+
+# Timers tried in order: wall clock (what the deadline means), then process CPU time.
+_TIMERS = ((signal.ITIMER_REAL, signal.SIGALRM), (signal.ITIMER_PROF, signal.SIGPROF))
+_REPEAT_S = 0.05  # the timer fires again every so often until the call has stopped
+
+
 @contextmanager
 def interruptible(deadline: Deadline) -> Iterator[None]:
-    """Let a CPU-time timer (SIGPROF) stop a long sympy call at the deadline.
+    """Let a timer signal stop a long sympy call at the deadline.
 
-    sympy's `groebner` never looks at the clock, so without this a basis that takes minutes
-    would run past the deadline. Used only in the main thread, and only when no one else
-    owns SIGPROF or the profiling timer (a profiler, another caller): then it does nothing
-    and the deadline is checked between calls as always.
+    sympy's `groebner` never looks at the clock, so without this one basis that takes
+    minutes would run past the deadline. Used only in the main thread, and only with a
+    timer that no one else is using (a harness alarm, a profiler): otherwise it does
+    nothing and the deadline is checked between calls as always.
     """
     remaining = deadline.remaining()
-    usable = (
-        remaining is not None
-        and threading.current_thread() is threading.main_thread()
-        and signal.getsignal(signal.SIGPROF) in (signal.SIG_DFL, signal.SIG_IGN, None)
-        and signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
-    )
-    if not usable or remaining is None:
+    timer = _free_timer() if remaining is not None else None
+    if timer is None or remaining is None:
         yield
         return
+    which, signum = timer
 
     def stop(signum: int, frame: FrameType | None) -> None:
-        raise SearchTimeout
+        raise _Interrupted
 
-    previous = signal.signal(signal.SIGPROF, stop)
+    previous = signal.signal(signum, stop)
     try:
-        signal.setitimer(signal.ITIMER_PROF, remaining)
+        signal.setitimer(which, remaining, _REPEAT_S)
         yield
+    except _Interrupted:
+        raise SearchTimeout from None
     finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
+        signal.setitimer(which, 0)
+        signal.signal(signum, previous)
+
+
+def _free_timer() -> tuple[int, int] | None:
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    for which, signum in _TIMERS:
+        handler = signal.getsignal(signum)
+        if handler in (signal.SIG_DFL, None) and signal.getitimer(which) == (0.0, 0.0):
+            return which, signum
+    return None
 
 
 @dataclass
@@ -162,9 +180,7 @@ def compute_basis(system: PolynomialSystem, deadline: Deadline) -> Basis:
 
     deadline.check()
     start = time.perf_counter()
-    polys = system.polynomials()
-    if not polys:
-        polys = [system.ring.zero]
     with interruptible(deadline):
+        polys = system.polynomials() or [system.ring.zero]
         result = groebner(polys, system.ring)
     return Basis(system, [p for p in result if p], time.perf_counter() - start)

@@ -28,7 +28,6 @@ from reductions.polynomial import (
     UPoly,
     PolynomialReduction,
     PolynomialSystem,
-    make_system,
 )
 from solvers.base import Deadline, SearchOutcome, SearchTimeout, Solver
 from solvers.groebner.basis import Basis, BasisError, compute_basis
@@ -111,7 +110,7 @@ class Search:
         if not open_cells:
             self.take([{}], 1, known)
             return
-        system = make_system(
+        system = PolynomialSystem(
             self.geometry,
             self.algebra,
             {c: knowledge.polys[c] for c in open_cells},
@@ -240,7 +239,7 @@ class Search:
         """The digits each cell takes in some solution of the unit's local ideal (memoised)."""
         key = tuple((c, knowledge.roots[c]) for c in cells)
         if key not in self.local_cache:
-            system = make_system(
+            system = PolynomialSystem(
                 self.geometry, self.algebra, {c: knowledge.polys[c] for c in cells}, {}
             )
             basis = compute_basis(system, self.deadline)
@@ -320,8 +319,8 @@ class GroebnerSolver(Solver[PolynomialSystem]):
         )
         if whole:
             search.finish(system, "full")
-        elif system.clashes:  # equal givens in a unit: G(v, v) = F'(v), a nonzero constant
-            search.stats.add("clashes", len(system.clashes))
+        elif system.clashing_pairs:  # G(v, v) = F'(v) is a nonzero constant: 1 is in I
+            search.stats.add("clashes", len(system.clashing_pairs))
         else:
             search.explore(knowledge, [c for c in system.cells if len(knowledge.roots[c]) == 1])
 
