@@ -34,6 +34,10 @@ from solvers.groebner.basis import Basis, BasisError, compute_basis
 
 STRATEGIES = ("auto", "basis", "split")
 
+# Arithmetic modulo a prime p > N keeps the digits distinct roots and was 1.5-2x faster
+# than the rationals on the hardest 9x9 (Euclid on ints instead of Fractions).
+DEFAULT_MODULUS = 32003
+
 # Most solutions a leaf basis's standard monomials are counted up to (a safety cap).
 COUNT_CAP = 10**6
 
@@ -272,12 +276,12 @@ class GroebnerSolver(Solver[PolynomialSystem]):
     def __init__(
         self,
         *,
-        modulus: int | None = None,
+        modulus: int | None = DEFAULT_MODULUS,
         unit_sums: bool = False,
         strategy: str = "auto",
         basis_freedom: int = 24,
         leaf_freedom: int = 24,
-        local_cells: int = 4,
+        local_cells: int = 0,
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
