@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
 from typing import Any
@@ -199,7 +198,7 @@ class Algebra:
 
     def text(self, a: UPoly, name: str = "t") -> str:
         """`t^3 - 7*t^2 + 14*t - 8`."""
-        terms = {(k,): c for k, c in enumerate(a) if c}
+        terms: dict[tuple[int, ...], Coefficient] = {(k,): c for k, c in enumerate(a) if c}
         return format_terms(terms, [name], self)
 
     # --- towards sympy's multivariate rings --------------------------------------------
@@ -507,12 +506,9 @@ def format_terms(
     parts = []
     for monomial in sorted(terms, reverse=True):
         c = algebra.signed(terms[monomial])
-        powers = [n if e == 1 else f"{n}^{e}" for n, e in zip(names, monomial) if e]
+        powers = [n if e == 1 else f"{n}^{e}" for n, e in zip(names, monomial, strict=True) if e]
         body = "*".join(powers)
-        if body and abs(c) == 1:
-            text = body
-        else:
-            text = f"{abs(c)}*{body}" if body else str(abs(c))
+        text = f"{abs(c)}*{body}" if body and abs(c) != 1 else body or str(abs(c))
         parts.append(("-" if c < 0 else "+", text))
     if not parts:
         return "0"

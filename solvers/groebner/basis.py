@@ -127,8 +127,7 @@ class Basis:
 
     def _has_pure_power(self, index: int) -> bool:
         return any(
-            p.LM[index] and not any(e for i, e in enumerate(p.LM) if i != index)
-            for p in self.polys
+            p.LM[index] and not any(e for i, e in enumerate(p.LM) if i != index) for p in self.polys
         )
 
     def solutions(self, limit: int) -> list[dict[int, int]]:
@@ -148,7 +147,7 @@ class Basis:
             if len(found) >= limit:
                 return
             if index < 0:
-                found.append(dict(zip(self.system.cells, values)))
+                found.append(dict(zip(self.system.cells, values, strict=True)))
                 return
             common: UPoly = ()
             for poly in leading[index]:

@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
+
 from puzzles.geometry import Geometry
 from puzzles.grid import Grid
 from reductions.polynomial import (
     Algebra,
-    UPoly,
     PolynomialReduction,
     PolynomialSystem,
+    UPoly,
+    format_polynomial,
 )
 from solvers.base import Deadline, SearchOutcome, SearchTimeout, Solver
 from solvers.groebner.basis import Basis, BasisError, compute_basis
@@ -37,6 +40,9 @@ STRATEGIES = ("auto", "basis", "split")
 # Arithmetic modulo a prime p > N keeps the digits distinct roots and was 1.5-2x faster
 # than the rationals on the hardest 9x9 (Euclid on ints instead of Fractions).
 DEFAULT_MODULUS = 32003
+
+# A full basis of at most this many polynomials is shown in the result's details.
+SHOWN_BASIS = 100
 
 # Most solutions a leaf basis's standard monomials are counted up to (a safety cap).
 COUNT_CAP = 10**6
@@ -103,6 +109,7 @@ class Search:
         self.stats = Stats()
         self.solutions: list[Grid] = []
         self.complete = True  # False once a leaf had more solutions than were taken
+        self.details: dict[str, Any] = {}
         self.local_cache: dict[tuple[tuple[int, tuple[int, ...]], ...], dict[int, set[int]]] = {}
 
     # --- leaves: one basis ------------------------------------------------------------
@@ -127,6 +134,8 @@ class Search:
         """One reduced lex basis: count its standard monomials, read off its solutions."""
         basis = compute_basis(system, self.deadline)
         self.stats.basis(kind, basis)
+        if kind == "full" and len(basis.polys) <= SHOWN_BASIS:
+            self.details["basis"] = [format_polynomial(p, self.algebra) for p in basis.polys]
         wanted = self.limit - len(self.solutions)
         count = basis.count(COUNT_CAP)
         self.stats.add("standard_monomials", count)
@@ -203,9 +212,11 @@ class Search:
             cell = queue.pop()
             (value,) = knowledge.roots[cell]
             for peer in self.geometry.peers[cell]:
-                if value in knowledge.roots[peer]:  # else the gcd would leave C unchanged
-                    if self.restrict(knowledge, peer, self.algebra.G[value]):
-                        queue.append(peer)
+                # (when value is no root of C the gcd leaves C unchanged: skipped)
+                if value in knowledge.roots[peer] and self.restrict(
+                    knowledge, peer, self.algebra.G[value]
+                ):
+                    queue.append(peer)
 
     def unit_polynomial_steps(self, knowledge: Knowledge) -> list[int]:
         """prod (x_c - d) over a unit is in the ideal: a digit kept by one cell is forced there."""
@@ -314,6 +325,7 @@ class GroebnerSolver(Solver[PolynomialSystem]):
             exhausted=search.complete and len(search.solutions) <= limit and not timed_out,
             timed_out=timed_out,
             counters=counters,
+            details=search.details,
         )
 
     def _run(self, search: Search, system: PolynomialSystem) -> None:
@@ -321,6 +333,7 @@ class GroebnerSolver(Solver[PolynomialSystem]):
         whole = self.strategy == "basis" or (
             self.strategy == "auto" and knowledge.freedom() <= self.basis_freedom
         )
+        search.details["method"] = "basis" if whole else "propagate-and-split"
         if whole:
             search.finish(system, "full")
         elif system.clashing_pairs:  # G(v, v) = F'(v) is a nonzero constant: 1 is in I
