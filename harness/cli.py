@@ -19,6 +19,7 @@ COMMANDS = (
     "harness.commands.solve",
     "harness.commands.count",
     "harness.commands.solvers_list",
+    "harness.commands.reduce",
 )
 
 DESCRIPTION = """\

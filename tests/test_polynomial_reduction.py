@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("sympy")
@@ -150,3 +153,23 @@ def test_export_is_a_singular_script() -> None:
     assert "// x6 = r2c2" in text
     modular = export(Grid.from_string(THESIS_PUZZLE), modulus=32003)
     assert "ring r = 32003," in modular
+
+
+def test_reduce_command_prints_and_exports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from harness.cli import main
+
+    assert main(["reduce", THESIS_PUZZLE, "--to", "polynomials", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["target"] == "polynomials" and summary["variables"] == 12
+    target = tmp_path / "thesis.sing"
+    assert main(["reduce", THESIS_PUZZLE, "--to", "polynomials", "-o", str(target)]) == 0
+    assert "ideal I =" in target.read_text(encoding="utf-8")
+
+
+def test_solve_command_with_groebner(capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.cli import main
+
+    assert main(["solve", THESIS_PUZZLE, "-s", "groebner", "--json"]) == 0
+    assert THESIS_SOLUTION in capsys.readouterr().out
