@@ -291,7 +291,7 @@ class GroebnerSolver(Solver[PolynomialSystem]):
         unit_sums: bool = False,
         strategy: str = "auto",
         basis_freedom: int = 24,
-        leaf_freedom: int = 24,
+        leaf_freedom: int = 12,
         local_cells: int = 0,
     ) -> None:
         if strategy not in STRATEGIES:
