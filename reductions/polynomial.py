@@ -28,7 +28,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cache, cached_property
-from typing import Any
+from typing import Any, Literal
 
 from puzzles.errors import SudokuBenchError
 from puzzles.geometry import Geometry
@@ -61,7 +61,7 @@ class Algebra:
     G(v, t) = (F(v) - F(t)) / (v - t): the thesis's G(3, x6) and so on.
     """
 
-    def __init__(self, size: int, modulus: int | None = None) -> None:
+    def __init__(self, size: int, modulus: int | None = None, *, unity: bool = False) -> None:
         if modulus is not None and (not is_prime(modulus) or modulus <= size):
             raise PolynomialOptionsError(
                 f"modulus {modulus} must be a prime larger than {size} so that the digits "
@@ -69,7 +69,11 @@ class Algebra:
             )
         self.size = size
         self.modulus = modulus
+        self.unity = unity
         self.digits = range(1, size + 1)
+        self.value = {d: d for d in self.digits}  # the root that stands for digit d
+        if unity:
+            self.value = roots_of_unity(size, modulus)
         self.one: UPoly = (1,)
         self.t: UPoly = (0, 1)
         self.F = self.product(self.linear(d) for d in self.digits)
@@ -79,13 +83,17 @@ class Algebra:
 
     @staticmethod
     @cache
-    def of(size: int, modulus: int | None = None) -> Algebra:
+    def of(size: int, modulus: int | None = None, *, unity: bool = False) -> Algebra:
         """The shared instance for a size and field (its memo tables are reused)."""
-        return Algebra(size, modulus)
+        return Algebra(size, modulus, unity=unity)
 
     @property
     def field_name(self) -> str:
         return "QQ" if self.modulus is None else f"GF({self.modulus})"
+
+    @property
+    def formulation(self) -> str:
+        return "roots-of-unity" if self.unity else "thesis"
 
     @cached_property
     def domain(self) -> Any:
@@ -117,9 +125,9 @@ class Algebra:
             normal.pop()
         return tuple(normal)
 
-    def linear(self, root: int) -> UPoly:
-        """t - root."""
-        return self.strip((-root, 1))
+    def linear(self, digit: int) -> UPoly:
+        """t - (the root standing for the digit): the digit itself, or omega^digit."""
+        return self.strip((-self.value[digit], 1))
 
     def add(self, a: UPoly, b: UPoly) -> UPoly:
         longer, shorter = (a, b) if len(a) >= len(b) else (b, a)
@@ -181,7 +189,7 @@ class Algebra:
         """
         found = self._roots.get(a)
         if found is None:
-            found = tuple(d for d in self.digits if not self.evaluate(a, d))
+            found = tuple(d for d in self.digits if not self.evaluate(a, self.value[d]))
             self._roots[a] = found
         return found
 
@@ -189,8 +197,9 @@ class Algebra:
         """The monic polynomial prod (t - d) over the digits."""
         return self.product(self.linear(d) for d in sorted(set(digits)))
 
-    def pair_with_digit(self, v: int) -> UPoly:
+    def pair_with_digit(self, digit: int) -> UPoly:
         """G(v, t) = (F(v) - F(t)) / (v - t), by exact division as the thesis defines it."""
+        v = self.value[digit]
         numerator = self.add((self.evaluate(self.F, v),), self.scale(self.F, -1))
         quotient, remainder = self.divmod(numerator, self.strip((v, -1)))
         assert not remainder
@@ -259,6 +268,33 @@ class Algebra:
                                 result[(p, q)] = result.get((p, q), 0) + coefficient * ca * cb
         normal = {k: self.number(v) for k, v in result.items()}
         return {k: v for k, v in normal.items() if v}
+
+
+def roots_of_unity(size: int, modulus: int | None) -> dict[int, int]:
+    """Bayer's colouring: digit d stands for omega^d, omega a primitive N-th root of unity
+    mod p (so F(t) = t^N - 1, and every pair polynomial is sparse). Needs p = 1 mod N."""
+    if modulus is None or (modulus - 1) % size:
+        raise PolynomialOptionsError(
+            f"the roots-of-unity formulation needs a prime modulus p with p = 1 mod {size} "
+            f"(e.g. {unity_prime(size)}), got {modulus}"
+        )
+    for omega in range(2, modulus):
+        order_is_n = pow(omega, size, modulus) == 1
+        if order_is_n and all(pow(omega, size // q, modulus) != 1 for q in prime_factors(size)):
+            return {d: pow(omega, d, modulus) for d in range(1, size + 1)}
+    raise PolynomialOptionsError(f"no primitive {size}-th root of unity modulo {modulus}")
+
+
+def prime_factors(number: int) -> set[int]:
+    return {d for d in range(2, number + 1) if number % d == 0 and is_prime(d)}
+
+
+def unity_prime(size: int) -> int:
+    """The smallest prime p > N with p = 1 mod N (GF(p) holds the N-th roots of unity)."""
+    p = size + 1
+    while not is_prime(p):
+        p += size
+    return p
 
 
 def pair_polynomial(algebra: Algebra, ring: Any, a: Poly, b: Poly) -> Poly:
@@ -364,7 +400,9 @@ class PolynomialSystem:
         """G(v, v) = F'(v), a nonzero constant, for each clashing pair: 1 is in the ideal."""
         algebra, known = self.algebra, self.known
         return [
-            self.ring(algebra.to_sympy(algebra.evaluate(algebra.G[known[a]], known[b])))
+            self.ring(
+                algebra.to_sympy(algebra.evaluate(algebra.G[known[a]], algebra.value[known[b]]))
+            )
             for a, b in self.clashing_pairs
         ]
 
@@ -373,14 +411,15 @@ class PolynomialSystem:
         """The unit sums x_1 + ... + x_N = N(N+1)/2 with the known cells substituted (option)."""
         if not self.unit_sums:
             return []
-        target = self.geometry.size * (self.geometry.size + 1) // 2
+        value = self.algebra.value
+        target = sum(value[d] for d in self.algebra.digits)  # N(N+1)/2 in the thesis
         sums = []
         for unit in self.geometry.units:
             open_cells = [c for c in unit if c in self.univariate]
             if open_cells:
-                fixed = sum(self.known[c] for c in unit if c in self.known)
+                fixed = sum(value[self.known[c]] for c in unit if c in self.known)
                 total = sum((self.variable(c) for c in open_cells), self.ring.zero)
-                sums.append(total - (target - fixed))
+                sums.append(total - self.algebra.to_sympy(self.algebra.number(target - fixed)))
         return sums
 
     def polynomials(self) -> list[Poly]:
@@ -419,10 +458,10 @@ def candidate_polynomials(puzzle: Grid, algebra: Algebra) -> dict[int, UPoly]:
 
 
 def system_of(
-    puzzle: Grid, *, modulus: int | None = None, unit_sums: bool = False
+    puzzle: Grid, *, modulus: int | None = None, unit_sums: bool = False, unity: bool = False
 ) -> PolynomialSystem:
-    """The puzzle's ideal with its givens substituted."""
-    algebra = Algebra.of(puzzle.geometry.size, modulus)
+    """The puzzle's ideal with its givens substituted (digits as roots of unity if `unity`)."""
+    algebra = Algebra.of(puzzle.geometry.size, modulus, unity=unity)
     known = {c: v for c, v in enumerate(puzzle.values) if v}
     return PolynomialSystem(
         puzzle.geometry,
@@ -443,17 +482,38 @@ def raw_size(geometry: Geometry, givens: int, *, unit_sums: bool = False) -> dic
     }
 
 
+# The prime the back-end computes modulo unless told otherwise (the thesis formulation).
+DEFAULT_MODULUS = 32003
+
+ModulusOption = int | None | Literal["default"]
+
+
+def resolve_modulus(option: ModulusOption, size: int, unity: bool) -> int | None:
+    """`default`: 32003 for the thesis, the smallest p = 1 mod N for roots of unity."""
+    if option == "default":
+        return unity_prime(size) if unity else DEFAULT_MODULUS
+    return option
+
+
 class PolynomialReduction(Reduction[PolynomialSystem, Mapping[int, int]]):
-    """Puzzle -> the substituted ideal; a solution (cell -> value of its variable) -> grid."""
+    """Puzzle -> the substituted ideal; a solution (cell -> digit of its variable) -> grid.
+
+    `modulus`: None for the rationals, a prime p > N, or `default` (see `resolve_modulus`).
+    """
 
     name = "polynomials"
 
-    def __init__(self, *, modulus: int | None = None, unit_sums: bool = False) -> None:
+    def __init__(
+        self, *, modulus: ModulusOption = None, unit_sums: bool = False, unity: bool = False
+    ) -> None:
         self.modulus = modulus
         self.unit_sums = unit_sums
+        self.unity = unity
 
     def apply(self, puzzle: Grid) -> tuple[PolynomialSystem, Grid]:
-        return system_of(puzzle, modulus=self.modulus, unit_sums=self.unit_sums), puzzle
+        modulus = resolve_modulus(self.modulus, puzzle.geometry.size, self.unity)
+        system = system_of(puzzle, modulus=modulus, unit_sums=self.unit_sums, unity=self.unity)
+        return system, puzzle
 
     def invert(self, answer: Mapping[int, int], data: Grid) -> Grid:
         return data.with_values(dict(answer))
@@ -476,14 +536,18 @@ def describe(puzzle: Grid) -> dict[str, Any]:
     }
 
 
-def export(puzzle: Grid, *, modulus: int | None = None, unit_sums: bool = False) -> str:
+def export(
+    puzzle: Grid, *, modulus: int | None = None, unit_sums: bool = False, unity: bool = False
+) -> str:
     """The system as a Singular script; `std(I)` there gives the basis the back-end computes."""
-    system = system_of(puzzle, modulus=modulus, unit_sums=unit_sums)
+    system = system_of(puzzle, modulus=modulus, unit_sums=unit_sums, unity=unity)
     geometry = puzzle.geometry
     names = [variable_name(c) for c in system.cells] or ["x0"]
+    values = ", ".join(f"{d} -> {v}" for d, v in system.algebra.value.items())
     lines = [
         f"// sudoku-bench: the Sudoku ideal of {puzzle.to_line()}",
         f"// {geometry} grid, givens substituted; x_k is cell k, row-major from 1 (x1 = r1c1)",
+        f"// {system.algebra.formulation} formulation; digit -> root: {values}",
         *(f"// {variable_name(c)} = {geometry.cell_name(c)}" for c in system.cells),
         f"ring r = {system.algebra.modulus or 0}, ({', '.join(names)}), lp;",
         "ideal I =",

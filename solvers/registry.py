@@ -104,6 +104,16 @@ BUILTIN: tuple[Backend, ...] = (
         in_all=False,
     ),
     Backend(
+        "groebner-unity",
+        "solvers.groebner:GroebnerSolver",
+        "the groebner back-end on Bayer's roots-of-unity ideal (digit d is omega^d mod p)",
+        requires=("sympy",),
+        distribution="sympy",
+        extra="sympy",
+        options={"formulation": "roots-of-unity"},
+        in_all=False,
+    ),
+    Backend(
         "groebner-basis",
         "solvers.groebner:GroebnerSolver",
         "the groebner back-end forced to one basis of the whole ideal (small puzzles only)",

@@ -241,3 +241,34 @@ def test_registered_variants() -> None:
     assert create("groebner-qq").modulus is None  # type: ignore[attr-defined]
     assert create("groebner-basis").strategy == "basis"  # type: ignore[attr-defined]
     assert get("algebraic").name == "groebner"
+
+
+def test_roots_of_unity_formulation() -> None:
+    """Bayer's colouring ideal: digit d is omega^d modulo p = 1 mod N, F(t) = t^N - 1."""
+    algebra = Algebra.of(4, 5, unity=True)
+    assert algebra.text(algebra.F) == "t^4 - 1"
+    assert sorted(algebra.value.values()) == [1, 2, 3, 4]
+    for strategy in ("basis", "split"):
+        solver = create("groebner-unity", strategy=strategy)
+        result = solver.solve(Grid.from_string(THESIS_PUZZLE), limit=2)
+        assert [g.to_line() for g in result.solutions] == [THESIS_SOLUTION]
+        two = solver.solve(Grid.from_string(TWO_SOLUTIONS), limit=5)
+        assert two.count == 2 and two.status is Status.SOLVED
+    nine = create("groebner-unity").solve(load("hardest")[6].puzzle, limit=2)
+    assert nine.status is Status.SOLVED and nine.count == 1
+
+
+def test_roots_of_unity_need_a_suitable_prime() -> None:
+    from reductions.polynomial import PolynomialOptionsError
+
+    with pytest.raises(PolynomialOptionsError):
+        create("groebner-unity", modulus=7).solve(Grid.from_string(THESIS_PUZZLE))
+
+
+@pytest.mark.slow
+def test_empty_4x4_288_from_one_roots_of_unity_basis() -> None:
+    """One lex basis of the whole colouring ideal over GF(13): 288 standard monomials."""
+    solver = create("groebner-unity", strategy="basis", modulus=13)
+    result = solver.solve(Grid.from_string("0" * 16), limit=1000)
+    assert result.status is Status.SOLVED and result.count == 288
+    assert result.counters["full_bases"] == 1 and result.counters["standard_monomials"] == 288

@@ -131,7 +131,8 @@ def test_reduction_round_trip() -> None:
     reduction = PolynomialReduction()
     puzzle = Grid.from_string(THESIS_PUZZLE)
     system, data = reduction.apply(puzzle)
-    answer = dict(zip(system.cells, (Grid.from_string(THESIS_SOLUTION)[c] for c in system.cells)))
+    solution = Grid.from_string(THESIS_SOLUTION)
+    answer = {c: solution[c] for c in system.cells}
     assert reduction.invert(answer, data).to_line() == THESIS_SOLUTION
     assert reduction.size(system)["variables"] == 12
 

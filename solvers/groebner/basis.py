@@ -161,13 +161,13 @@ class Basis:
 
 
 def specialise(poly: Poly, index: int, values: list[int], algebra: Algebra) -> UPoly:
-    """poly(x_index = t, x_j = values[j] for j > index) as a univariate polynomial in t."""
+    """poly(x_index = t, x_j = the root of digit values[j] for j > index), univariate in t."""
     coefficients: dict[int, Coefficient] = {}
     for monomial, coefficient in poly.terms():
         term = algebra.from_sympy(coefficient)
         for j in range(index + 1, len(monomial)):
             if monomial[j]:
-                term *= values[j] ** monomial[j]
+                term *= algebra.value[values[j]] ** monomial[j]
         coefficients[monomial[index]] = coefficients.get(monomial[index], 0) + term
     degree = max(coefficients, default=0)
     return algebra.strip(coefficients.get(k, 0) for k in range(degree + 1))

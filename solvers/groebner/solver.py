@@ -27,19 +27,18 @@ from puzzles.geometry import Geometry
 from puzzles.grid import Grid
 from reductions.polynomial import (
     Algebra,
+    ModulusOption,
     PolynomialReduction,
     PolynomialSystem,
     UPoly,
     format_polynomial,
+    resolve_modulus,
 )
 from solvers.base import Deadline, SearchOutcome, SearchTimeout, Solver
 from solvers.groebner.basis import Basis, BasisError, compute_basis
 
 STRATEGIES = ("auto", "basis", "split")
-
-# Arithmetic modulo a prime p > N keeps the digits distinct roots and was 1.5-2x faster
-# than the rationals on the hardest 9x9 (Euclid on ints instead of Fractions).
-DEFAULT_MODULUS = 32003
+FORMULATIONS = ("thesis", "roots-of-unity")
 
 # A full basis of at most this many polynomials is shown in the result's details.
 SHOWN_BASIS = 100
@@ -102,7 +101,8 @@ class Search:
     ) -> None:
         self.puzzle = puzzle
         self.geometry: Geometry = puzzle.geometry
-        self.algebra = Algebra.of(self.geometry.size, solver.modulus)
+        modulus = resolve_modulus(solver.modulus, self.geometry.size, solver.unity)
+        self.algebra = Algebra.of(self.geometry.size, modulus, unity=solver.unity)
         self.solver = solver
         self.limit = limit
         self.deadline = deadline
@@ -274,7 +274,10 @@ class Search:
 class GroebnerSolver(Solver[PolynomialSystem]):
     """Polynomial algebra: one lex basis for small systems, algebraic propagate-and-split else.
 
-    Options: `modulus` (None = rationals, or a prime p > N), `unit_sums` (add the linear
+    Options: `modulus` (None = rationals, a prime p > N, or `default`: GF(32003), which was
+    1.5-2x faster than the rationals on the hardest 9x9, and for roots of unity the smallest
+    prime p = 1 mod N), `formulation` (`thesis`: the digits 1..N are the roots;
+    `roots-of-unity`: Bayer's colouring ideal, digit d is omega^d), `unit_sums` (add the linear
     unit-sum equations to every basis; measured slower), `strategy` (`auto`, `basis` =
     always one basis of the whole system, `split` = always propagate-and-split),
     `basis_freedom` (auto: one basis when the sum over cells of (candidates - 1) is at most
@@ -287,7 +290,8 @@ class GroebnerSolver(Solver[PolynomialSystem]):
     def __init__(
         self,
         *,
-        modulus: int | None = DEFAULT_MODULUS,
+        modulus: ModulusOption = "default",
+        formulation: str = "thesis",
         unit_sums: bool = False,
         strategy: str = "auto",
         basis_freedom: int = 24,
@@ -296,13 +300,16 @@ class GroebnerSolver(Solver[PolynomialSystem]):
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+        if formulation not in FORMULATIONS:
+            raise ValueError(f"formulation must be one of {', '.join(FORMULATIONS)}")
+        self.unity = formulation == "roots-of-unity"
         self.modulus = modulus
         self.unit_sums = unit_sums
         self.strategy = strategy
         self.basis_freedom = basis_freedom
         self.leaf_freedom = leaf_freedom
         self.local_cells = local_cells
-        self.reduction = PolynomialReduction(modulus=modulus, unit_sums=unit_sums)
+        self.reduction = PolynomialReduction(modulus=modulus, unit_sums=unit_sums, unity=self.unity)
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> PolynomialSystem:
         system, _ = self.reduction.apply(puzzle)
