@@ -274,3 +274,15 @@ def test_empty_4x4_288_from_one_roots_of_unity_basis() -> None:
     result = solver.solve(Grid.from_string("0" * 16), limit=1000)
     assert result.status is Status.SOLVED and result.count == 288
     assert result.counters["full_bases"] == 1 and result.counters["standard_monomials"] == 288
+
+
+def test_extra_units_and_other_sizes() -> None:
+    """Nothing is tied to 9x9: the 4x4 Sudoku-X grids (diagonals too) and a 6x6 grid."""
+    from puzzles.geometry import Geometry
+
+    sudoku_x = Grid.empty(Geometry.of_size(4, diagonals=True))
+    ours = GroebnerSolver().solve(sudoku_x, limit=100)
+    theirs = create(reference()).solve(sudoku_x, limit=100)
+    assert ours.status is Status.SOLVED and ours.count == theirs.count
+    six = GroebnerSolver().solve(Grid.empty(Geometry.of_size(6)), limit=1)
+    assert six.count == 1 and is_solution(Grid.empty(Geometry.of_size(6)), six.solutions[0])
