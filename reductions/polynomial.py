@@ -46,6 +46,9 @@ def is_prime(number: int) -> bool:
     return number >= 2 and all(number % d for d in range(2, math.isqrt(number) + 1))
 
 
+# Entries each memo table of an Algebra keeps before it starts afresh (bounds the memory).
+MEMO_LIMIT = 200_000
+
 Coefficient = int | Fraction
 UPoly = tuple[Coefficient, ...]  # a univariate polynomial in t, constant term first; () is 0
 
@@ -80,6 +83,7 @@ class Algebra:
         self.G = {v: self.pair_with_digit(v) for v in self.digits}
         self._powers: dict[UPoly, list[UPoly]] = {}
         self._roots: dict[UPoly, tuple[int, ...]] = {}
+        self._gcds: dict[tuple[UPoly, UPoly], UPoly] = {}
 
     @staticmethod
     @cache
@@ -107,6 +111,8 @@ class Algebra:
     def number(self, value: Coefficient) -> Coefficient:
         """A field element in its normal form: an int mod p, or an int/Fraction."""
         if self.modulus is not None:
+            if type(value) is int:  # the common case, checked first: this runs very often
+                return value % self.modulus
             if isinstance(value, Fraction):
                 value = value.numerator * pow(value.denominator, -1, self.modulus)
             return value % self.modulus
@@ -168,10 +174,17 @@ class Algebra:
         return self.scale(a, self.inverse(a[-1])) if a else a
 
     def gcd(self, a: UPoly, b: UPoly) -> UPoly:
-        """The monic greatest common divisor (Euclid's algorithm)."""
-        while b:
-            a, b = b, self.divmod(a, b)[1]
-        return self.monic(a)
+        """The monic greatest common divisor (Euclid's algorithm), memoised: a search asks
+        for the same few thousand pairs of divisors of F again and again."""
+        key = (a, b)
+        found = self._gcds.get(key)
+        if found is None:
+            while b:
+                a, b = b, self.divmod(a, b)[1]
+            if len(self._gcds) >= MEMO_LIMIT:  # 16x16 and larger meet too many to keep all
+                self._gcds.clear()
+            found = self._gcds[key] = self.monic(a)
+        return found
 
     def degree(self, a: UPoly) -> int:
         return len(a) - 1  # -1 for the zero polynomial
@@ -190,6 +203,8 @@ class Algebra:
         found = self._roots.get(a)
         if found is None:
             found = tuple(d for d in self.digits if not self.evaluate(a, self.value[d]))
+            if len(self._roots) >= MEMO_LIMIT:
+                self._roots.clear()
             self._roots[a] = found
         return found
 

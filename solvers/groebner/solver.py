@@ -110,6 +110,8 @@ class Search:
         self.solutions: list[Grid] = []
         self.complete = True  # False once a leaf had more solutions than were taken
         self.details: dict[str, Any] = {}
+        # cells whose polynomial changed since their units were last looked at
+        self.changed: set[int] = set(self.geometry.cells)
         self.local_cache: dict[tuple[tuple[int, tuple[int, ...]], ...], dict[int, set[int]]] = {}
 
     # --- leaves: one basis ------------------------------------------------------------
@@ -186,6 +188,7 @@ class Search:
             raise Contradiction
         knowledge.polys[cell] = new
         knowledge.roots[cell] = self.algebra.roots(new)
+        self.changed.add(cell)
         return len(knowledge.roots[cell]) == 1
 
     def propagate(self, knowledge: Knowledge, fixed: list[int]) -> None:
@@ -194,12 +197,14 @@ class Search:
         try:
             while True:
                 self.gcd_steps(knowledge, fixed)
-                fixed = self.unit_polynomial_steps(knowledge)
+                units = {u for cell in self.changed for u in self.geometry.units_of[cell]}
+                self.changed = set()
+                fixed = self.unit_polynomial_steps(knowledge, sorted(units))
                 if fixed:
                     continue
                 if self.solver.local_cells >= 2:
                     fixed = self.local_basis_steps(knowledge)
-                    if fixed:
+                    if fixed or self.changed:  # roots removed: their units are looked at again
                         continue
                 return
         finally:
@@ -218,10 +223,14 @@ class Search:
                 ):
                     queue.append(peer)
 
-    def unit_polynomial_steps(self, knowledge: Knowledge) -> list[int]:
-        """prod (x_c - d) over a unit is in the ideal: a digit kept by one cell is forced there."""
+    def unit_polynomial_steps(self, knowledge: Knowledge, units: list[int]) -> list[int]:
+        """prod (x_c - d) over a unit is in the ideal: a digit kept by one cell is forced there.
+
+        Only the units of cells whose polynomials changed can tell anything new.
+        """
         fixed = []
-        for unit in self.geometry.units:
+        for index in units:
+            unit = self.geometry.units[index]
             for digit in self.geometry.digits:
                 holders = [c for c in unit if digit in knowledge.roots[c]]
                 if not holders:
