@@ -41,6 +41,11 @@ TARGETS: tuple[Target, ...] = (
         "reductions.exact_cover",
         "placements x constraints 0/1 matrix; -o writes it in Knuth's DLX format",
     ),
+    Target(
+        "polynomials",
+        "reductions.polynomial",
+        "the thesis's polynomial ideal, givens substituted (Singular script)",
+    ),
 )
 
 
