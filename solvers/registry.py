@@ -83,6 +83,19 @@ BUILTIN: tuple[Backend, ...] = (
         "backtracking with bit masks, fewest-candidates cell, naked and hidden singles",
         aliases=("fast",),
     ),
+    Backend(
+        "logic",
+        "solvers.logic:LogicSolver",
+        "human techniques on pencil marks, one logged step at a time; gives up, never guesses",
+        aliases=("human",),
+    ),
+    Backend(
+        "logic-singles",
+        "solvers.logic:LogicSolver",
+        "the logic back-end with naked and hidden singles only",
+        options={"techniques": ("naked_single", "hidden_single")},
+        in_all=False,
+    ),
 )
 
 _registered: dict[str, Backend] = {}

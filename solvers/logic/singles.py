@@ -1,0 +1,34 @@
+"""Singles: the cell with one candidate left, and the digit with one place left in a unit."""
+
+from __future__ import annotations
+
+from solvers.logic.state import Candidates, Step, bit, boxes_first, digits_of
+
+
+def naked_single(state: Candidates) -> Step | None:
+    """A cell with one candidate left takes it."""
+    for cell in state.empty_cells():
+        mask = state.masks[cell]
+        if mask and not mask & (mask - 1):
+            (digit,) = digits_of(mask)
+            return Step("naked_single", "naked single", placements=((cell, digit),))
+    return None
+
+
+def hidden_single(state: Candidates) -> Step | None:
+    """A digit with one place left in a unit goes there (boxes first, as people look)."""
+    geometry = state.geometry
+    for index in boxes_first(geometry):
+        unit = geometry.units[index]
+        placed = state.placed_in(unit)
+        for digit in geometry.digits:
+            if placed & bit(digit):
+                continue
+            places = state.places(unit, digit)
+            if len(places) == 1:
+                return Step(
+                    "hidden_single",
+                    f"hidden single in {geometry.unit_names[index]}",
+                    placements=((places[0], digit),),
+                )
+    return None

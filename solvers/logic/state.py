@@ -1,0 +1,216 @@
+"""The pencil-mark state of the logic solver, and the `Step` a technique proposes.
+
+Candidates are bit masks: bit d-1 is set when digit d may still go in the cell; a filled
+cell has mask 0. Techniques only read the state and return a `Step`; the solver applies it,
+so a test can build any pencil-mark position and ask one technique what it would do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from puzzles.checker import conflicts
+from puzzles.geometry import Geometry
+from puzzles.grid import Grid
+
+Move = tuple[int, int]  # (cell, digit)
+
+
+class Contradiction(Exception):
+    """The position has no solution (a cell with no candidate, a digit with no place)."""
+
+
+def bit(digit: int) -> int:
+    return 1 << (digit - 1)
+
+
+def digits_of(mask: int) -> list[int]:
+    """The digits whose bits are set, in increasing order."""
+    found = []
+    digit = 1
+    while mask:
+        if mask & 1:
+            found.append(digit)
+        mask >>= 1
+        digit += 1
+    return found
+
+
+def digits_text(digits: Iterable[int]) -> str:
+    return "/".join(str(d) for d in sorted(digits))
+
+
+def cells_text(geometry: Geometry, cells: Iterable[int]) -> str:
+    return ", ".join(geometry.cell_name(cell) for cell in sorted(cells))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: the technique's key, what it places and removes, and why, in words.
+
+    `reason` is the solver's phrase ("hidden single in box 5", "pointing pair of 3s in box
+    1"); `describe` adds the placement or the eliminations.
+    """
+
+    technique: str
+    reason: str
+    placements: tuple[Move, ...] = ()
+    eliminations: tuple[Move, ...] = ()
+
+    def describe(self, geometry: Geometry) -> str:
+        if self.placements:
+            moves = ", ".join(f"{geometry.cell_name(c)} = {d}" for c, d in self.placements)
+            return f"{moves}: {self.reason}"
+        return f"{self.reason} removes {removals_text(geometry, self.eliminations)}"
+
+
+def removals_text(geometry: Geometry, eliminations: Iterable[Move]) -> str:
+    """`3 from r1c7, r1c8; 5 from r2c2`: eliminations grouped by digit."""
+    by_digit: dict[int, list[int]] = {}
+    for cell, digit in eliminations:
+        by_digit.setdefault(digit, []).append(cell)
+    return "; ".join(
+        f"{digit} from {cells_text(geometry, cells)}" for digit, cells in sorted(by_digit.items())
+    )
+
+
+class Candidates:
+    """Values placed so far and the candidates of every empty cell."""
+
+    def __init__(self, geometry: Geometry, values: Sequence[int], masks: Sequence[int]) -> None:
+        self.geometry = geometry
+        self.values = list(values)
+        self.masks = list(masks)
+        self.full = (1 << geometry.size) - 1
+
+    # ----- building -------------------------------------------------------------------------
+
+    @classmethod
+    def from_grid(cls, grid: Grid) -> Candidates:
+        """Givens placed, every other cell holding the digits its peers do not (Contradiction
+        when the givens repeat a digit in a unit or leave a cell without a candidate)."""
+        found = conflicts(grid)
+        if found:
+            raise Contradiction(found[0].describe(grid))
+        geometry = grid.geometry
+        state = cls(geometry, grid.values, [0] * geometry.cell_count)
+        for cell, value in enumerate(grid.values):
+            if not value:
+                seen = 0
+                for peer in geometry.peers[cell]:
+                    if grid.values[peer]:
+                        seen |= bit(grid.values[peer])
+                state.masks[cell] = state.full & ~seen
+        state.check()
+        return state
+
+    @classmethod
+    def from_marks(
+        cls, geometry: Geometry, marks: Mapping[str, str] | Sequence[str], default: str = ""
+    ) -> Candidates:
+        """A pencil-mark position, for tests and explanations.
+
+        `marks` is either one string per cell (row-major: `"5"` with a leading `=` for a
+        placed value, e.g. `"=5"`, or the candidate digits, e.g. `"127"`), or a mapping from
+        cell names (`"r1c2"`) to such strings; cells not named get `default` (all digits
+        when empty).
+        """
+        every = "".join(str(d) for d in geometry.digits) if geometry.size <= 9 else ""
+        if isinstance(marks, Mapping):
+            names = {geometry.cell_name(cell): cell for cell in geometry.cells}
+            texts = [default or every] * geometry.cell_count
+            for name, text in marks.items():
+                texts[names[name]] = text
+        else:
+            texts = list(marks)
+        values = [0] * geometry.cell_count
+        masks = [0] * geometry.cell_count
+        for cell, text in enumerate(texts):
+            if text.startswith("="):
+                values[cell] = int(text[1:])
+            else:
+                for char in text:
+                    masks[cell] |= bit(int(char, 36))
+        return cls(geometry, values, masks)
+
+    def copy(self) -> Candidates:
+        return Candidates(self.geometry, self.values, self.masks)
+
+    # ----- reading --------------------------------------------------------------------------
+
+    def candidates(self, cell: int) -> list[int]:
+        return digits_of(self.masks[cell])
+
+    def places(self, unit: Sequence[int], digit: int) -> list[int]:
+        """The cells of `unit` where `digit` is still a candidate."""
+        b = bit(digit)
+        return [cell for cell in unit if self.masks[cell] & b]
+
+    def placed_in(self, unit: Sequence[int]) -> int:
+        """The mask of the digits already placed in `unit`."""
+        mask = 0
+        for cell in unit:
+            if self.values[cell]:
+                mask |= bit(self.values[cell])
+        return mask
+
+    def empty_cells(self) -> list[int]:
+        return [cell for cell, value in enumerate(self.values) if not value]
+
+    @property
+    def solved(self) -> bool:
+        return all(self.values)
+
+    def to_grid(self) -> Grid:
+        return Grid(self.geometry, tuple(self.values))
+
+    def marks(self) -> dict[str, str]:
+        """Each empty cell's candidates as a digit string, by cell name."""
+        symbols = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        return {
+            self.geometry.cell_name(cell): "".join(symbols[d - 1] for d in self.candidates(cell))
+            for cell in self.empty_cells()
+        }
+
+    # ----- changing -------------------------------------------------------------------------
+
+    def place(self, cell: int, digit: int) -> None:
+        if not self.masks[cell] & bit(digit):
+            raise Contradiction(f"{self.geometry.cell_name(cell)} cannot hold {digit}")
+        self.values[cell] = digit
+        self.masks[cell] = 0
+        clear = ~bit(digit)
+        for peer in self.geometry.peers[cell]:
+            self.masks[peer] &= clear
+
+    def eliminate(self, cell: int, digit: int) -> None:
+        self.masks[cell] &= ~bit(digit)
+
+    def apply(self, step: Step) -> None:
+        """Make the step's placements and eliminations, then check nothing became impossible."""
+        for cell, digit in step.placements:
+            self.place(cell, digit)
+        for cell, digit in step.eliminations:
+            self.eliminate(cell, digit)
+        self.check()
+
+    def check(self) -> None:
+        """Raise Contradiction when an empty cell has no candidate or a unit lacks a digit."""
+        geometry = self.geometry
+        for cell in self.empty_cells():
+            if not self.masks[cell]:
+                raise Contradiction(f"{geometry.cell_name(cell)} has no candidate left")
+        for name, unit in zip(geometry.unit_names, geometry.units, strict=True):
+            covered = self.placed_in(unit)
+            for cell in unit:
+                covered |= self.masks[cell]
+            if covered != self.full:
+                missing = digits_of(self.full & ~covered)
+                raise Contradiction(f"{digits_text(missing)} has no place left in {name}")
+
+
+def boxes_first(geometry: Geometry) -> list[int]:
+    """Unit indices with the boxes first, then rows, columns and extras: the order people scan."""
+    n = geometry.size
+    return [*range(2 * n, 3 * n), *range(2 * n), *range(3 * n, len(geometry.units))]
