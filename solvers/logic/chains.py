@@ -47,8 +47,8 @@ def _marks(state: Candidates, cell: int) -> str:
 def conjugate_links(state: Candidates, digit: int) -> dict[int, set[int]]:
     """Strong links of `digit`: pairs of cells that are its only two places in some unit."""
     links: dict[int, set[int]] = {}
-    for unit in state.geometry.units:
-        if state.placed_in(unit) & bit(digit):
+    for index, unit in enumerate(state.geometry.units):
+        if state.unit_placed[index] & bit(digit):
             continue
         places = state.places(unit, digit)
         if len(places) == 2:

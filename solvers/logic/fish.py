@@ -19,10 +19,11 @@ def fish(state: Candidates, size: int) -> Step | None:
         # a cell's place along a base line is its cover line's index, and the other way round
         position = geometry.col_of if base_kind == "row" else geometry.row_of
         base_of = geometry.row_of if base_kind == "row" else geometry.col_of
+        first_base = 0 if base_kind == "row" else geometry.size  # index of bases[0] in units
         for digit in geometry.digits:
             spots = {}
             for index, line in enumerate(bases):
-                if not state.placed_in(line) & bit(digit):
+                if not state.unit_placed[first_base + index] & bit(digit):
                     places = state.places(line, digit)
                     if 2 <= len(places) <= size:
                         spots[index] = frozenset(position(cell) for cell in places)

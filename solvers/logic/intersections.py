@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 
 from puzzles.geometry import Geometry
-from solvers.logic.state import Candidates, Step, bit
+from solvers.logic.state import Candidates, Move, Step, digits_of
 
 GROUP_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -26,35 +26,38 @@ def _crossings(geometry: Geometry) -> tuple[tuple[int, int, frozenset[int]], ...
     return tuple(found)
 
 
-def _confined(
-    state: Candidates, inside: int, outside: int, shared: frozenset[int], digit: int
-) -> list[int] | None:
-    """If `digit`'s places in unit `inside` all lie in `shared`, the cells of unit `outside`
-    beyond `shared` that still hold it (None when it is not confined or removes nothing)."""
+def _confined(state: Candidates, inside: int, outside: int, shared: frozenset[int]) -> int:
+    """The digits whose places in unit `inside` all lie in `shared` and which unit `outside`
+    still holds beyond `shared`: the digits the intersection removes, as a mask."""
     units = state.geometry.units
-    if state.placed_in(units[inside]) & bit(digit):
-        return None
-    places = state.places(units[inside], digit)
-    if not places or not shared.issuperset(places):
-        return None
-    return [cell for cell in state.places(units[outside], digit) if cell not in shared] or None
+    in_shared = state.union(shared)
+    rest_inside = state.union(c for c in units[inside] if c not in shared)
+    rest_outside = state.union(c for c in units[outside] if c not in shared)
+    return in_shared & ~rest_inside & rest_outside
+
+
+def _removed(
+    state: Candidates, outside: int, shared: frozenset[int], digit: int
+) -> tuple[Move, ...]:
+    cells = state.places(state.geometry.units[outside], digit)
+    return tuple((cell, digit) for cell in cells if cell not in shared)
 
 
 def pointing(state: Candidates) -> Step | None:
     """A digit whose places in a box lie on one line leaves the rest of that line."""
     geometry = state.geometry
     for box, line, shared in _crossings(geometry):
-        for digit in geometry.digits:
-            removed = _confined(state, box, line, shared, digit)
-            if removed:
-                count = len(state.places(geometry.units[box], digit))
-                group = GROUP_NAMES.get(count, f"group of {count}")
-                return Step(
-                    "pointing",
-                    f"pointing {group} of {digit}s in {geometry.unit_names[box]} "
-                    f"({geometry.unit_names[line]})",
-                    eliminations=tuple((cell, digit) for cell in removed),
-                )
+        digits = _confined(state, box, line, shared)
+        if digits:
+            digit = digits_of(digits)[0]
+            count = len(state.places(geometry.units[box], digit))
+            group = GROUP_NAMES.get(count, f"group of {count}")
+            return Step(
+                "pointing",
+                f"pointing {group} of {digit}s in {geometry.unit_names[box]} "
+                f"({geometry.unit_names[line]})",
+                eliminations=_removed(state, line, shared, digit),
+            )
     return None
 
 
@@ -62,13 +65,13 @@ def box_line_reduction(state: Candidates) -> Step | None:
     """A digit whose places in a line lie in one box leaves the rest of that box."""
     geometry = state.geometry
     for box, line, shared in _crossings(geometry):
-        for digit in geometry.digits:
-            removed = _confined(state, line, box, shared, digit)
-            if removed:
-                return Step(
-                    "box_line_reduction",
-                    f"box/line reduction of {digit}s in {geometry.unit_names[line]} "
-                    f"({geometry.unit_names[box]})",
-                    eliminations=tuple((cell, digit) for cell in removed),
-                )
+        digits = _confined(state, line, box, shared)
+        if digits:
+            digit = digits_of(digits)[0]
+            return Step(
+                "box_line_reduction",
+                f"box/line reduction of {digit}s in {geometry.unit_names[line]} "
+                f"({geometry.unit_names[box]})",
+                eliminations=_removed(state, box, shared, digit),
+            )
     return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solvers.logic.state import Candidates, Step, bit, boxes_first, digits_of
+from solvers.logic.state import Candidates, Step, boxes_first, digits_of
 
 
 def naked_single(state: Candidates) -> Step | None:
@@ -18,17 +18,20 @@ def naked_single(state: Candidates) -> Step | None:
 def hidden_single(state: Candidates) -> Step | None:
     """A digit with one place left in a unit goes there (boxes first, as people look)."""
     geometry = state.geometry
+    masks = state.masks
     for index in boxes_first(geometry):
         unit = geometry.units[index]
-        placed = state.placed_in(unit)
-        for digit in geometry.digits:
-            if placed & bit(digit):
-                continue
-            places = state.places(unit, digit)
-            if len(places) == 1:
-                return Step(
-                    "hidden_single",
-                    f"hidden single in {geometry.unit_names[index]}",
-                    placements=((places[0], digit),),
-                )
+        once = twice = 0  # digits seen in at least one / at least two cells of the unit
+        for cell in unit:
+            twice |= once & masks[cell]
+            once |= masks[cell]
+        single = once & ~twice & ~state.unit_placed[index]
+        if single:
+            digit = digits_of(single)[0]
+            (cell,) = state.places(unit, digit)
+            return Step(
+                "hidden_single",
+                f"hidden single in {geometry.unit_names[index]}",
+                placements=((cell, digit),),
+            )
     return None

@@ -83,6 +83,8 @@ class Candidates:
         self.values = list(values)
         self.masks = list(masks)
         self.full = (1 << geometry.size) - 1
+        # digits placed in each unit (by index into geometry.units), kept up to date by place()
+        self.unit_placed = [self.placed_in(unit) for unit in geometry.units]
 
     # ----- building -------------------------------------------------------------------------
 
@@ -137,6 +139,13 @@ class Candidates:
     def copy(self) -> Candidates:
         return Candidates(self.geometry, self.values, self.masks)
 
+    def union(self, cells: Iterable[int]) -> int:
+        """Every candidate of `cells`, as one mask."""
+        mask = 0
+        for cell in cells:
+            mask |= self.masks[cell]
+        return mask
+
     # ----- reading --------------------------------------------------------------------------
 
     def candidates(self, cell: int) -> list[int]:
@@ -180,6 +189,8 @@ class Candidates:
             raise Contradiction(f"{self.geometry.cell_name(cell)} cannot hold {digit}")
         self.values[cell] = digit
         self.masks[cell] = 0
+        for index in self.geometry.units_of[cell]:
+            self.unit_placed[index] |= bit(digit)
         clear = ~bit(digit)
         for peer in self.geometry.peers[cell]:
             self.masks[peer] &= clear
@@ -201,12 +212,13 @@ class Candidates:
         for cell in self.empty_cells():
             if not self.masks[cell]:
                 raise Contradiction(f"{geometry.cell_name(cell)} has no candidate left")
-        for name, unit in zip(geometry.unit_names, geometry.units, strict=True):
-            covered = self.placed_in(unit)
+        for index, unit in enumerate(geometry.units):
+            covered = self.unit_placed[index]
             for cell in unit:
                 covered |= self.masks[cell]
             if covered != self.full:
                 missing = digits_of(self.full & ~covered)
+                name = geometry.unit_names[index]
                 raise Contradiction(f"{digits_text(missing)} has no place left in {name}")
 
 

@@ -47,7 +47,7 @@ def hidden_subset(state: Candidates, size: int) -> Step | None:
     geometry = state.geometry
     masks = state.masks
     for index, unit in enumerate(geometry.units):
-        placed = state.placed_in(unit)
+        placed = state.unit_placed[index]
         places = {
             digit: frozenset(state.places(unit, digit))
             for digit in geometry.digits
