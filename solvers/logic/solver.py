@@ -16,7 +16,7 @@ from puzzles.checker import is_solution
 from puzzles.grid import Grid
 from solvers.base import Deadline, SearchOutcome, Solver
 from solvers.logic.state import Candidates, Contradiction, Step
-from solvers.logic.techniques import BEYOND_LOGIC, BY_KEY, Technique, choose, level_rank, next_step
+from solvers.logic.techniques import BEYOND_LOGIC, BY_KEY, Technique, choose, next_step
 
 SOLVED, STUCK, CONTRADICTION, TIMED_OUT = "solved", "stuck", "contradiction", "timed out"
 
@@ -33,12 +33,10 @@ class LogicRun:
 
     @property
     def hardest(self) -> Technique | None:
-        """The hardest technique the run used (by level, then by table order)."""
+        """The hardest technique the run used (the table is in order of difficulty)."""
         used = {step.technique for step in self.steps}
         keys = [key for key in BY_KEY if key in used]
-        if not keys:
-            return None
-        return max((BY_KEY[key] for key in keys), key=lambda t: level_rank(t.level))
+        return BY_KEY[keys[-1]] if keys else None
 
     @property
     def level(self) -> str:
