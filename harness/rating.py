@@ -47,10 +47,9 @@ class Rating:
 
 def rating_of(result: Result) -> Rating:
     """The rating from a `logic` result (its step records and counters)."""
-    steps = result.details.get("steps", [])
-    counts: dict[str, int] = {}
-    for step in steps:
-        counts[step["technique"]] = counts.get(step["technique"], 0) + 1
+    counts = {key: int(result.counters.get(key, 0)) for key in BY_KEY}
+    counts = {key: n for key, n in counts.items() if n}
+    steps = sum(counts.values())
     score = sum(LEVEL_WEIGHTS[BY_KEY[key].level] * n for key, n in counts.items())
     used = [BY_KEY[key] for key in BY_KEY if key in counts]  # the table's order is difficulty's
     hardest = used[-1] if used else None
@@ -60,7 +59,7 @@ def rating_of(result: Result) -> Rating:
         label = hardest.level if hardest else "easy"
     else:
         label = BEYOND_LOGIC
-    return Rating(label, hardest.name if hardest else None, len(steps), score, counts)
+    return Rating(label, hardest.name if hardest else None, steps, score, counts)
 
 
 def rate(

@@ -7,8 +7,7 @@ from solvers.logic.state import Candidates, Step, boxes_first, digits_of
 
 def naked_single(state: Candidates) -> Step | None:
     """A cell with one candidate left takes it."""
-    for cell in state.empty_cells():
-        mask = state.masks[cell]
+    for cell, mask in enumerate(state.masks):
         if mask and not mask & (mask - 1):
             (digit,) = digits_of(mask)
             return Step("naked_single", "naked single", placements=((cell, digit),))

@@ -102,12 +102,15 @@ def step_record(step: Step, puzzle: Grid) -> dict[str, Any]:
 
 
 class LogicSolver(Solver[Candidates | Contradiction]):
-    """Human techniques only; `techniques` restricts them to a subset (by key)."""
+    """Human techniques only; `techniques` restricts them to a subset (by key). With
+    `explain=False` the details keep only the counters' summary, not the step log (faster
+    where only the rating matters, as in the generator)."""
 
     name = "logic"
 
-    def __init__(self, techniques: Iterable[str] | None = None) -> None:
+    def __init__(self, techniques: Iterable[str] | None = None, explain: bool = True) -> None:
         self.techniques = choose(techniques)
+        self.explain = explain
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> Candidates | Contradiction:
         try:
@@ -132,12 +135,10 @@ class LogicSolver(Solver[Candidates | Contradiction]):
             **{t.key: counts[t.key] for t in self.techniques},
         }
         hardest = run.hardest
-        details: dict[str, Any] = {
-            "log": run.log(),
-            "steps": [step_record(step, puzzle) for step in run.steps],
-            "hardest": hardest.key if hardest else None,
-            "level": run.level,
-        }
+        details: dict[str, Any] = {"hardest": hardest.key if hardest else None, "level": run.level}
+        if self.explain:
+            details["log"] = run.log()
+            details["steps"] = [step_record(step, puzzle) for step in run.steps]
         grid = run.grid()
         if run.end == SOLVED:
             if not is_solution(puzzle, grid):  # cannot happen with sound techniques
@@ -147,7 +148,7 @@ class LogicSolver(Solver[Candidates | Contradiction]):
             return SearchOutcome(
                 [], exhausted=True, message=run.message, counters=counters, details=details
             )
-        if run.state is not None:
+        if run.state is not None and self.explain:
             details["candidates"] = run.state.marks()
         return SearchOutcome(
             [],

@@ -92,17 +92,16 @@ class Candidates:
     def from_grid(cls, grid: Grid) -> Candidates:
         """Givens placed, every other cell holding the digits its peers do not (Contradiction
         when the givens repeat a digit in a unit or leave a cell without a candidate)."""
-        found = conflicts(grid)
-        if found:
-            raise Contradiction(found[0].describe(grid))
         geometry = grid.geometry
         state = cls(geometry, grid.values, [0] * geometry.cell_count)
+        givens = sum(1 for unit in geometry.units for cell in unit if grid.values[cell])
+        if givens != sum(p.bit_count() for p in state.unit_placed):  # a digit twice in a unit
+            raise Contradiction(conflicts(grid)[0].describe(grid))
         for cell, value in enumerate(grid.values):
             if not value:
                 seen = 0
-                for peer in geometry.peers[cell]:
-                    if grid.values[peer]:
-                        seen |= bit(grid.values[peer])
+                for index in geometry.units_of[cell]:
+                    seen |= state.unit_placed[index]
                 state.masks[cell] = state.full & ~seen
         state.check()
         return state
@@ -200,19 +199,27 @@ class Candidates:
 
     def apply(self, step: Step) -> None:
         """Make the step's placements and eliminations, then check nothing became impossible."""
+        touched: set[int] = set()
         for cell, digit in step.placements:
             self.place(cell, digit)
+            touched.update(self.geometry.peers[cell])
         for cell, digit in step.eliminations:
             self.eliminate(cell, digit)
-        self.check()
+            touched.add(cell)
+        self.check(touched)
 
-    def check(self) -> None:
-        """Raise Contradiction when an empty cell has no candidate or a unit lacks a digit."""
+    def check(self, cells: Iterable[int] | None = None) -> None:
+        """Raise Contradiction when an empty cell has no candidate or a unit lacks a digit
+        (looking only at `cells` and their units when given: those a step changed)."""
         geometry = self.geometry
-        for cell in self.empty_cells():
-            if not self.masks[cell]:
+        cells = geometry.cells if cells is None else cells
+        units: set[int] = set()
+        for cell in cells:
+            if not self.values[cell] and not self.masks[cell]:
                 raise Contradiction(f"{geometry.cell_name(cell)} has no candidate left")
-        for index, unit in enumerate(geometry.units):
+            units.update(geometry.units_of[cell])
+        for index in sorted(units):
+            unit = geometry.units[index]
             covered = self.unit_placed[index]
             for cell in unit:
                 covered |= self.masks[cell]
