@@ -214,6 +214,8 @@ class Generator:
             for cell in orbit:
                 trial[cell] = 0
             puzzle = Grid(self.geometry, tuple(trial))
+            if self.count(puzzle) != 1:  # first: counting is cheaper than rating
+                continue
             if not self.minimal:
                 result = self.logic.solve(puzzle)
                 if not result.solutions:  # needs more than this difficulty's techniques
@@ -222,8 +224,6 @@ class Generator:
                 # past the target, only a removal that makes the rating fit is worth keeping
                 if empty >= self.target and trial_rating.label not in ACCEPTED[self.difficulty]:
                     continue
-            if self.count(puzzle) != 1:
-                continue
             values = trial
             empty += len(orbit)
             if not self.minimal:

@@ -77,11 +77,12 @@ def run_logic(
             run.end = TIMED_OUT
             return run
         step = next_step(state, chosen)
-        if step is None:
-            run.message = f"no technique applies with {len(state.empty_cells())} cells left"
-            return run
-        run.steps.append(step)
         try:
+            if step is None:
+                state.check()  # stuck on a position with no solution: say so
+                run.message = f"no technique applies with {len(state.empty_cells())} cells left"
+                return run
+            run.steps.append(step)
             state.apply(step)
         except Contradiction as error:
             run.end, run.message = CONTRADICTION, f"no solution: {error}"

@@ -198,31 +198,27 @@ class Candidates:
         self.masks[cell] &= ~bit(digit)
 
     def apply(self, step: Step) -> None:
-        """Make the step's placements and eliminations, then check nothing became impossible."""
-        touched: set[int] = set()
+        """Make the step's placements and eliminations; a cell left without a candidate is a
+        Contradiction. (A digit left without a place in a unit is found by `check` when the
+        techniques run dry: checking every unit after every step would double the run time.)"""
         for cell, digit in step.placements:
             self.place(cell, digit)
-            touched.update(self.geometry.peers[cell])
+            self._check_cells(self.geometry.peers[cell])
         for cell, digit in step.eliminations:
             self.eliminate(cell, digit)
-            touched.add(cell)
-        self.check(touched)
+        self._check_cells(cell for cell, _ in step.eliminations)
 
-    def check(self, cells: Iterable[int] | None = None) -> None:
-        """Raise Contradiction when an empty cell has no candidate or a unit lacks a digit
-        (looking only at `cells` and their units when given: those a step changed)."""
-        geometry = self.geometry
-        cells = geometry.cells if cells is None else cells
-        units: set[int] = set()
+    def _check_cells(self, cells: Iterable[int]) -> None:
         for cell in cells:
             if not self.values[cell] and not self.masks[cell]:
-                raise Contradiction(f"{geometry.cell_name(cell)} has no candidate left")
-            units.update(geometry.units_of[cell])
-        for index in sorted(units):
-            unit = geometry.units[index]
-            covered = self.unit_placed[index]
-            for cell in unit:
-                covered |= self.masks[cell]
+                raise Contradiction(f"{self.geometry.cell_name(cell)} has no candidate left")
+
+    def check(self) -> None:
+        """Raise Contradiction when an empty cell has no candidate or a unit lacks a digit."""
+        geometry = self.geometry
+        self._check_cells(geometry.cells)
+        for index, unit in enumerate(geometry.units):
+            covered = self.unit_placed[index] | self.union(unit)
             if covered != self.full:
                 missing = digits_of(self.full & ~covered)
                 name = geometry.unit_names[index]
