@@ -19,6 +19,8 @@ COMMANDS = (
     "harness.commands.solvers_list",
     "harness.commands.explain",
     "harness.commands.rate",
+    "harness.commands.generate",
+    "harness.commands.facts4x4",
 )
 
 DESCRIPTION = """\
