@@ -16,6 +16,8 @@ from puzzles.errors import SudokuBenchError
 # Sub-command modules, in the order `--help` lists them. Each has `add_parser(subparsers)`,
 # which sets `run=function(args) -> exit code` as the parser's default.
 COMMANDS = (
+    "harness.commands.solve",
+    "harness.commands.count",
     "harness.commands.solvers_list",
     "harness.commands.explain",
     "harness.commands.rate",
