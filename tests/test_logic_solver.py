@@ -135,3 +135,25 @@ def test_every_step_is_sound(line: str, rng: object, keep: float) -> None:
     for step in run.steps:
         assert all(solution[cell] == digit for cell, digit in step.placements), step
         assert all(solution[cell] != digit for cell, digit in step.eliminations), step
+
+
+def test_every_step_on_top95_keeps_the_solution() -> None:
+    """Advanced techniques fire on top95; none may remove a digit of the true solution."""
+    counter = create("propagating")
+    used: set[str] = set()
+    solved = 0
+    for entry in load("top95"):
+        solution = counter.solve(entry.puzzle).solutions[0]
+        run = run_logic(entry.puzzle)
+        solved += run.end == "solved"
+        for step in run.steps:
+            used.add(step.technique)
+            assert all(solution[cell] == digit for cell, digit in step.placements), step
+            assert all(solution[cell] != digit for cell, digit in step.eliminations), step
+    assert solved == 39  # the share reported in the README: 39 of 95
+    assert {"x_wing", "xy_wing", "simple_colouring", "swordfish"} <= used
+
+
+def test_a_timeout_keeps_the_steps_so_far() -> None:
+    result = LogicSolver().solve(load("16x16")[0].puzzle, timeout=1e-6)
+    assert result.status is Status.TIMEOUT and result.partial is not None
