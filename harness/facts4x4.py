@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations, permutations, product
 
 from puzzles.geometry import Geometry
@@ -20,7 +22,8 @@ from puzzles.grid import Grid
 FOUR = Geometry.of_size(4)
 
 
-def all_grids(geometry: Geometry = FOUR) -> list[Grid]:
+@cache
+def all_grids(geometry: Geometry = FOUR) -> tuple[Grid, ...]:
     """Every complete grid of a (small) geometry, in lexicographic order."""
     values = [0] * geometry.cell_count
     found: list[Grid] = []
@@ -36,7 +39,7 @@ def all_grids(geometry: Geometry = FOUR) -> list[Grid]:
         values[cell] = 0
 
     fill(0)
-    return found
+    return tuple(found)
 
 
 def line_orders(bands: int, per_band: int) -> list[tuple[int, ...]]:
@@ -82,7 +85,7 @@ def canonical(grid: Grid, maps: list[tuple[int, ...]]) -> tuple[int, ...]:
     return min(relabelled(tuple(grid.values[old] for old in cell_map)) for cell_map in maps)
 
 
-def classes(grids: list[Grid]) -> Counter[tuple[int, ...]]:
+def classes(grids: Sequence[Grid]) -> Counter[tuple[int, ...]]:
     """Class representative -> how many of the grids fall in it."""
     maps = cell_maps(grids[0].geometry)
     return Counter(canonical(grid, maps) for grid in grids)
@@ -95,7 +98,7 @@ class GivensCount:
     unique: int  # of which exactly one solution
 
 
-def puzzles_by_givens(grids: list[Grid], givens: int) -> GivensCount:
+def puzzles_by_givens(grids: Sequence[Grid], givens: int) -> GivensCount:
     """Every puzzle with `givens` givens drawn from a grid, and how many are unique."""
     cells = range(grids[0].geometry.cell_count)
     puzzles = unique = 0
@@ -117,6 +120,7 @@ class Facts:
         return next((row.givens for row in self.by_givens if row.unique), None)
 
 
+@cache
 def facts(max_givens: int = 4) -> Facts:
     grids = all_grids(FOUR)
     sizes = tuple(sorted(classes(grids).values()))
