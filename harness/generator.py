@@ -138,7 +138,7 @@ class Generator:
         symmetric: bool = False,
         minimal: bool = False,
         counter: Counter | None = None,
-        attempts: int = 20,
+        attempts: int = 50,
     ) -> None:
         if difficulty not in TARGETS_9X9:
             raise GeneratorError(

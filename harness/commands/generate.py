@@ -51,9 +51,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--attempts",
         type=int,
-        default=20,
+        default=50,
         metavar="A",
-        help="full grids to try per puzzle for the difficulty (20)",
+        help="full grids to try per puzzle for the difficulty (50)",
     )
     parser.add_argument(
         "--counter",
