@@ -11,6 +11,7 @@ from harness.rating import rating_of
 from puzzles.geometry import Geometry
 from solvers.base import Result, Status
 from solvers.logic import TECHNIQUES, LogicSolver
+from solvers.logic.state import SYMBOLS
 
 
 def add_parser(subparsers: Any) -> None:
@@ -104,9 +105,8 @@ def candidates_picture(
     geometry: Geometry, values: tuple[int, ...] | Any, marks: dict[str, str]
 ) -> str:
     """The pencil marks as a boxed grid: each empty cell shows its candidates."""
-    symbols = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     texts = [
-        marks.get(geometry.cell_name(cell)) or (symbols[values[cell] - 1] if values[cell] else ".")
+        marks.get(geometry.cell_name(cell)) or (SYMBOLS[values[cell] - 1] if values[cell] else ".")
         for cell in geometry.cells
     ]
     width = max(len(text) for text in texts)

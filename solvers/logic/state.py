@@ -15,6 +15,7 @@ from puzzles.geometry import Geometry
 from puzzles.grid import Grid
 
 Move = tuple[int, int]  # (cell, digit)
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # how candidates are written, as in the formats
 
 
 class Contradiction(Exception):
@@ -112,12 +113,12 @@ class Candidates:
     ) -> Candidates:
         """A pencil-mark position, for tests and explanations.
 
-        `marks` is either one string per cell (row-major: `"5"` with a leading `=` for a
-        placed value, e.g. `"=5"`, or the candidate digits, e.g. `"127"`), or a mapping from
-        cell names (`"r1c2"`) to such strings; cells not named get `default` (all digits
-        when empty).
+        `marks` is either one string per cell in row-major order or a mapping from cell names
+        (`"r1c2"`) to such strings, each `"=5"` for a placed value or the candidate symbols
+        (`"127"`; 1-9 then A-Z past 9). Cells not named get `default` (every digit when empty).
+        The marks are taken as they are: a placed value does not clear its peers.
         """
-        every = "".join(str(d) for d in geometry.digits) if geometry.size <= 9 else ""
+        every = SYMBOLS[: geometry.size]
         if isinstance(marks, Mapping):
             names = {geometry.cell_name(cell): cell for cell in geometry.cells}
             texts = [default or every] * geometry.cell_count
@@ -175,9 +176,8 @@ class Candidates:
 
     def marks(self) -> dict[str, str]:
         """Each empty cell's candidates as a digit string, by cell name."""
-        symbols = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
         return {
-            self.geometry.cell_name(cell): "".join(symbols[d - 1] for d in self.candidates(cell))
+            self.geometry.cell_name(cell): "".join(SYMBOLS[d - 1] for d in self.candidates(cell))
             for cell in self.empty_cells()
         }
 
