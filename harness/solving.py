@@ -8,6 +8,7 @@ checker's verdict on every returned grid.
 from __future__ import annotations
 
 import argparse
+import sys
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -85,6 +86,25 @@ class Answer:
     @property
     def wrong(self) -> bool:
         return bool(self.problems)
+
+    @property
+    def failed(self) -> bool:
+        """A wrong grid or a crashed back-end: the command's exit code becomes 1."""
+        return self.wrong or self.result.status == Status.ERROR
+
+    def report_failure(self) -> None:
+        """Say loudly on stderr what went wrong, if anything did."""
+        if self.wrong:
+            print(
+                f"WRONG ANSWER from {self.result.solver} on {self.entry.id}: "
+                + "; ".join(self.problems),
+                file=sys.stderr,
+            )
+        if self.result.status == Status.ERROR:
+            print(
+                f"ERROR in {self.result.solver} on {self.entry.id}: {self.result.message}",
+                file=sys.stderr,
+            )
 
     def record(self) -> dict[str, Any]:
         """The `--json` record, plus `verified`: every returned grid passed the rule checker."""

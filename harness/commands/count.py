@@ -8,7 +8,6 @@ from typing import Any
 
 from tabulate import tabulate
 
-from harness.commands.solve import report_wrong
 from harness.inputs import add_puzzle_arguments, read_inputs
 from harness.output import print_json
 from harness.solving import Answer, add_solver_arguments, answers, create_solvers, format_seconds
@@ -48,13 +47,12 @@ def run(args: argparse.Namespace) -> int:
             print_json(answer.record())
         else:
             print(count_line(answer))
-        if answer.wrong:
-            report_wrong(answer)
+        answer.report_failure()
         finished.append(answer)
     if not args.json and len(entries) > 1:
         print()
         print(summary(finished))
-    return 1 if any(answer.wrong for answer in finished) else 0
+    return 1 if any(answer.failed for answer in finished) else 0
 
 
 def count_line(answer: Answer) -> str:

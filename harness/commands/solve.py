@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from harness.inputs import add_puzzle_arguments, read_inputs
@@ -48,16 +47,15 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     entries = read_inputs(args)
     solvers = create_solvers(args.solver)
-    wrong = 0
+    failed = 0
     for answer in answers(entries, solvers, limit=args.limit, timeout=args.timeout):
         if args.json:
             print_json(answer.record())
         else:
             print_answer(answer, line=args.line)
-        if answer.wrong:
-            wrong += 1
-            report_wrong(answer)
-    return 1 if wrong else 0
+        answer.report_failure()
+        failed += answer.failed
+    return 1 if failed else 0
 
 
 def print_answer(answer: Answer, *, line: bool) -> None:
@@ -88,12 +86,4 @@ def describe_times(answer: Answer) -> str:
     return (
         f"build {format_seconds(result.build_s)}  search {format_seconds(result.search_s)}  "
         f"{counters}"
-    )
-
-
-def report_wrong(answer: Answer) -> None:
-    print(
-        f"WRONG ANSWER from {answer.result.solver} on {answer.entry.id}: "
-        + "; ".join(answer.problems),
-        file=sys.stderr,
     )
