@@ -18,6 +18,7 @@ from harness.output import result_record
 from puzzles.checker import solution_problems
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
+from puzzles.symbols import DEFAULT, Alphabet
 from solvers.base import Result, Solver, Status
 from solvers.registry import Backend, select
 
@@ -106,9 +107,9 @@ class Answer:
                 file=sys.stderr,
             )
 
-    def record(self) -> dict[str, Any]:
+    def record(self, alphabet: Alphabet = DEFAULT) -> dict[str, Any]:
         """The `--json` record, plus `verified`: every returned grid passed the rule checker."""
-        return {**result_record(self.entry, self.result), "verified": not self.wrong}
+        return {**result_record(self.entry, self.result, alphabet), "verified": not self.wrong}
 
 
 def create_solvers(spec: str) -> list[Solver[Any]]:

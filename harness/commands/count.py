@@ -8,7 +8,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from harness.inputs import add_puzzle_arguments, read_inputs
+from harness.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.output import print_json
 from harness.solving import Answer, add_solver_arguments, answers, create_solvers, format_seconds
 
@@ -41,10 +41,11 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     entries = read_inputs(args)
     solvers = create_solvers(args.solver)
+    alphabet = read_options(args).alphabet
     finished: list[Answer] = []
     for answer in answers(entries, solvers, limit=args.limit, timeout=args.timeout):
         if args.json:
-            print_json(answer.record())
+            print_json(answer.record(alphabet))
         else:
             print(count_line(answer))
         answer.report_failure()
