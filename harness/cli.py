@@ -19,6 +19,10 @@ COMMANDS = (
     "harness.commands.solve",
     "harness.commands.count",
     "harness.commands.solvers_list",
+    "harness.commands.convert",
+    "harness.commands.show",
+    "harness.commands.collections_list",
+    "harness.commands.reduce",
 )
 
 DESCRIPTION = """\

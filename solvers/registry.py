@@ -91,6 +91,52 @@ BUILTIN: tuple[Backend, ...] = (
         options={"locked": False},
         in_all=False,
     ),
+    Backend(
+        "dlx",
+        "solvers.dlx.solver:DlxSolver",
+        "exact cover (placements x constraints) solved by Knuth's Dancing Links, pure Python",
+        aliases=("dancing-links",),
+    ),
+    Backend(
+        "groebner",
+        "solvers.groebner:GroebnerSolver",
+        "polynomial ideal (thesis): one lex Groebner basis when small, else algebraic "
+        "propagate-and-split with bases at the leaves; GF(32003)",
+        aliases=("algebraic", "polynomial"),
+        requires=("sympy",),
+        distribution="sympy",
+        extra="sympy",
+    ),
+    Backend(
+        "groebner-qq",
+        "solvers.groebner:GroebnerSolver",
+        "the groebner back-end over the rationals, as the thesis computes",
+        requires=("sympy",),
+        distribution="sympy",
+        extra="sympy",
+        options={"modulus": None},
+        in_all=False,
+    ),
+    Backend(
+        "groebner-unity",
+        "solvers.groebner:GroebnerSolver",
+        "the groebner back-end on Bayer's roots-of-unity ideal (digit d is omega^d mod p)",
+        requires=("sympy",),
+        distribution="sympy",
+        extra="sympy",
+        options={"formulation": "roots-of-unity"},
+        in_all=False,
+    ),
+    Backend(
+        "groebner-basis",
+        "solvers.groebner:GroebnerSolver",
+        "the groebner back-end forced to one basis of the whole ideal (small puzzles only)",
+        requires=("sympy",),
+        distribution="sympy",
+        extra="sympy",
+        options={"strategy": "basis"},
+        in_all=False,
+    ),
 )
 
 _registered: dict[str, Backend] = {}
