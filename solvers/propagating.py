@@ -12,8 +12,9 @@ still possible). Propagation runs to a fixpoint:
 - when there are no singles left, locked candidates (pointing and claiming, for any two
   units sharing two cells or more): a digit that unit u can hold only inside u & v is
   removed from the rest of v. This is on by default (`locked=False` turns it off):
-  it cut the nodes of top95 by 2.5x and of the 16x16 set by 7x, at about equal time on
-  9x9 (benchmarks/bench_backtracking.py measures both).
+  measured, it cut the nodes of top95 (first solution) from 66 to 27 per puzzle and made
+  it faster too (benchmarks/bench_backtracking.py runs both), and the bundled 16x16 set
+  at limit 2 went from 59,000 nodes with one puzzle over 10 s to 8,500 nodes in all.
 Search branches on the open cell with the fewest candidates (the last such cell in
 row-major order, which measured better than the first on 16x16) or, when every open cell
 has three or more, on the two places left for a digit in a unit. Each alternative is
