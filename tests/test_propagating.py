@@ -46,12 +46,6 @@ def test_every_forum_hardest_puzzle_is_unique_and_checked() -> None:
     assert_unique_and_checked("forum-hardest")
 
 
-def test_the_first_16x16_puzzles_are_unique_and_checked() -> None:
-    assert_unique_and_checked("16x16", 20)
-    assert_unique_and_checked("gecode16", 10)
-
-
-@pytest.mark.slow
 def test_every_16x16_puzzle_is_unique_and_checked() -> None:
     assert_unique_and_checked("16x16")
     assert_unique_and_checked("gecode16")
