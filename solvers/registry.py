@@ -80,8 +80,16 @@ BUILTIN: tuple[Backend, ...] = (
     Backend(
         "propagating",
         "solvers.propagating:PropagatingSolver",
-        "backtracking with bit masks, fewest-candidates cell, naked and hidden singles",
+        "backtracking with bit masks: naked and hidden singles, locked candidates, "
+        "fewest-candidates branching",
         aliases=("fast",),
+    ),
+    Backend(
+        "propagating-singles",
+        "solvers.propagating:PropagatingSolver",
+        "propagating without locked candidates (naked and hidden singles only)",
+        options={"locked": False},
+        in_all=False,
     ),
     Backend(
         "dlx",
