@@ -1,0 +1,135 @@
+"""The `python-constraint` back-end: python-constraint2 on the `reductions.csp` model.
+
+`algorithm` picks the library's solver:
+
+- `backtracking` (the default): `BacktrackingSolver`, which re-picks the next variable at
+  every node (most constraints, then fewest values left). The library's own default,
+  `OptimizedBacktrackingSolver`, fixes the variable order once before the search and was
+  seen not to finish a hard 9x9 in 60 s where `BacktrackingSolver` took 0.15 s.
+- `optimized`, `recursive`: `OptimizedBacktrackingSolver`, `RecursiveBacktrackingSolver`,
+  offered for comparison.
+- `minconflicts`: `MinConflictsSolver`, local search: it finds at most one solution and
+  may give up; it never proves anything.
+
+Counting takes `limit` solutions from `getSolutionIter` with `itertools.islice`; fewer than
+`limit` means the search space was exhausted.
+
+The library has no time limit. A `_Guard` constraint over every variable, added last,
+is called at every node the search accepts (the unit constraints come first, so a value
+they reject never reaches it); it counts those nodes and raises `SearchTimeout` once the
+deadline has passed, which unwinds the library's generator. A node costs tens of
+microseconds, the guard well under one, so the deadline is met to within a node and the
+cost is small (`benchmarks/bench_cpsat_constraint.py` measures it). The aborted `Problem`
+is thrown away, so the state the library leaves behind does not matter.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from itertools import islice
+from typing import Any
+
+from constraint import (
+    BacktrackingSolver,
+    Constraint,
+    MinConflictsSolver,
+    OptimizedBacktrackingSolver,
+    RecursiveBacktrackingSolver,
+)
+from constraint import Solver as ConstraintSolver
+
+from puzzles.grid import Grid
+from reductions.csp import CspModel, CspReduction
+from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
+
+ALGORITHMS: dict[str, Callable[..., ConstraintSolver]] = {
+    "backtracking": BacktrackingSolver,
+    "optimized": OptimizedBacktrackingSolver,
+    "recursive": RecursiveBacktrackingSolver,
+    "minconflicts": MinConflictsSolver,
+}
+
+# How many guard calls pass between two clock reads (a clock read costs about as much as
+# the rest of the guard).
+CLOCK_EVERY = 16
+
+
+class _Guard(Constraint):
+    """Always satisfied: counts the calls and stops the search at the deadline."""
+
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
+        self.calls = 0
+
+    def __call__(
+        self,
+        variables: Sequence[Any],
+        domains: dict[Any, Any],
+        assignments: dict[Any, Any],
+        forwardcheck: Any = False,
+    ) -> bool:
+        self.calls += 1
+        if self.calls % CLOCK_EVERY == 0:
+            self.deadline.check()
+        return True
+
+
+class PythonConstraintSolver(Solver[CspModel]):
+    """python-constraint2 with the solver named by `algorithm` (see the module docstring)."""
+
+    name = "python-constraint"
+
+    def __init__(
+        self,
+        algorithm: str = "backtracking",
+        forwardcheck: bool = True,
+        steps: int = 1000,
+        seed: int = 0,
+    ) -> None:
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
+        self.algorithm = algorithm
+        self.forwardcheck = forwardcheck
+        self.steps = steps  # min-conflicts only: the number of repair rounds before giving up
+        self.seed = seed  # min-conflicts only: its random choices
+
+    def _library_solver(self) -> ConstraintSolver:
+        if self.algorithm == "minconflicts":
+            return MinConflictsSolver(steps=self.steps, rand=random.Random(self.seed))
+        return ALGORITHMS[self.algorithm](forwardcheck=self.forwardcheck)
+
+    def _build(self, puzzle: Grid, deadline: Deadline) -> CspModel:
+        model, _ = CspReduction(self._library_solver()).apply(puzzle)
+        return model
+
+    def _search(
+        self, model: CspModel, puzzle: Grid, limit: int, deadline: Deadline
+    ) -> SearchOutcome:
+        reduction = CspReduction()
+        guard = _Guard(deadline)
+        model.problem.addConstraint(guard)  # no variables given: all of them
+        found: list[Grid] = []
+        counters: Counters = {}
+        counter = "checks" if self.algorithm == "minconflicts" else "nodes"
+        try:
+            if self.algorithm == "minconflicts":
+                answer = model.problem.getSolution()
+                found = [] if answer is None else [reduction.invert(answer, puzzle)]
+            else:
+                for answer in islice(model.problem.getSolutionIter(), limit):
+                    found.append(reduction.invert(answer, puzzle))
+        except SearchTimeout:
+            counters[counter] = guard.calls
+            return SearchOutcome(found, exhausted=False, timed_out=True, counters=counters)
+        counters[counter] = guard.calls
+        if self.algorithm == "minconflicts":
+            message = (
+                "min-conflicts finds one solution at most: it cannot count"
+                if found
+                else f"no solution after {self.steps} min-conflicts steps"
+            )
+            return SearchOutcome(
+                found, exhausted=False, gave_up=not found, message=message, counters=counters
+            )
+        return SearchOutcome(found, exhausted=len(found) < limit, counters=counters)
