@@ -111,6 +111,15 @@ BUILTIN: tuple[Backend, ...] = (
         extra="constraint",
     ),
     Backend(
+        "python-constraint-singles",
+        "solvers.python_constraint:PythonConstraintSolver",
+        "python-constraint2 BacktrackingSolver, each unit AllDifferent plus hidden singles",
+        requires=("constraint",),
+        distribution="python-constraint2",
+        extra="constraint",
+        options={"hidden_singles": True},
+    ),
+    Backend(
         "python-constraint-optimized",
         "solvers.python_constraint:PythonConstraintSolver",
         "python-constraint2 OptimizedBacktrackingSolver (the library default: fixed variable order)",
