@@ -101,7 +101,7 @@ def _integer_model(model: cp_model.CpModel, puzzle: Grid) -> CpData:
 def _onehot_model(model: cp_model.CpModel, puzzle: Grid) -> CpData:
     geometry = puzzle.geometry
     # A given's literals are the shared constants; unnamed variables keep building cheap.
-    false, true = model.new_constant(0), model.new_constant(1)
+    false, true = (model.new_constant(0), model.new_constant(1)) if puzzle.givens else (0, 1)
     literals = tuple(
         tuple(true if digit == given else false for digit in geometry.digits)
         if given

@@ -9,7 +9,9 @@
 - `optimized`, `recursive`: `OptimizedBacktrackingSolver`, `RecursiveBacktrackingSolver`,
   offered for comparison.
 - `minconflicts`: `MinConflictsSolver`, local search: it finds at most one solution and
-  may give up; it never proves anything.
+  may give up; it never proves anything. The library's version never restarts, and on
+  Sudoku a run either succeeds within a few dozen steps or stalls on a plateau, so the
+  back-end restarts it from a fresh random assignment (`restarts` runs of `steps` steps).
 
 `hidden_singles=True` swaps each unit's `AllDifferentConstraint` for
 `reductions.csp.UnitConstraint` (AllDifferent plus the hidden-single rule). With the plain
@@ -90,7 +92,8 @@ class PythonConstraintSolver(Solver[CspModel]):
         self,
         algorithm: str = "backtracking",
         forwardcheck: bool = True,
-        steps: int = 1000,
+        steps: int = 200,
+        restarts: int = 100,
         seed: int = 0,
         hidden_singles: bool = False,
     ) -> None:
@@ -98,8 +101,9 @@ class PythonConstraintSolver(Solver[CspModel]):
             raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
         self.algorithm = algorithm
         self.forwardcheck = forwardcheck
-        self.steps = steps  # min-conflicts only: the number of repair rounds before giving up
-        self.seed = seed  # min-conflicts only: its random choices
+        self.steps = steps  # min-conflicts only: repair rounds per run
+        self.restarts = restarts  # min-conflicts only: runs before giving up
+        self.seed = seed  # min-conflicts only: its random choices, the same for every solve
         self.hidden_singles = hidden_singles
 
     def _library_solver(self) -> ConstraintSolver:
@@ -123,8 +127,7 @@ class PythonConstraintSolver(Solver[CspModel]):
         counter = "checks" if self.algorithm == "minconflicts" else "nodes"
         try:
             if self.algorithm == "minconflicts":
-                answer = model.problem.getSolution()
-                found = [] if answer is None else [reduction.invert(answer, puzzle)]
+                found = self._min_conflicts(model, puzzle)
             else:
                 for answer in islice(model.problem.getSolutionIter(), limit):
                     found.append(reduction.invert(answer, puzzle))
@@ -136,9 +139,17 @@ class PythonConstraintSolver(Solver[CspModel]):
             message = (
                 "min-conflicts finds one solution at most: it cannot count"
                 if found
-                else f"no solution after {self.steps} min-conflicts steps"
+                else f"no solution in {self.restarts} min-conflicts runs of {self.steps} steps"
             )
             return SearchOutcome(
                 found, exhausted=False, gave_up=not found, message=message, counters=counters
             )
         return SearchOutcome(found, exhausted=len(found) < limit, counters=counters)
+
+    def _min_conflicts(self, model: CspModel, puzzle: Grid) -> list[Grid]:
+        """Up to `restarts` runs, each from a new random assignment (the deadline still holds)."""
+        for _ in range(self.restarts):
+            answer = model.problem.getSolution()
+            if answer is not None:
+                return [CspReduction().invert(answer, puzzle)]
+        return []
