@@ -6,6 +6,7 @@ import importlib.metadata
 import time
 import xml.etree.ElementTree as ElementTree
 from itertools import islice
+
 import pytest
 from constraint import AllDifferentConstraint, BacktrackingSolver, Problem
 
