@@ -22,6 +22,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice
 from typing import Any
 
@@ -164,8 +165,8 @@ def measure(job: Job, puzzles: list[Grid], repeats: int) -> dict[str, Any]:
         best_framework = best_bare = float("inf")
         for repeat in range(repeats):
             runs: list[tuple[str, Callable[[], Any]]] = [
-                ("framework", lambda p=puzzle: solver.solve(p, limit=2, timeout=600)),
-                ("bare", lambda b=board: job.bare(b)),
+                ("framework", partial(solver.solve, puzzle, limit=2, timeout=600)),
+                ("bare", partial(job.bare, board)),
             ]
             if (index + repeat) % 2:
                 runs.reverse()
