@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
+import json
 import time
 import xml.etree.ElementTree as ElementTree
 from itertools import islice
+from pathlib import Path
 
 import pytest
 from constraint import AllDifferentConstraint, BacktrackingSolver, Problem
 
+from harness.commands import reduce as reduce_command
 from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.geometry import Geometry
@@ -157,3 +161,18 @@ def test_reported_unavailable_when_the_library_is_missing() -> None:
             create("python-constraint-ghost")
     finally:
         unregister("python-constraint-ghost")
+
+
+def test_the_reduce_command_shows_both_models(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parser = argparse.ArgumentParser()
+    reduce_command.add_parser(parser.add_subparsers())
+    puzzle = load("seeds")[0].puzzle.to_line()
+    for target, marker in (("cp-model", "all_diff"), ("csp", 'format="XCSP3"')):
+        output = tmp_path / f"{target}.txt"
+        args = parser.parse_args(["reduce", "--to", target, puzzle, "--json", "-o", str(output)])
+        assert args.run(args) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert (record["target"], record["variables"]) == (target, 81)
+        assert marker in output.read_text()

@@ -35,7 +35,19 @@ class Target:
 
 
 # One entry per reduction that can be shown; the first is the default.
-TARGETS: tuple[Target, ...] = ()
+TARGETS: tuple[Target, ...] = (
+    Target(
+        "cp-model",
+        "reductions.cp_model",
+        "OR-Tools CP-SAT model, an integer per cell and AllDifferent per unit "
+        "(export: CpModelProto text format)",
+    ),
+    Target(
+        "csp",
+        "reductions.csp",
+        "python-constraint model, a variable per cell and AllDifferent per unit (export: XCSP3)",
+    ),
+)
 
 
 def add_parser(subparsers: Any) -> None:
