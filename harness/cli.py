@@ -15,7 +15,11 @@ from puzzles.errors import SudokuBenchError
 
 # Sub-command modules, in the order `--help` lists them. Each has `add_parser(subparsers)`,
 # which sets `run=function(args) -> exit code` as the parser's default.
-COMMANDS = ("harness.commands.solvers_list",)
+COMMANDS = (
+    "harness.commands.solve",
+    "harness.commands.count",
+    "harness.commands.solvers_list",
+)
 
 DESCRIPTION = """\
 Many ways of solving Sudoku behind one interface: solve, count, cross-check and time them.
