@@ -199,3 +199,12 @@ def _timed_out(solutions: list[Grid], solver: cp_model.CpSolver, status: Any) ->
         timed_out=True,
         message=f"CP-SAT stopped at its time limit ({solver.status_name(status)})",
     )
+
+
+class CpSatOneHotSolver(CpSatSolver):
+    """The `cpsat-onehot` configuration: its own class so that results carry its name."""
+
+    name = "cpsat-onehot"
+
+    def __init__(self, encoding: str = "onehot", **options: Any) -> None:
+        super().__init__(encoding, **options)

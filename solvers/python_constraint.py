@@ -148,3 +148,34 @@ class PythonConstraintSolver(Solver[CspModel]):
             if answer is not None:
                 return [CspReduction().invert(answer, puzzle)]
         return []
+
+
+# The named configurations: classes of their own so that results carry their names.
+
+
+class SinglesSolver(PythonConstraintSolver):
+    name = "python-constraint-singles"
+
+    def __init__(self, *, hidden_singles: bool = True, **options: Any) -> None:
+        super().__init__(hidden_singles=hidden_singles, **options)
+
+
+class OptimizedSolver(PythonConstraintSolver):
+    name = "python-constraint-optimized"
+
+    def __init__(self, algorithm: str = "optimized", **options: Any) -> None:
+        super().__init__(algorithm, **options)
+
+
+class RecursiveSolver(PythonConstraintSolver):
+    name = "python-constraint-recursive"
+
+    def __init__(self, algorithm: str = "recursive", **options: Any) -> None:
+        super().__init__(algorithm, **options)
+
+
+class MinConflictsConfiguration(PythonConstraintSolver):
+    name = "python-constraint-minconflicts"
+
+    def __init__(self, algorithm: str = "minconflicts", **options: Any) -> None:
+        super().__init__(algorithm, **options)

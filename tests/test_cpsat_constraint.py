@@ -133,3 +133,22 @@ def test_sudoku_x_solutions_keep_the_diagonals(solver: Solver[Any]) -> None:
     puzzle = full.solutions[0].with_values({cell: 0 for cell in x9.cells if cell % 3 != 1})
     result = checked(puzzle, solver.solve(puzzle, limit=2, timeout=60))
     assert result.count >= 1 and result.status in (Status.SOLVED, Status.LIMIT)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "cpsat",
+        "cpsat-onehot",
+        "python-constraint",
+        "python-constraint-singles",
+        "python-constraint-optimized",
+        "python-constraint-recursive",
+        "python-constraint-minconflicts",
+    ],
+)
+def test_results_carry_the_configuration_name(name: str) -> None:
+    puzzle = load("4x4")[0].puzzle
+    result = create(name).solve(puzzle, timeout=30)
+    assert result.solver == name
+    assert result.status is Status.LIMIT and is_solution(puzzle, result.solutions[0])
