@@ -19,6 +19,9 @@ COMMANDS = (
     "harness.commands.solve",
     "harness.commands.count",
     "harness.commands.solvers_list",
+    "harness.commands.convert",
+    "harness.commands.show",
+    "harness.commands.collections_list",
 )
 
 DESCRIPTION = """\

@@ -70,24 +70,30 @@ def read_options(args: argparse.Namespace) -> ReadOptions:
 
 def looks_like_puzzle(text: str) -> bool:
     """A command-line argument that is a puzzle string rather than a name or a path."""
-    return len(text) >= 16 and not Path(text).exists() and "/" not in text and text not in BUNDLED
+    if len(text) < 16 or "/" in text or text in BUNDLED:
+        return False
+    try:
+        return not Path(text).exists()
+    except OSError:  # a 16x16 or 25x25 puzzle is longer than a file name may be
+        return True
 
 
 def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
     """Every puzzle named by the arguments, in order; reports skipped entries on stderr."""
     options = read_options(args)
+    fmt = getattr(args, "input_format", None)  # commands that offer --from set it
     report = ReadReport()
     entries: list[PuzzleEntry] = []
     for number, spec in enumerate(args.inputs, 1):
         if spec == "-":
-            entries += read_text(sys.stdin.read(), "stdin", ".txt", options, report)
+            entries += read_text(sys.stdin.read(), "stdin", fmt or ".txt", options, report)
         elif looks_like_puzzle(spec):
             try:
                 entries.append(PuzzleEntry(f"arg{number}", parse_puzzle(spec, options)))
             except PuzzleFormatError as error:
                 raise error.located(source=f"argument {number}") from None
         else:
-            entries += load(spec, options, report)
+            entries += load(spec, options, report, fmt)
     for skipped in report.skipped:
         print(f"skipped {skipped}", file=sys.stderr)
     if report.skipped:

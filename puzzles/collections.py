@@ -15,23 +15,76 @@ class Bundled:
     name: str
     file: str
     summary: str
+    source: str = ""  # where it comes from (full provenance in puzzles/data/SOURCES.md)
 
 
 BUNDLED: dict[str, Bundled] = {
     b.name: b
     for b in (
-        Bundled("easy50", "easy50.txt", "50 easy 9x9 (Project Euler 96)"),
-        Bundled("top95", "top95.txt", "95 hard 9x9 (magictour top95)"),
-        Bundled("hardest", "hardest.txt", "11 9x9 collected by Norvig as 'hardest'"),
-        Bundled("17clue", "17clue.txt", "1,000 of the 49,158 known 17-clue 9x9 puzzles"),
-        Bundled("forum-hardest", "forum-hardest.txt", "1,000 of the forum's hardest 9x9 (SE 11+)"),
-        Bundled("multi", "multi.txt", "200 9x9 with two or more solutions (serg benchmark)"),
-        Bundled("gecode9", "gecode9.txt", "18 9x9 from Gecode's examples"),
-        Bundled("4x4", "4x4.txt", "100 4x4 puzzles"),
-        Bundled("16x16", "16x16.txt", "100 16x16 puzzles"),
-        Bundled("gecode16", "gecode16.txt", "55 16x16 from Gecode's examples"),
-        Bundled("25x25", "25x25.txt", "18 25x25 from Gecode's examples (A. Frisch)"),
-        Bundled("seeds", "seeds.csv", "the 5 example boards of the source documents, solved"),
+        Bundled(
+            "easy50",
+            "easy50.txt",
+            "50 easy 9x9 (Project Euler 96)",
+            "Project Euler 96 via Norvig's pytudes (MIT)",
+        ),
+        Bundled(
+            "top95",
+            "top95.txt",
+            "95 hard 9x9 (magictour top95)",
+            "magictour top95 via Norvig's pytudes (MIT)",
+        ),
+        Bundled(
+            "hardest",
+            "hardest.txt",
+            "11 9x9 collected by Norvig as 'hardest'",
+            "Norvig's pytudes (MIT)",
+        ),
+        Bundled(
+            "17clue",
+            "17clue.txt",
+            "1,000 of the 49,158 known 17-clue 9x9 puzzles",
+            "Gordon Royle's 17-clue list via tdoku",
+        ),
+        Bundled(
+            "forum-hardest",
+            "forum-hardest.txt",
+            "1,000 of the forum's hardest 9x9 (SE 11+)",
+            "Enjoy Sudoku forum via tdoku",
+        ),
+        Bundled(
+            "multi",
+            "multi.txt",
+            "200 9x9 with two or more solutions (serg benchmark)",
+            "tdoku puzzles7_serg_benchmark",
+        ),
+        Bundled(
+            "gecode9",
+            "gecode9.txt",
+            "18 9x9 from Gecode's examples",
+            "Gecode's sudoku.cpp via hakank/hakank (MIT)",
+        ),
+        Bundled("4x4", "4x4.txt", "100 4x4 puzzles", "VU Amsterdam KR course (owhygithub/KR)"),
+        Bundled(
+            "16x16", "16x16.txt", "100 16x16 puzzles", "VU Amsterdam KR course (owhygithub/KR)"
+        ),
+        Bundled(
+            "gecode16",
+            "gecode16.txt",
+            "55 16x16 from Gecode's examples",
+            "Gecode's sudoku.cpp via hakank/hakank (MIT)",
+        ),
+        Bundled(
+            "25x25",
+            "25x25.txt",
+            "18 25x25 from Gecode's examples (A. Frisch)",
+            "Gecode's sudoku.cpp via hakank/hakank (MIT)",
+        ),
+        Bundled(
+            "seeds",
+            "seeds.csv",
+            "the 5 example boards of the source documents, solved",
+            "the project's source documents",
+        ),
     )
 }
 
@@ -41,15 +94,21 @@ def bundled_text(name: str) -> str:
 
 
 def load(
-    spec: str, options: ReadOptions = ReadOptions(), report: ReadReport | None = None
+    spec: str,
+    options: ReadOptions = ReadOptions(),
+    report: ReadReport | None = None,
+    fmt: str | None = None,
 ) -> list[PuzzleEntry]:
-    """The puzzles of a bundled collection (`top95`) or of a file path; ids are `name:line`."""
+    """The puzzles of a bundled collection (`top95`) or of a file path; ids are `name:line`.
+
+    `fmt` (a format name such as `grid`) overrides what the file's extension says.
+    """
     if spec in BUNDLED:
         suffix = Path(BUNDLED[spec].file).suffix
         return read_text(bundled_text(spec), spec, suffix, options, report)
     path = Path(spec)
     if path.is_file():
-        return read_file(path, options, report)
+        return read_file(path, options, report, fmt=fmt)
     raise UnknownCollectionError(
         f"{spec!r} is neither a file nor a bundled collection ({', '.join(BUNDLED)})"
     )

@@ -164,6 +164,13 @@ class Geometry:
         return tuple(tuple(owner) for owner in owners)
 
     @cached_property
+    def unit_keys(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, `unit * (N + 1)` per unit it is in: adding a digit gives a number
+        that stands for (unit, digit), so a repeated number is a digit twice in a unit."""
+        stride = self.size + 1
+        return tuple(tuple(unit * stride for unit in units) for units in self.units_of)
+
+    @cached_property
     def peers(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the other cells that share a unit with it, sorted."""
         result = []

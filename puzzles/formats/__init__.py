@@ -1,0 +1,225 @@
+"""Reading and writing puzzle files. Every reader yields `PuzzleEntry` items with an id.
+
+Formats (`FORMATS`, by name) are chosen by file extension: `.txt` one puzzle per line (or
+grids, when the file looks like grids: see `looks_like_grids`), `.grid` multi-line grids,
+`.sdk` SadMan Sudoku, `.csv` Kaggle's `quizzes,solutions`, `.json` and `.jsonl`. Unknown
+extensions are read like `.txt`. Ids are `source:line`, the line where the puzzle starts.
+A bad entry raises `PuzzleFormatError` naming file, line and column, or, with
+`skip_invalid=True`, is recorded in `ReadReport.skipped` and reading goes on.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+from puzzles.errors import PuzzleFormatError
+from puzzles.formats.common import (
+    Format,
+    PlayerState,
+    PuzzleEntry,
+    Reader,
+    ReadOptions,
+    ReadReport,
+    WriteOptions,
+    Writer,
+    parse_puzzle,
+)
+from puzzles.formats.grids import (
+    SEPARATORS,
+    read_grids,
+    read_sdk,
+    row_values,
+    write_grids,
+    write_sdk,
+)
+from puzzles.formats.jsonfmt import read_json, read_jsonl, write_json, write_jsonl
+from puzzles.formats.kaggle import read_csv, write_csv
+from puzzles.formats.lines import content, read_lines, write_lines
+from puzzles.geometry import Geometry
+
+FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format("line", (".txt",), "one puzzle per line, N² symbols", read_lines, write_lines),
+        Format(
+            "grid",
+            (".grid",),
+            "N lines of N cells, with | - + separators; blank line between puzzles",
+            read_grids,
+            write_grids,
+            frozenset({"box"}),
+        ),
+        Format(
+            "sdk",
+            (".sdk",),
+            "SadMan Sudoku: #A author, #D description, ... lines, then the grid",
+            read_sdk,
+            write_sdk,
+            frozenset({"metadata"}),
+        ),
+        Format(
+            "csv",
+            (".csv",),
+            "Kaggle CSV: quizzes,solutions (and metadata columns)",
+            read_csv,
+            write_csv,
+            frozenset({"solution", "metadata"}),
+        ),
+        Format(
+            "json",
+            (".json",),
+            "a puzzle object with metadata, solution and player state, or a list of them",
+            read_json,
+            write_json,
+            frozenset({"solution", "metadata", "state", "box", "diagonals"}),
+        ),
+        Format(
+            "jsonl",
+            (".jsonl", ".ndjson"),
+            "JSON Lines: one puzzle object per line",
+            read_jsonl,
+            write_jsonl,
+            frozenset({"solution", "metadata", "state", "box", "diagonals"}),
+        ),
+    )
+}
+
+EXTENSIONS: dict[str, str] = {ext: f.name for f in FORMATS.values() for ext in f.extensions}
+
+
+def format_named(spec: str) -> Format:
+    """A format by name (`grid`) or by extension (`.grid`, `grid`); an error names the choices."""
+    key = spec.lower()
+    if key in FORMATS:
+        return FORMATS[key]
+    extension = key if key.startswith(".") else f".{key}"
+    if extension in EXTENSIONS:
+        return FORMATS[EXTENSIONS[extension]]
+    raise PuzzleFormatError(
+        f"unknown format {spec!r}: expected one of {', '.join(FORMATS)} "
+        f"(or an extension: {', '.join(EXTENSIONS)})"
+    )
+
+
+def format_of_path(path: str | Path) -> Format:
+    """The format a file name's extension says; `.txt` and unknown extensions are `line`."""
+    return FORMATS[EXTENSIONS.get(Path(path).suffix.lower(), "line")]
+
+
+def looks_like_grids(text: str, options: ReadOptions = ReadOptions()) -> bool:
+    """Whether a `.txt` file holds multi-line grids rather than one puzzle per line.
+
+    Decided by the first line that is not blank or a `#` comment: grids if it has `|`, `+`
+    or `=`, is a rule (`-----`), or holds at most 25 characters that are not a whole puzzle
+    (`530070000`: a row; `Grid 01`: a title). A line of 16 cells is read as a 4x4 puzzle,
+    never as the first row of a 16x16 grid (name such files `.grid`, or give the geometry).
+    """
+    for line in io.StringIO(text):
+        stripped = content(line)
+        if not stripped:
+            continue
+        if any(char in SEPARATORS for char in stripped.replace("-", "")):
+            return True
+        cells = len(row_values(stripped, options.alphabet))
+        if options.geometry is not None:  # then a 16x16 grid's rows are known for rows
+            geometry = options.geometry
+            return cells != geometry.cell_count and cells <= max(25, geometry.size)
+        return cells == 0 or (cells <= 25 and not _is_puzzle_length(cells))
+    return False
+
+
+def _is_puzzle_length(cells: int) -> bool:
+    try:
+        Geometry.for_cell_count(cells)
+    except Exception:
+        return False
+    return True
+
+
+def read_text(
+    text: str,
+    source: str,
+    fmt: str = ".txt",
+    options: ReadOptions = ReadOptions(),
+    report: ReadReport | None = None,
+) -> list[PuzzleEntry]:
+    """Every puzzle in `text`, read as `fmt` (a format name or an extension such as `.csv`).
+
+    `.txt` (and unknown extensions) are sniffed: grids if `looks_like_grids`, else lines.
+    """
+    reader = _reader(text, fmt, options)
+    return list(reader(io.StringIO(text), source, options, report or ReadReport()))
+
+
+def _reader(text: str, fmt: str, options: ReadOptions) -> Reader:
+    key = fmt.lower()
+    if key in FORMATS:
+        return FORMATS[key].read
+    extension = key if key.startswith(".") else f".{key}"
+    name = EXTENSIONS.get(extension, "line")
+    if name == "line" and looks_like_grids(text, options):
+        name = "grid"
+    return FORMATS[name].read
+
+
+def read_file(
+    path: Path,
+    options: ReadOptions = ReadOptions(),
+    report: ReadReport | None = None,
+    source: str | None = None,
+    fmt: str | None = None,
+) -> list[PuzzleEntry]:
+    """Every puzzle in the file at `path`; ids are `source:line` (source defaults to the path)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        raise PuzzleFormatError(f"cannot read: {error.strerror}", source=str(path)) from None
+    except UnicodeDecodeError:
+        raise PuzzleFormatError("not a text file (expected UTF-8)", source=str(path)) from None
+    return read_text(text, source or str(path), fmt or path.suffix.lower(), options, report)
+
+
+def write_text(
+    entries: Sequence[PuzzleEntry], fmt: str = "line", options: WriteOptions = WriteOptions()
+) -> str:
+    """The entries written as `fmt` (a format name or an extension)."""
+    return format_named(fmt).write(entries, options)
+
+
+def write_file(
+    entries: Sequence[PuzzleEntry],
+    path: Path,
+    fmt: str | None = None,
+    options: WriteOptions = WriteOptions(),
+) -> None:
+    """Write the entries to `path`, in `fmt` or the format its extension says."""
+    writer = format_named(fmt) if fmt else format_of_path(path)
+    text = writer.write(entries, options)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise PuzzleFormatError(f"cannot write: {error.strerror}", source=str(path)) from None
+
+
+__all__ = [
+    "EXTENSIONS",
+    "FORMATS",
+    "Format",
+    "PlayerState",
+    "PuzzleEntry",
+    "ReadOptions",
+    "ReadReport",
+    "Reader",
+    "WriteOptions",
+    "Writer",
+    "format_named",
+    "format_of_path",
+    "looks_like_grids",
+    "parse_puzzle",
+    "read_file",
+    "read_text",
+    "write_file",
+    "write_text",
+]

@@ -1,0 +1,198 @@
+"""What every format shares: the entries read, the reading and writing options, error location."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from puzzles.checker import conflicts, has_conflicts, solution_problems
+from puzzles.errors import InvalidPuzzleError, PuzzleFormatError
+from puzzles.geometry import Geometry
+from puzzles.grid import Grid
+from puzzles.symbols import DEFAULT, Alphabet
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """A puzzle part-way through: the values filled so far (givens included) and pencil marks.
+
+    `candidates[cell]` is the set of digits pencilled into that cell (empty: no marks).
+    """
+
+    values: Grid
+    candidates: tuple[frozenset[int], ...]
+
+    @classmethod
+    def blank(cls, puzzle: Grid) -> PlayerState:
+        return cls(puzzle, (frozenset(),) * puzzle.geometry.cell_count)
+
+
+@dataclass(frozen=True)
+class PuzzleEntry:
+    """A puzzle read from a collection: `id` is `source:line`; `solution` if the file has one.
+
+    `metadata` holds what the file said about the puzzle (author, source, difficulty, ...);
+    `state` a player's progress (JSON only).
+    """
+
+    id: str
+    puzzle: Grid
+    solution: Grid | None = None
+    metadata: dict[str, Any] = field(default_factory=dict, compare=False)
+    state: PlayerState | None = None
+
+
+@dataclass
+class ReadReport:
+    """What a read skipped (with `skip_invalid=True`): one error per bad entry."""
+
+    skipped: list[PuzzleFormatError] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    alphabet: Alphabet = DEFAULT
+    geometry: Geometry | None = None  # None: inferred from each puzzle's length
+    diagonals: bool = False  # read every puzzle as Sudoku-X
+    check_givens: bool = True  # reject puzzles whose givens repeat a digit in a unit
+    skip_invalid: bool = False
+
+
+@dataclass(frozen=True)
+class WriteOptions:
+    alphabet: Alphabet = DEFAULT
+    blank: str | None = None  # None: the format's usual blank (`.`; `0` for Kaggle CSV)
+
+
+def parse_puzzle(text: str, options: ReadOptions = ReadOptions()) -> Grid:
+    """One puzzle from one line of text, checked as `options` say."""
+    grid = Grid.from_string(text, options.geometry, alphabet=options.alphabet)
+    try:
+        return checked(grid, options)
+    except InvalidPuzzleError as error:  # point at the repeated given's character
+        columns = [column for column, char in enumerate(text, 1) if not char.isspace()]
+        error.column = columns[conflict_cell(grid, options)]
+        raise
+
+
+def conflict_cell(grid: Grid, options: ReadOptions) -> int:
+    """The cell to point an error at: the second of the first pair of repeated givens."""
+    if options.diagonals:
+        grid = Grid(with_diagonals(grid.geometry), grid.values)
+    return conflicts(grid)[0].cells[1]
+
+
+def checked(grid: Grid, options: ReadOptions) -> Grid:
+    """`grid` made Sudoku-X if the options say so, and its givens checked against the rules."""
+    if options.diagonals and not grid.geometry.diagonals:
+        grid = Grid(with_diagonals(grid.geometry), grid.values)
+    if options.check_givens and has_conflicts(grid):
+        raise InvalidPuzzleError(
+            "the givens break the rules: "
+            + "; ".join(c.describe(grid) for c in conflicts(grid))
+            + " (--allow-conflicts reads it anyway)"
+        )
+    return grid
+
+
+@cache
+def with_diagonals(geometry: Geometry) -> Geometry:
+    """The Sudoku-X form of a geometry: one shared instance, so its tables are built once."""
+    return Geometry(geometry.size, geometry.box_rows, geometry.box_cols, diagonals=True)
+
+
+def check_solution(puzzle: Grid, solution: Grid) -> Grid:
+    """`solution`, if it solves `puzzle`; a file whose solution does not is bad input."""
+    problems = solution_problems(puzzle, solution)
+    if problems:
+        raise InvalidPuzzleError("the solution does not solve the puzzle: " + "; ".join(problems))
+    return solution
+
+
+def blank_for(fmt_blank: str, options: WriteOptions, size: int) -> str:
+    """The blank to write: the user's, else the format's usual one unless it is a symbol."""
+    symbols = options.alphabet.symbols[:size]
+    if options.blank is not None:
+        if len(options.blank) != 1 or options.blank.upper() in symbols.upper():
+            raise PuzzleFormatError(
+                f"the blank {options.blank!r} must be one character that is not a symbol "
+                f"({symbols!r})"
+            )
+        return options.blank
+    if fmt_blank.upper() in symbols.upper():
+        return options.alphabet.blanks[0]
+    return fmt_blank
+
+
+def encode(grid: Grid, options: WriteOptions, fmt_blank: str = ".") -> str:
+    """The grid as one line in the options' alphabet, or an error if the alphabet is too short."""
+    size = grid.geometry.size
+    if len(options.alphabet.symbols) < size:
+        raise PuzzleFormatError(
+            f"the {options.alphabet.name or repr(options.alphabet.symbols)} alphabet has "
+            f"{len(options.alphabet.symbols)} symbols; a {grid.geometry} puzzle needs {size}"
+        )
+    return grid.to_line(options.alphabet, blank_for(fmt_blank, options, size))
+
+
+class located:
+    """Context manager: attach file and line to a format error; swallow it when skipping."""
+
+    def __init__(self, source: str, line: int, options: ReadOptions, report: ReadReport) -> None:
+        self.source, self.line, self.options, self.report = source, line, options, report
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: object
+    ) -> bool:
+        if not isinstance(error, PuzzleFormatError):
+            return False
+        where = error.located(source=self.source, line=self.line)
+        if self.options.skip_invalid:
+            self.report.skipped.append(where)
+            return True
+        raise where from None
+
+
+Reader = Callable[[Iterable[str], str, ReadOptions, ReadReport], Iterator[PuzzleEntry]]
+Writer = Callable[[Sequence[PuzzleEntry], WriteOptions], str]
+
+
+@dataclass(frozen=True)
+class Format:
+    """A file format: its name, file extensions, reader and writer, and what it can hold."""
+
+    name: str
+    extensions: tuple[str, ...]
+    summary: str
+    read: Reader
+    write: Writer
+    keeps: frozenset[str] = frozenset()  # of "solution", "metadata", "state", "geometry"
+
+    def losses(self, entries: Sequence[PuzzleEntry]) -> list[str]:
+        """What writing `entries` in this format leaves out, in words (for a warning)."""
+        lost = {
+            "solution": sum(1 for e in entries if e.solution is not None),
+            "metadata": sum(1 for e in entries if e.metadata),
+            "state": sum(1 for e in entries if e.state is not None),
+            "geometry": sum(1 for e in entries if _unusual(e.puzzle.geometry)),
+        }
+        words = {
+            "solution": "solutions",
+            "metadata": "metadata",
+            "state": "player states",
+            "geometry": "geometries other than the usual box shape (e.g. Sudoku-X)",
+        }
+        return [
+            f"{count} puzzles' {words[kind]}"
+            for kind, count in lost.items()
+            if count and kind not in self.keeps
+        ]
+
+
+def _unusual(geometry: Geometry) -> bool:
+    return geometry != Geometry.of_size(geometry.size)

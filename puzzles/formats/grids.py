@@ -1,0 +1,295 @@
+"""Multi-line grids (`.grid`, pictures with `|`, `-`, `+`) and SadMan Sudoku's `.sdk`.
+
+A grid is N lines of N cells. Separators (`|`, `+`, `-`, `=`) and spaces between cells are
+ignored; a row may also be N whitespace-separated numbers (`10 . 3 16 ...`) for big grids.
+A puzzle ends when it has N rows, N being the first row's number of cells (or the size
+`--geometry` gives), so blank lines may sit between bands. Between puzzles, blank lines,
+rule lines (`========`) and title lines (Project Euler's `Grid 01`) are passed over; a title
+is kept as `metadata["title"]`. `|` and rule lines inside the first puzzle reveal the box
+shape (`6x6` with 3x2 boxes). In `.sdk` files, `#X text` lines before a puzzle are its
+metadata (`#A` author, `#D` description, `#C` comment, `#B` date, `#S` source, `#L` level,
+`#U` URL) and `[Puzzle]`-style section lines are passed over.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import chain
+from typing import Any
+
+from puzzles.errors import GeometryError, InvalidPuzzleError, PuzzleFormatError
+from puzzles.formats.common import (
+    PuzzleEntry,
+    ReadOptions,
+    ReadReport,
+    WriteOptions,
+    blank_for,
+    checked,
+    conflict_cell,
+    encode,
+    located,
+)
+from puzzles.geometry import Geometry
+from puzzles.grid import Grid
+from puzzles.symbols import Alphabet
+
+SEPARATORS = frozenset("|+-=")
+
+# SadMan Sudoku's metadata letters, and the metadata keys they are read into.
+SDK_FIELDS = {
+    "A": "author",
+    "D": "description",
+    "C": "comment",
+    "B": "date",
+    "S": "source",
+    "L": "level",
+    "U": "url",
+}
+SDK_LETTERS = {name: letter for letter, name in SDK_FIELDS.items()}
+
+Cell = tuple[int, int]  # (column, value)
+
+
+def row_values(line: str, alphabet: Alphabet) -> list[int]:
+    """The values of one grid row (-1 for a character the alphabet lacks), separators dropped."""
+    numbers = _numeric_row(line, alphabet)
+    if numbers is not None:
+        return [value for _, value in numbers]
+    value_of = _values(alphabet).get
+    return [value_of(char, -1) for char in line.translate(_DROP)]
+
+
+def cell_columns(line: str, alphabet: Alphabet) -> list[int]:
+    """The 1-based column of each cell `row_values` finds (for error messages)."""
+    numbers = _numeric_row(line, alphabet)
+    if numbers is not None:
+        return [column for column, _ in numbers]
+    return [column for column, char in enumerate(line, 1) if char.translate(_DROP)]
+
+
+_DROP = str.maketrans("", "", "|+-= \t\r\n\f\v")
+
+
+@cache
+def _values(alphabet: Alphabet) -> dict[str, int]:
+    """Character -> value for every symbol of the alphabet (either case) and its blanks."""
+    table = dict.fromkeys(alphabet.blanks, 0)
+    for value, symbol in enumerate(alphabet.symbols, 1):
+        table[symbol] = table[symbol.lower()] = value
+    return table
+
+
+def _numeric_row(line: str, alphabet: Alphabet) -> list[Cell] | None:
+    """`10 . 3 16 ...`: a row of N whitespace-separated numbers (0 or a blank for empty).
+
+    Recognised by a number of two digits or more with no leading zero, every number at most
+    N: so `530 070 000` and `123 456 789` stay rows of single-character cells.
+    """
+    if not _WIDE.search(line):  # the common case, at C speed
+        return None
+    tokens = line.replace("|", " ").split()
+    cells: list[Cell] = []
+    for match in _TOKEN.finditer(line):
+        token, column = match.group(), match.start() + 1
+        if token in alphabet.blanks:
+            cells.append((column, 0))
+        elif token.isdigit() and (len(token) == 1 or token[0] != "0") and int(token) <= len(tokens):
+            cells.append((column, int(token)))
+        else:
+            return None
+    return cells
+
+
+_TOKEN = re.compile(r"[^\s|]+")
+_WIDE = re.compile(r"(?:^|[\s|])[1-9][0-9]+(?=$|[\s|])")  # a number of two digits or more
+
+
+def _is_rule(line: str) -> bool:
+    """A line of separators only (`------+------`, `========`)."""
+    return not line.strip("|+-= \t\r\n")
+
+
+@dataclass
+class _Pending:
+    """The puzzle being read: its rows so far, the first error in it, what the file said."""
+
+    start: int
+    size: int
+    rows: list[list[int]] = field(default_factory=list)
+    lines: list[tuple[int, str]] = field(default_factory=list)  # (number, text) of each row
+    error: PuzzleFormatError | None = None
+    bar_cells: int | None = None  # cells before the first `|` of the first row
+    rule_after: int | None = None  # rows before the first rule line
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def read_grids(
+    lines: Iterable[str], source: str, options: ReadOptions, report: ReadReport
+) -> Iterator[PuzzleEntry]:
+    return _read_blocks(lines, source, options, report, sdk=False)
+
+
+def read_sdk(
+    lines: Iterable[str], source: str, options: ReadOptions, report: ReadReport
+) -> Iterator[PuzzleEntry]:
+    return _read_blocks(lines, source, options, report, sdk=True)
+
+
+def _read_blocks(
+    lines: Iterable[str], source: str, options: ReadOptions, report: ReadReport, *, sdk: bool
+) -> Iterator[PuzzleEntry]:
+    alphabet = options.alphabet
+    metadata: dict[str, Any] = {}
+    pending: _Pending | None = None
+    for number, raw in enumerate(lines, 1):
+        line = raw.rstrip("\r\n")
+        text = line.strip()
+        if pending is None:  # between puzzles
+            if not text or _is_rule(text):
+                continue
+            if text.startswith("#"):
+                if sdk:
+                    _add_sdk_field(metadata, text)
+                continue
+            if sdk and text.startswith("[") and text.endswith("]"):
+                continue
+            cells = row_values(line, alphabet)
+            if any(value < 0 for value in cells):
+                metadata["title"] = text
+                continue
+            with located(source, number, options, report):
+                pending = _Pending(number, _side(len(cells), options), metadata=metadata)
+                metadata = {}
+            if pending is None:  # a bad first row, skipped
+                continue
+        elif not text or text.startswith("#"):
+            continue
+        elif _is_rule(text):
+            if pending.rule_after is None:
+                pending.rule_after = len(pending.rows)
+            continue
+        _add_row(pending, line, number, alphabet)
+        if len(pending.rows) == pending.size:
+            with located(source, pending.start, options, report):
+                yield _finish(pending, source, options)
+            pending = None
+    if pending is not None:
+        with located(source, pending.start, options, report):
+            raise pending.error or PuzzleFormatError(
+                f"the file ends after {len(pending.rows)} of the puzzle's {pending.size} rows"
+            )
+
+
+def _side(cells: int, options: ReadOptions) -> int:
+    """The grid's side, from the first row's number of cells."""
+    if options.geometry is not None:
+        if cells != options.geometry.size:
+            raise PuzzleFormatError(
+                f"expected {options.geometry.size} cells in a row of a {options.geometry} "
+                f"puzzle, got {cells}"
+            )
+        return cells
+    expected = f"a row of {cells} cells: expected 4, 6, 8, 9, 12, 16 or 25 cells per row"
+    if cells > 25:  # bigger grids exist (say --geometry), but the wrong format is likelier
+        raise PuzzleFormatError(f"{expected} (a whole puzzle on one line? that is the line format)")
+    try:
+        Geometry.of_size(cells)
+    except GeometryError:
+        raise PuzzleFormatError(expected) from None
+    return cells
+
+
+def _add_row(pending: _Pending, line: str, number: int, alphabet: Alphabet) -> None:
+    """Add a row to the puzzle; a bad row still counts, so the next puzzle starts in step."""
+    values = row_values(line, alphabet)
+    if not pending.rows and "|" in line:
+        pending.bar_cells = len(line.split("|", 1)[0].translate(_DROP))
+    pending.rows.append(values)
+    pending.lines.append((number, line))
+    n = pending.size
+    if pending.error is not None or (len(values) == n and min(values) >= 0 and max(values) <= n):
+        return
+    for column, value in zip(cell_columns(line, alphabet), values, strict=True):
+        if not 0 <= value <= n:
+            char = line[column - 1] if value < 0 else str(value)
+            pending.error = PuzzleFormatError(
+                f"unexpected {char!r}: a cell of a {n}x{n} grid is {alphabet.describe(n)}",
+                line=number,
+                column=column,
+            )
+            return
+    pending.error = PuzzleFormatError(
+        f"expected {n} cells in each row (as in the puzzle's first row), got {len(values)}",
+        line=number,
+    )
+
+
+def _finish(pending: _Pending, source: str, options: ReadOptions) -> PuzzleEntry:
+    if pending.error is not None:
+        raise pending.error
+    geometry = options.geometry or _box_shape(pending)
+    grid = Grid(geometry, tuple(chain.from_iterable(pending.rows)))
+    try:
+        grid = checked(grid, options)
+    except InvalidPuzzleError as error:  # point at the repeated given, on its own line
+        cell = conflict_cell(grid, options)
+        number, line = pending.lines[geometry.row_of(cell)]
+        error.line = number
+        error.column = cell_columns(line, options.alphabet)[geometry.col_of(cell)]
+        raise
+    return PuzzleEntry(f"{source}:{pending.start}", grid, None, pending.metadata)
+
+
+def _box_shape(pending: _Pending) -> Geometry:
+    """The usual geometry of that size, unless the separators draw other boxes."""
+    usual = Geometry.of_size(pending.size)
+    rows, cols = pending.rule_after, pending.bar_cells
+    if rows and cols and (rows, cols) != (usual.box_rows, usual.box_cols):
+        try:
+            return Geometry(pending.size, rows, cols)
+        except GeometryError:
+            return usual
+    return usual
+
+
+def _add_sdk_field(metadata: dict[str, Any], text: str) -> None:
+    """`#Aauthor` -> metadata["author"]; repeated `#C` comment lines are joined."""
+    letter, value = text[1:2].upper(), text[2:].strip()
+    if not letter:
+        return
+    key = SDK_FIELDS.get(letter, letter)
+    metadata[key] = f"{metadata[key]}\n{value}" if key in metadata else value
+
+
+def write_grids(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
+    """Each puzzle as a boxed picture, a blank line between; a title line where there is one."""
+    blocks = []
+    for entry in entries:
+        title = entry.metadata.get("title")
+        picture = _picture(entry.puzzle, options)
+        blocks.append(f"{title}\n{picture}" if title else picture)
+    return "\n\n".join(blocks) + "\n" if blocks else ""
+
+
+def _picture(grid: Grid, options: WriteOptions) -> str:
+    encode(grid, options)  # the alphabet check
+    return grid.picture(options.alphabet, blank_for(".", options, grid.geometry.size))
+
+
+def write_sdk(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
+    """SadMan `.sdk`: `#X` metadata lines, then N lines of N cells; a blank line between."""
+    blocks = []
+    for entry in entries:
+        lines = []
+        for key, value in entry.metadata.items():
+            letter = SDK_LETTERS.get(key, key if len(key) == 1 and key.isupper() else None)
+            if letter is not None:
+                lines += [f"#{letter}{part}" for part in str(value).split("\n")]
+        line = encode(entry.puzzle, options)
+        n = entry.puzzle.geometry.size
+        lines += [line[i : i + n] for i in range(0, len(line), n)]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n" if blocks else ""

@@ -1,0 +1,269 @@
+"""JSON (`.json`: one puzzle object or a list of them) and JSON Lines (`.jsonl`: one per line).
+
+A puzzle object:
+
+    {
+      "id": "top95:1",                  where it came from (kept in metadata; ids are file:line)
+      "geometry": "9x9",                optional: 6x6:3x2 (box shape), 9x9-x (Sudoku-X), ...
+      "alphabet": "default",            optional: default, hex, letters, or the symbols
+      "puzzle": "4.....8.5.3...",       required: a line, or rows of numbers (0 = empty)
+      "solution": "417369825...",       optional, must solve the puzzle
+      "state": {                        optional: a player's progress
+        "values": "4.7...8.5.3...",     givens plus the player's entries (same forms)
+        "candidates": {"r1c2": [1, 2, 6], "r1c3": [2, 6]}   pencil marks, by cell
+      },
+      "source": "...", "difficulty": "hard", ...   anything else is metadata, kept as is
+    }
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from puzzles.errors import GeometryError, InvalidPuzzleError, PuzzleFormatError
+from puzzles.formats.common import (
+    PlayerState,
+    PuzzleEntry,
+    ReadOptions,
+    ReadReport,
+    WriteOptions,
+    check_solution,
+    checked,
+    conflict_cell,
+    encode,
+    located,
+)
+from puzzles.geometry import Geometry
+from puzzles.grid import Grid
+from puzzles.symbols import DEFAULT, Alphabet, alphabet_named
+
+KEYS = ("id", "geometry", "alphabet", "puzzle", "solution", "state")
+_CELL = re.compile(r"r(\d+)c(\d+)")
+
+
+class _Text:
+    """The document, to turn an offset into a line and column."""
+
+    def __init__(self, text: str, first_line: int = 1) -> None:
+        self.text, self.first_line = text, first_line
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        index = bisect.bisect_right(self.starts, offset) - 1
+        return self.first_line + index, offset - self.starts[index] + 1
+
+    def value_offset(self, start: int, end: int, key: str) -> int | None:
+        """Where the string value of `"key":` starts (its first character) in text[start:end]."""
+        match = re.compile(rf'"{re.escape(key)}"\s*:\s*"').search(self.text, start, end)
+        return match.end() if match else None
+
+
+def read_json(
+    lines: Iterable[str], source: str, options: ReadOptions, report: ReadReport
+) -> Iterator[PuzzleEntry]:
+    doc = _Text("".join(lines))
+    for start, end, value in _values(doc.text, source):
+        line = doc.position(start)[0]
+        with located(source, line, options, report):
+            yield _entry(value, f"{source}:{line}", options, doc, start, end)
+
+
+def read_jsonl(
+    lines: Iterable[str], source: str, options: ReadOptions, report: ReadReport
+) -> Iterator[PuzzleEntry]:
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        with located(source, number, options, report):
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise PuzzleFormatError(f"not JSON: {error.msg}", column=error.colno) from None
+            doc = _Text(line, number)
+            yield _entry(value, f"{source}:{number}", options, doc, 0, len(line))
+
+
+def _values(text: str, source: str) -> Iterator[tuple[int, int, Any]]:
+    """The top-level object, or each element of a top-level list, with its offsets."""
+    decoder = json.JSONDecoder()
+    try:
+        pos = _skip(text, 0)
+        if pos == len(text):
+            return
+        if text[pos] != "[":
+            value, end = decoder.raw_decode(text, pos)
+            yield pos, end, value
+        else:
+            pos = _skip(text, pos + 1)
+            while text[pos : pos + 1] != "]":
+                value, end = decoder.raw_decode(text, pos)
+                yield pos, end, value
+                pos = _skip(text, end)
+                if text[pos : pos + 1] == ",":
+                    pos = _skip(text, pos + 1)
+                elif text[pos : pos + 1] != "]":
+                    raise json.JSONDecodeError("expected ',' or ']'", text, pos)
+            end = pos + 1
+        if _skip(text, end) != len(text):
+            raise json.JSONDecodeError("extra data after the JSON value", text, _skip(text, end))
+    except json.JSONDecodeError as error:
+        raise PuzzleFormatError(
+            f"not JSON: {error.msg}", source=source, line=error.lineno, column=error.colno
+        ) from None
+
+
+def _skip(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def _entry(
+    value: Any, entry_id: str, options: ReadOptions, doc: _Text, start: int, end: int
+) -> PuzzleEntry:
+    if not isinstance(value, dict) or "puzzle" not in value:
+        raise PuzzleFormatError('expected a JSON object with a "puzzle" key')
+    alphabet = _alphabet(value.get("alphabet"), options.alphabet)
+    geometry = options.geometry or _geometry(value.get("geometry"))
+
+    def grid(key: str, field: Any, geometry: Geometry | None) -> Grid:
+        return _grid(field, key, geometry, alphabet, doc, start, end)
+
+    puzzle = grid("puzzle", value["puzzle"], geometry)
+    try:
+        puzzle = checked(puzzle, options)
+    except InvalidPuzzleError as error:  # point at the repeated given in the puzzle string
+        offset = doc.value_offset(start, end, "puzzle")
+        if isinstance(value["puzzle"], str) and offset is not None:
+            error.line, error.column = doc.position(offset + conflict_cell(puzzle, options))
+        raise
+    solution = None
+    if value.get("solution") is not None:
+        solution = check_solution(puzzle, grid("solution", value["solution"], puzzle.geometry))
+    state = None
+    if value.get("state") is not None:
+        state = _state(value["state"], puzzle, grid)
+    metadata = {key: field for key, field in value.items() if key not in KEYS[1:]}
+    return PuzzleEntry(entry_id, puzzle, solution, metadata, state)
+
+
+def _alphabet(name: Any, default: Alphabet) -> Alphabet:
+    if name is None:
+        return default
+    try:
+        return alphabet_named(str(name))
+    except ValueError as error:
+        raise PuzzleFormatError(f'"alphabet": {error}') from None
+
+
+def _geometry(name: Any) -> Geometry | None:
+    if name is None:
+        return None
+    try:
+        return Geometry.parse(str(name))
+    except GeometryError as error:
+        raise PuzzleFormatError(f'"geometry": {error}') from None
+
+
+def _grid(
+    field: Any,
+    key: str,
+    geometry: Geometry | None,
+    alphabet: Alphabet,
+    doc: _Text,
+    start: int,
+    end: int,
+) -> Grid:
+    """A grid from a line string or from rows of numbers; errors point into the file."""
+    try:
+        if isinstance(field, str):
+            return Grid.from_string(field, geometry, alphabet=alphabet)
+        if isinstance(field, list) and all(
+            isinstance(row, list) and all(type(v) is int for v in row) for row in field
+        ):
+            return Grid.from_rows(field, geometry)
+        raise PuzzleFormatError("expected a string of cells or a list of rows of numbers")
+    except PuzzleFormatError as error:
+        offset = doc.value_offset(start, end, key)
+        if error.column is not None and offset is not None:
+            line, column = doc.position(offset + error.column - 1)
+            raise PuzzleFormatError(f'"{key}": {error.message}', line=line, column=column) from None
+        raise PuzzleFormatError(f'"{key}": {error.message}', line=error.line) from None
+
+
+def _state(
+    field: Any, puzzle: Grid, grid: Callable[[str, Any, Geometry | None], Grid]
+) -> PlayerState:
+    if not isinstance(field, dict):
+        raise PuzzleFormatError('"state": expected an object with "values" and "candidates"')
+    geometry = puzzle.geometry
+    values = puzzle
+    if field.get("values") is not None:
+        values = Grid(geometry, grid("values", field["values"], geometry).values)
+        changed = [
+            geometry.cell_name(cell)
+            for cell, given in enumerate(puzzle.values)
+            if given and values.values[cell] != given
+        ]
+        if changed:
+            raise PuzzleFormatError(f'"state": the values change givens at {", ".join(changed)}')
+    marks = field.get("candidates") or {}
+    if not isinstance(marks, dict):
+        raise PuzzleFormatError('"candidates": expected an object such as {"r1c2": [1, 4]}')
+    candidates: list[frozenset[int]] = [frozenset()] * geometry.cell_count
+    for name, digits in marks.items():
+        match = _CELL.fullmatch(str(name))
+        row, col = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
+        if not (1 <= row <= geometry.size and 1 <= col <= geometry.size):
+            raise PuzzleFormatError(
+                f'"candidates": {name!r} is no cell: expected r1c1 to r{geometry.size}c{geometry.size}'
+            )
+        if not isinstance(digits, list) or not all(
+            type(d) is int and 1 <= d <= geometry.size for d in digits
+        ):
+            raise PuzzleFormatError(
+                f'"candidates": {name} should list digits from 1 to {geometry.size}'
+            )
+        candidates[geometry.cell(row - 1, col - 1)] = frozenset(digits)
+    return PlayerState(values, tuple(candidates))
+
+
+def entry_object(entry: PuzzleEntry, options: WriteOptions) -> dict[str, Any]:
+    """The JSON object for one entry (the schema above); `id` keeps the first source."""
+    puzzle = entry.puzzle
+    record: dict[str, Any] = {"id": entry.metadata.get("id", entry.id)}
+    if puzzle.geometry != Geometry.of_size(puzzle.geometry.size):
+        record["geometry"] = puzzle.geometry.name
+    if options.alphabet != DEFAULT:
+        record["alphabet"] = options.alphabet.name or options.alphabet.symbols
+    record["puzzle"] = encode(puzzle, options)
+    if entry.solution is not None:
+        record["solution"] = encode(entry.solution, options)
+    if entry.state is not None:
+        geometry = puzzle.geometry
+        record["state"] = {
+            "values": encode(entry.state.values, options),
+            "candidates": {
+                geometry.cell_name(cell): sorted(digits)
+                for cell, digits in enumerate(entry.state.candidates)
+                if digits
+            },
+        }
+    record.update((k, v) for k, v in entry.metadata.items() if k not in KEYS)
+    return record
+
+
+def write_json(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
+    """One object for one puzzle, else a list with one object per line."""
+    objects = [json.dumps(entry_object(entry, options)) for entry in entries]
+    if len(objects) == 1:
+        return objects[0] + "\n"
+    return "[\n" + ",\n".join(objects) + "\n]\n"
+
+
+def write_jsonl(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
+    return "".join(json.dumps(entry_object(entry, options)) + "\n" for entry in entries)

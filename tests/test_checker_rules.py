@@ -1,0 +1,97 @@
+"""The independent rule checker: accepts solutions, names what is wrong with the rest."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+
+from puzzles import Geometry, Grid, conflicts, is_solution, is_valid_puzzle, solution_problems
+from puzzles.checker import has_conflicts
+from puzzles.collections import load
+from tests.formats_strategies import GEOMETRIES, SEEDS, X_BASES, random_solution, remove_cells
+
+PUZZLE = Grid.from_string(
+    "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+)
+SOLUTION = Grid.from_string(
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+)
+
+
+def test_a_correct_solution_is_accepted() -> None:
+    assert is_solution(PUZZLE, SOLUTION)
+    assert solution_problems(PUZZLE, SOLUTION) == []
+
+
+def test_a_changed_given_is_rejected() -> None:
+    # swap two values of row 1 so the rows stay full; r1c1 was given as 5
+    changed = SOLUTION.with_values({0: SOLUTION[1], 1: SOLUTION[0]})
+    problems = solution_problems(PUZZLE, changed)
+    assert "r1c1 is 3, given 5" in problems
+    assert not is_solution(PUZZLE, changed)
+
+
+def test_an_empty_cell_is_rejected() -> None:
+    problems = solution_problems(PUZZLE, SOLUTION.with_values({2: 0}))
+    assert problems == ["1 cell is empty (r1c3)"]
+    many = solution_problems(PUZZLE, PUZZLE)
+    assert many[0] == "51 cells are empty (r1c3, r1c4, r1c6, r1c7, r1c8, ...)"
+
+
+@pytest.mark.parametrize(
+    ("cells", "unit"),
+    [
+        ((2, 3), "row 1"),  # r1c3 and r1c4 (not given)
+        ((2, 11), "column 3"),  # r1c3 and r2c3
+        ((2, 19), "box 1"),  # r1c3 and r3c2: same box, other row and column
+    ],
+)
+def test_a_duplicate_is_rejected_with_its_unit_named(cells: tuple[int, int], unit: str) -> None:
+    a, b = cells
+    broken = SOLUTION.with_values({b: SOLUTION[a]})
+    assert any(conflict.unit == unit for conflict in conflicts(broken))
+    assert any(f"in {unit} (" in problem for problem in solution_problems(PUZZLE, broken))
+    assert not is_solution(PUZZLE, broken)
+
+
+def test_a_duplicate_on_a_diagonal_is_rejected() -> None:
+    x = Geometry.of_size(9, diagonals=True)
+    grid = Grid(x, Grid.from_string(X_BASES[9]).values)
+    empty = Grid.empty(x)
+    assert is_solution(empty, grid)
+    # the plain 9x9 pattern grid is a Sudoku but breaks both diagonals
+    plain = random_solution(Geometry.of_size(9), random.Random(1))
+    on_x = Grid(x, plain.values)
+    names = {conflict.unit for conflict in conflicts(on_x)}
+    assert names & {"diagonal", "anti-diagonal"}
+    assert names <= {"diagonal", "anti-diagonal"}
+    assert not is_solution(empty, on_x)
+
+
+def test_a_grid_of_another_geometry_is_rejected() -> None:
+    problems = solution_problems(PUZZLE, Grid.empty(Geometry.of_size(4)))
+    assert problems == ["the grid is 4x4, the puzzle 9x9"]
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES, ids=str)
+@settings(max_examples=5, deadline=None)
+@given(seed=SEEDS)
+def test_fast_check_agrees_with_conflicts(geometry: Geometry, seed: int) -> None:
+    rng = random.Random(seed)
+    solution = random_solution(geometry, rng)
+    puzzle = remove_cells(solution, rng, rng.random())
+    assert is_solution(puzzle, solution)
+    assert is_valid_puzzle(puzzle) and not has_conflicts(solution)
+    cell, other = rng.sample(range(len(solution)), 2)
+    broken = solution.with_values({cell: solution[other]})
+    assert has_conflicts(broken) == bool(conflicts(broken))
+
+
+def test_seed_solutions_pass_the_checker() -> None:
+    seeds = load("seeds")
+    assert len(seeds) == 5
+    for entry in seeds:
+        assert entry.solution is not None
+        assert is_solution(entry.puzzle, entry.solution), entry.id

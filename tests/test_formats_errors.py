@@ -1,0 +1,167 @@
+"""Bad input: every kind of error names file, line and column and what was expected."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from puzzles import InvalidPuzzleError, PuzzleFormatError
+from puzzles.formats import ReadOptions, ReadReport, read_file, read_text
+
+SEED = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+
+
+def error_of(text: str, fmt: str = ".txt", options: ReadOptions = ReadOptions()) -> str:
+    with pytest.raises(PuzzleFormatError) as caught:
+        read_text(text, "f", fmt, options)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # bad symbol: the column of the character
+        (f"# header\n{SEED[:10]}x{SEED[11:]}\n", "f:2:11: unexpected 'x': a 9x9 cell is one of"),
+        # the column counts from the start of the line, indentation included
+        (f"  {SEED[:4]}?{SEED[5:]}\n", "f:1:7: unexpected '?'"),
+        # a value beyond the size: 'A' is 10, no cell of a 9x9
+        (f"{SEED[:80]}A\n", "f:1:81: unexpected 'A'"),
+        # unknown size
+        (f"{SEED[:80]}\n", "f:1: 80 cells is no puzzle size: expected 16 (4x4)"),
+        # duplicate given: the second 5 of row 1, at column 2
+        ("55" + SEED[2:] + "\n", "f:1:2: the givens break the rules: 5 appears 2 times in row 1"),
+    ],
+)
+def test_line_format_errors(text: str, expected: str) -> None:
+    assert error_of(text).startswith(expected)
+
+
+def test_wrong_length_with_a_known_geometry_points_past_the_end() -> None:
+    from puzzles import Geometry
+
+    message = error_of(SEED[:80] + "\n", options=ReadOptions(geometry=Geometry.of_size(9)))
+    assert message.startswith("f:1:81: expected 81 cells for a 9x9 puzzle, got 80")
+
+
+@pytest.mark.parametrize(
+    ("unit", "cells"),
+    [
+        ("column 1", {0: 5, 9: 5}),
+        ("box 1", {0: 5, 10: 5}),
+        ("diagonal", {0: 5, 80: 5}),
+        ("anti-diagonal", {8: 5, 72: 5}),
+    ],
+)
+def test_duplicate_givens_name_the_unit(unit: str, cells: dict[int, int]) -> None:
+    line = "".join(str(cells.get(cell, 0)) for cell in range(81))
+    message = error_of(line, options=ReadOptions(diagonals=True))
+    assert f"5 appears 2 times in {unit} " in message
+    with pytest.raises(InvalidPuzzleError):
+        read_text(line, "f", options=ReadOptions(diagonals=True))
+    # --allow-conflicts reads it anyway
+    assert read_text(line, "f", options=ReadOptions(check_givens=False, diagonals=True))
+
+
+GRID = [
+    "53..7....",
+    "6..195...",
+    ".98....6.",
+    "8...6...3",
+    "4..8.3..1",
+    "7...2...6",
+    ".6....28.",
+    "...419..5",
+    "....8..79",
+]
+
+
+def grid_text(*changes: tuple[int, str]) -> str:
+    rows = list(GRID)
+    for index, row in changes:
+        rows[index] = row
+    return "Grid 01\n" + "\n".join(rows) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (grid_text((3, "8...6..x3")), "f:5:8: unexpected 'x': a cell of a 9x9 grid"),
+        (
+            grid_text((3, "8...6...")),
+            "f:5: expected 9 cells in each row (as in the puzzle's first row), got 8",
+        ),
+        (
+            grid_text((6, ".6....288")),
+            "f:8:9: the givens break the rules: 8 appears 2 times in row 7",
+        ),
+        ("\n".join(GRID[:7]) + "\n", "f:1: the file ends after 7 of the puzzle's 9 rows"),
+        ("1234567\n", "f:1: a row of 7 cells: expected 4, 6, 8, 9, 12, 16 or 25"),
+        (
+            SEED + "\n",
+            "f:1: a row of 81 cells: expected 4, 6, 8, 9, 12, 16 or 25 cells per row (a whole",
+        ),
+    ],
+)
+def test_grid_errors(text: str, expected: str) -> None:
+    assert error_of(text, "grid").startswith(expected)
+
+
+def test_sdk_errors_like_grids() -> None:
+    text = "#AMe\n" + "\n".join(GRID).replace("4..8.3..1", "4..8.3..?") + "\n"
+    assert error_of(text, ".sdk").startswith("f:6:9: unexpected '?'")
+
+
+def test_csv_errors() -> None:
+    assert error_of("a,b\n1,2\n", ".csv").startswith("f:1: the CSV header has no column 'quizzes'")
+    bad = SEED[:5] + "x" + SEED[6:]
+    assert error_of(f"quizzes,solutions\n{bad},\n", ".csv").startswith("f:2:6: unexpected 'x'")
+    wrong = "1" * 81
+    message = error_of(f"quizzes,solutions\n{SEED},{wrong}\n", ".csv")
+    assert message.startswith("f:2: the solution does not solve the puzzle: r1c1 is 1, given 5")
+
+
+def test_json_errors() -> None:
+    assert error_of('{"puzzle": "12",\n  oops}', "json").startswith("f:2:3: not JSON")
+    assert error_of('[{"id": 1}]', "json").startswith('f:1: expected a JSON object with a "puzzle"')
+    text = '[\n  {"id": "a",\n   "puzzle": "' + SEED[:3] + "z" + SEED[4:] + '"}\n]'
+    # the column of the bad character inside the string, in the file
+    assert error_of(text, "json").startswith("f:3:18: \"puzzle\": unexpected 'z'")
+    duplicate = json.dumps({"puzzle": "55" + SEED[2:]})
+    assert error_of(duplicate, "json").startswith("f:1:14: the givens break the rules")
+    state = json.dumps({"puzzle": SEED, "state": {"values": "6" + SEED[1:]}})
+    assert "the values change givens at r1c1" in error_of(state, "json")
+    marks = json.dumps({"puzzle": SEED, "state": {"candidates": {"r10c1": [1]}}})
+    assert "'r10c1' is no cell: expected r1c1 to r9c9" in error_of(marks, "json")
+    assert error_of('{"puzzle": 3}\n', "jsonl").startswith('f:1: "puzzle": expected a string')
+
+
+def test_skip_invalid_counts_and_goes_on() -> None:
+    lines = [SEED, SEED[:80], SEED.replace("3", "x", 1), "55" + SEED[2:], SEED]
+    report = ReadReport()
+    read = read_text("\n".join(lines), "f", options=ReadOptions(skip_invalid=True), report=report)
+    assert [e.id for e in read] == ["f:1", "f:5"]
+    assert [(e.line, type(e).__name__) for e in report.skipped] == [
+        (2, "PuzzleFormatError"),
+        (3, "PuzzleFormatError"),
+        (4, "InvalidPuzzleError"),
+    ]
+
+
+def test_skip_invalid_in_grids_keeps_the_next_puzzle_in_step() -> None:
+    bad = grid_text((3, "8...6..x3"))
+    good = grid_text()
+    report = ReadReport()
+    read = read_text(bad + good + bad, "f", "grid", ReadOptions(skip_invalid=True), report)
+    assert [e.id for e in read] == ["f:12"]
+    assert len(report.skipped) == 2
+
+
+def test_missing_and_binary_files(tmp_path: Path) -> None:
+    with pytest.raises(PuzzleFormatError, match="cannot read"):
+        read_file(tmp_path / "nope.txt")
+    binary = tmp_path / "b.txt"
+    binary.write_bytes(b"\xff\xfe\x00\x81")
+    with pytest.raises(PuzzleFormatError, match="not a text file"):
+        read_file(binary)

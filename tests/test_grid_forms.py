@@ -1,0 +1,98 @@
+"""Grid: the seeds' list of lists equals the line form; lines and pictures; immutability."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from hypothesis import given, settings
+
+from puzzles import Geometry, Grid, PuzzleFormatError
+from puzzles.symbols import HEX, LETTERS
+from tests.formats_strategies import GEOMETRIES, SEEDS, random_solution, remove_cells
+
+# The board of source document 000, exactly as it is written there.
+BOARD = [
+    [5, 3, 0, 0, 7, 0, 0, 0, 0],
+    [6, 0, 0, 1, 9, 5, 0, 0, 0],
+    [0, 9, 8, 0, 0, 0, 0, 6, 0],
+    [8, 0, 0, 0, 6, 0, 0, 0, 3],
+    [4, 0, 0, 8, 0, 3, 0, 0, 1],
+    [7, 0, 0, 0, 2, 0, 0, 0, 6],
+    [0, 6, 0, 0, 0, 0, 2, 8, 0],
+    [0, 0, 0, 4, 1, 9, 0, 0, 5],
+    [0, 0, 0, 0, 8, 0, 0, 7, 9],
+]
+LINE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+
+def test_seed_board_equals_line_form() -> None:
+    grid = Grid.from_rows(BOARD)
+    assert grid == Grid.from_string(LINE)
+    assert grid == Grid.from_string(LINE.replace(".", "0"))
+    assert grid.to_line() == LINE
+    assert grid.to_rows() == BOARD
+    assert grid.at(0, 1) == BOARD[0][1] == 3
+    assert grid.givens == 30
+
+
+PICTURE = """\
+5 3 . | . 7 . | . . .
+6 . . | 1 9 5 | . . .
+. 9 8 | . . . | . 6 .
+------+-------+------
+8 . . | . 6 . | . . 3
+4 . . | 8 . 3 | . . 1
+7 . . | . 2 . | . . 6
+------+-------+------
+. 6 . | . . . | 2 8 .
+. . . | 4 1 9 | . . 5
+. . . | . 8 . | . 7 9"""
+
+
+def test_picture_of_the_seed_board() -> None:
+    assert Grid.from_rows(BOARD).picture() == PICTURE
+
+
+def test_picture_of_a_6x6_shows_2x3_boxes() -> None:
+    grid = Grid.from_string("1.....2.....3.....4.....5.....6.....")
+    assert grid.picture().splitlines()[:3] == [
+        "1 . . | . . .",
+        "2 . . | . . .",
+        "------+------",
+    ]
+
+
+def test_picture_of_a_16x16_in_hex() -> None:
+    grid = Grid.empty(Geometry.of_size(16)).with_values({0: 1, 15: 16})
+    first = grid.picture(HEX).splitlines()[0]
+    assert first == "0 . . . | . . . . | . . . . | . . . F"
+    assert grid.to_line(HEX, blank="-")[:2] == "0-"
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES, ids=str)
+@settings(max_examples=5, deadline=None)
+@given(seed=SEEDS)
+def test_line_rows_and_alphabets_agree(geometry: Geometry, seed: int) -> None:
+    rng = random.Random(seed)
+    grid = remove_cells(random_solution(geometry, rng), rng, rng.random())
+    assert Grid.from_rows(grid.to_rows(), geometry) == grid
+    assert Grid.from_string(grid.to_line(), geometry) == grid
+    assert Grid.from_string(grid.to_line().lower(), geometry) == grid  # letters either case
+    if geometry.size <= 16:
+        assert Grid.from_string(grid.to_line(HEX), geometry, alphabet=HEX) == grid
+    assert Grid.from_string(grid.to_line(LETTERS), geometry, alphabet=LETTERS) == grid
+    spaced = " ".join(grid.to_line())
+    assert Grid.from_string(spaced, geometry) == grid
+
+
+def test_grids_are_immutable_and_checked() -> None:
+    grid = Grid.from_string(LINE)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        grid.values = ()  # type: ignore[misc]
+    assert grid.with_values({2: 4})[2] == 4 and grid[2] == 0
+    with pytest.raises(PuzzleFormatError, match="r1c1 holds 10: values are 0"):
+        Grid(grid.geometry, (10, *grid.values[1:]))
+    with pytest.raises(PuzzleFormatError, match="9 rows of 9 values"):
+        Grid.from_rows(BOARD[:8], grid.geometry)
