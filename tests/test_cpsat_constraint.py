@@ -24,7 +24,6 @@ CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
     ("cpsat", {"num_workers": 2}),  # parallel: counts by re-solving with the answer excluded
     ("python-constraint", {}),
     ("python-constraint-singles", {}),
-    ("python-constraint-recursive", {}),
 ]
 IDS = [name + "".join(f"-{k}={v}" for k, v in options.items()) for name, options in CONFIGURATIONS]
 
