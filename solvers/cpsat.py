@@ -158,6 +158,8 @@ class CpSatSolver(Solver[CpProblem]):
         tally.add(solver, status)
         _check(solver, status)
         solutions = collector.solutions
+        if not enumerate_all and not solutions and status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            solutions = [self.reduction.invert(solver.value, problem.data)]  # no callback made
         if status == cp_model.INFEASIBLE:
             return SearchOutcome([], exhausted=True)
         stopped = collector.stopped_at_limit or collector.stopped_at_deadline

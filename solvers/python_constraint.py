@@ -16,7 +16,7 @@
 `hidden_singles=True` swaps each unit's `AllDifferentConstraint` for
 `reductions.csp.UnitConstraint` (AllDifferent plus the hidden-single rule). With the plain
 model (forward checking and smallest-domain-first only) some top95 puzzles need 200,000
-nodes or more, and a node costs the library 70-150 microseconds; with hidden singles they
+nodes or more, and a node costs the library 60-150 microseconds; with hidden singles they
 need a few thousand.
 
 Counting takes `limit` solutions from `getSolutionIter` with `itertools.islice`; fewer than
