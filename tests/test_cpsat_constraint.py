@@ -6,10 +6,13 @@ against the known numbers (288 for the empty 4x4) or against each other across l
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from puzzles.checker import is_solution
 from puzzles.collections import load
@@ -151,3 +154,30 @@ def test_results_carry_the_configuration_name(name: str) -> None:
     result = create(name).solve(puzzle, timeout=30)
     assert result.solver == name
     assert result.status is Status.LIMIT and is_solution(puzzle, result.solutions[0])
+
+
+@functools.cache
+def all_4x4_grids() -> tuple[Grid, ...]:
+    return tuple(create("cpsat").solve(Grid.empty(Geometry.of_size(4)), limit=300).solutions)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    index=st.integers(0, 287),
+    keep=st.lists(st.booleans(), min_size=16, max_size=16),
+    change=st.one_of(st.none(), st.tuples(st.integers(0, 15), st.integers(1, 4))),
+)
+def test_random_4x4_puzzles_get_the_same_solutions_everywhere(
+    index: int, keep: list[bool], change: tuple[int, int] | None
+) -> None:
+    """Givens from a random grid (one perhaps changed, so some have no solution at all)."""
+    grid = all_4x4_grids()[index]
+    puzzle = grid.with_values({cell: 0 for cell in grid.geometry.cells if not keep[cell]})
+    if change is not None:
+        puzzle = puzzle.with_values({change[0]: change[1]})
+    answers = {}
+    for name in ("propagating", "cpsat", "cpsat-onehot", "python-constraint-singles"):
+        result = checked(puzzle, create(name).solve(puzzle, limit=300, timeout=60))
+        assert result.exact, name
+        answers[name] = set(result.solutions)
+    assert len({frozenset(solutions) for solutions in answers.values()}) == 1, answers
