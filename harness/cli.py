@@ -22,6 +22,7 @@ COMMANDS = (
     "harness.commands.convert",
     "harness.commands.show",
     "harness.commands.collections_list",
+    "harness.commands.reduce",
 )
 
 DESCRIPTION = """\

@@ -37,6 +37,16 @@ class Target:
 # One entry per reduction that can be shown; the first is the default.
 TARGETS: tuple[Target, ...] = (
     Target(
+        "exact-cover",
+        "reductions.exact_cover",
+        "placements x constraints 0/1 matrix; -o writes it in Knuth's DLX format",
+    ),
+    Target(
+        "polynomials",
+        "reductions.polynomial",
+        "the thesis's polynomial ideal, givens substituted (Singular script)",
+    ),
+    Target(
         "cp-model",
         "reductions.cp_model",
         "OR-Tools CP-SAT model, an integer per cell and AllDifferent per unit "
@@ -88,11 +98,12 @@ def run(args: argparse.Namespace) -> int:
         "target": target.name,
         **target.function("describe")(entry.puzzle),
     }
-    if args.json:
+    to_stdout = args.output is not None and str(args.output) == "-"
+    if args.json and not to_stdout:
         print_json(summary)
-    else:
+    else:  # with `-o -` the model owns stdout, so the summary goes to stderr
         for key, value in summary.items():
-            print(f"{key}: {value}")
+            print(f"{key}: {value}", file=sys.stderr if to_stdout else sys.stdout)
     if args.output is not None:
         text = target.function("export")(entry.puzzle)
         if str(args.output) == "-":

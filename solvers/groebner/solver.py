@@ -1,0 +1,368 @@
+"""The `groebner` back-end: Sudoku solved and counted with polynomial algebra (sympy).
+
+Small systems: one reduced lex Groebner basis of the whole ideal (givens substituted).
+[1] means no solution, the standard monomials count the solutions, back-substitution
+reads them off.
+
+Larger systems: algebraic propagate-and-split. The knowledge is one univariate candidate
+polynomial C_c(t) per cell (its roots are the digits still possible). Every step is algebra:
+  * the thesis's gcd step: a cell fixed to v turns each peer's C into gcd(C, G(v, t));
+  * the unit polynomial: prod_{c in unit} (x_c - d) lies in the ideal for every digit d (the
+    unit's values are the roots of F); x_c - d is invertible modulo C_c unless d is a root of
+    C_c, so when only one cell of the unit keeps the root d, x_c - d is in the ideal (none: 1 is);
+  * local bases: the reduced lex basis of a unit's ideal ([1]: contradiction) and its
+    variety, which removes every root that no local solution uses (naked and hidden subsets);
+  * when that stalls, split: I + <x_c - v> for each root v of the cell with fewest roots;
+  * when few cells are left, one basis of the residual ideal finishes the branch.
+Counting with a limit follows the split tree, adding the leaves' standard-monomial counts.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from puzzles.geometry import Geometry
+from puzzles.grid import Grid
+from reductions.polynomial import (
+    Algebra,
+    ModulusOption,
+    PolynomialReduction,
+    PolynomialSystem,
+    UPoly,
+    format_polynomial,
+    resolve_modulus,
+)
+from solvers.base import Deadline, SearchOutcome, SearchTimeout, Solver
+from solvers.groebner.basis import Basis, BasisError, compute_basis
+
+STRATEGIES = ("auto", "basis", "split")
+FORMULATIONS = ("thesis", "roots-of-unity")
+
+# A full basis of at most this many polynomials is shown in the result's details.
+SHOWN_BASIS = 100
+
+# Most solutions a leaf basis's standard monomials are counted up to (a safety cap).
+COUNT_CAP = 10**6
+
+
+class Contradiction(Exception):
+    """1 lies in the ideal of the current branch: it has no solution."""
+
+
+@dataclass
+class Knowledge:
+    """One branch's facts: the candidate polynomial of every cell and its roots.
+
+    Givens and solved cells hold t - v. `roots` caches the roots of each polynomial.
+    """
+
+    polys: list[UPoly]
+    roots: list[tuple[int, ...]]
+
+    def copy(self) -> Knowledge:
+        return Knowledge(list(self.polys), list(self.roots))
+
+    def open_cells(self) -> list[int]:
+        return [c for c, r in enumerate(self.roots) if len(r) > 1]
+
+    def freedom(self) -> int:
+        """Sum over the cells of (roots - 1): 0 when everything is known."""
+        return sum(len(r) - 1 for r in self.roots)
+
+
+@dataclass
+class Stats:
+    """The counters a search reports, and the time split between kinds of work."""
+
+    counts: dict[str, float] = field(default_factory=dict)
+
+    def add(self, key: str, amount: float = 1) -> None:
+        self.counts[key] = self.counts.get(key, 0) + amount
+
+    def peak(self, key: str, value: float) -> None:
+        self.counts[key] = max(self.counts.get(key, 0), value)
+
+    def basis(self, kind: str, basis: Basis) -> None:
+        self.add(f"{kind}_bases")
+        self.add(f"{kind}_basis_s", basis.seconds)
+        self.add("bases")
+        self.add("basis_polys", len(basis.polys))
+        self.peak("max_basis_size", len(basis.polys))
+        self.peak("max_basis_degree", basis.max_degree)
+
+
+class Search:
+    """One solve: the puzzle's algebra, the options, the counters and the solutions found."""
+
+    def __init__(
+        self, puzzle: Grid, solver: GroebnerSolver, limit: int, deadline: Deadline
+    ) -> None:
+        self.puzzle = puzzle
+        self.geometry: Geometry = puzzle.geometry
+        modulus = resolve_modulus(solver.modulus, self.geometry.size, solver.unity)
+        self.algebra = Algebra.of(self.geometry.size, modulus, unity=solver.unity)
+        self.solver = solver
+        self.limit = limit
+        self.deadline = deadline
+        self.stats = Stats()
+        self.solutions: list[Grid] = []
+        self.complete = True  # False once a leaf had more solutions than were taken
+        self.details: dict[str, Any] = {}
+        # cells whose polynomial changed since their units were last looked at
+        self.changed: set[int] = set(self.geometry.cells)
+        self.local_cache: dict[tuple[tuple[int, tuple[int, ...]], ...], dict[int, set[int]]] = {}
+
+    # --- leaves: one basis ------------------------------------------------------------
+
+    def finish_with_basis(self, knowledge: Knowledge) -> None:
+        """A branch with few open cells: one basis of its residual ideal finishes it."""
+        open_cells = knowledge.open_cells()
+        known = {c: r[0] for c, r in enumerate(knowledge.roots) if len(r) == 1}
+        if not open_cells:
+            self.take([{}], 1, known)
+            return
+        system = PolynomialSystem(
+            self.geometry,
+            self.algebra,
+            {c: knowledge.polys[c] for c in open_cells},
+            known,
+            unit_sums=self.solver.unit_sums,
+        )
+        self.finish(system, "leaf")
+
+    def finish(self, system: PolynomialSystem, kind: str) -> None:
+        """One reduced lex basis: count its standard monomials, read off its solutions."""
+        basis = compute_basis(system, self.deadline)
+        self.stats.basis(kind, basis)
+        if kind == "full" and len(basis.polys) <= SHOWN_BASIS:
+            self.details["basis"] = [format_polynomial(p, self.algebra) for p in basis.polys]
+        wanted = self.limit - len(self.solutions)
+        count = basis.count(COUNT_CAP)
+        self.stats.add("standard_monomials", count)
+        found = basis.solutions(min(wanted, count))
+        if len(found) != min(wanted, count):
+            raise BasisError(f"{count} standard monomials but {len(found)} solutions")
+        self.take(found, count, system.known)
+
+    def take(self, found: list[dict[int, int]], count: int, known: dict[int, int]) -> None:
+        for values in found:
+            self.solutions.append(self.puzzle.with_values({**known, **values}))
+        if count > len(found):
+            self.complete = False
+
+    # --- propagate-and-split ------------------------------------------------------------
+
+    def explore(self, knowledge: Knowledge, fixed: list[int]) -> None:
+        """Propagate, then finish with a basis or split; stops once `limit` solutions are in."""
+        self.deadline.check()
+        self.stats.add("nodes")
+        try:
+            self.propagate(knowledge, fixed)
+        except Contradiction:
+            self.stats.add("contradictions")
+            return
+        open_cells = knowledge.open_cells()
+        if knowledge.freedom() <= self.solver.leaf_freedom:
+            self.finish_with_basis(knowledge)
+            return
+        cell = min(open_cells, key=lambda c: (len(knowledge.roots[c]), c))
+        self.stats.add("splits")
+        roots = knowledge.roots[cell]
+        for position, digit in enumerate(roots):
+            if len(self.solutions) >= self.limit:
+                self.complete = False
+                return
+            if position:
+                self.stats.add("guesses")
+            child = knowledge.copy()
+            self.restrict(child, cell, self.algebra.linear(digit))  # I + <x_cell - digit>
+            self.explore(child, [cell])
+
+    def restrict(self, knowledge: Knowledge, cell: int, divisor: UPoly) -> bool:
+        """C_cell <- gcd(C_cell, divisor); True when the cell became fixed."""
+        new = self.algebra.gcd(knowledge.polys[cell], divisor)
+        self.stats.add("gcds")
+        if self.algebra.degree(new) <= 0:
+            raise Contradiction
+        knowledge.polys[cell] = new
+        knowledge.roots[cell] = self.algebra.roots(new)
+        self.changed.add(cell)
+        return len(knowledge.roots[cell]) == 1
+
+    def propagate(self, knowledge: Knowledge, fixed: list[int]) -> None:
+        """Apply the algebraic steps until none changes anything (or 1 is in the ideal)."""
+        start = time.perf_counter()
+        try:
+            while True:
+                self.gcd_steps(knowledge, fixed)
+                units = {u for cell in self.changed for u in self.geometry.units_of[cell]}
+                self.changed = set()
+                fixed = self.unit_polynomial_steps(knowledge, sorted(units))
+                if fixed:
+                    continue
+                if self.solver.local_cells >= 2:
+                    fixed = self.local_basis_steps(knowledge)
+                    if fixed or self.changed:  # roots removed: their units are looked at again
+                        continue
+                return
+        finally:
+            self.stats.add("propagate_s", time.perf_counter() - start)
+
+    def gcd_steps(self, knowledge: Knowledge, fixed: list[int]) -> None:
+        """The thesis's step: x_c = v turns each peer's C into gcd(C, G(v, t))."""
+        queue = list(fixed)
+        while queue:
+            cell = queue.pop()
+            (value,) = knowledge.roots[cell]
+            for peer in self.geometry.peers[cell]:
+                # (when value is no root of C the gcd leaves C unchanged: skipped)
+                if value in knowledge.roots[peer] and self.restrict(
+                    knowledge, peer, self.algebra.G[value]
+                ):
+                    queue.append(peer)
+
+    def unit_polynomial_steps(self, knowledge: Knowledge, units: list[int]) -> list[int]:
+        """prod (x_c - d) over a unit is in the ideal: a digit kept by one cell is forced there.
+
+        Only the units of cells whose polynomials changed can tell anything new.
+        """
+        fixed = []
+        for index in units:
+            unit = self.geometry.units[index]
+            for digit in self.geometry.digits:
+                holders = [c for c in unit if digit in knowledge.roots[c]]
+                if not holders:
+                    raise Contradiction  # every factor is invertible: 1 is in the ideal
+                if len(holders) == 1 and len(knowledge.roots[holders[0]]) > 1:
+                    self.stats.add("unit_polynomials")
+                    if self.restrict(knowledge, holders[0], self.algebra.linear(digit)):
+                        fixed.append(holders[0])
+        return fixed
+
+    def local_basis_steps(self, knowledge: Knowledge) -> list[int]:
+        """Each unit with few open cells: its basis and variety remove the roots nobody uses."""
+        fixed = []
+        for unit in self.geometry.units:
+            open_cells = [c for c in unit if len(knowledge.roots[c]) > 1]
+            if not 2 <= len(open_cells) <= self.solver.local_cells:
+                continue
+            used = self.local_variety(knowledge, open_cells)
+            for cell in open_cells:
+                if set(knowledge.roots[cell]) - used[cell]:
+                    self.stats.add("local_removals")
+                    divisor = self.algebra.from_roots(used[cell])
+                    if self.restrict(knowledge, cell, divisor):
+                        fixed.append(cell)
+            if fixed:
+                return fixed
+        return fixed
+
+    def local_variety(self, knowledge: Knowledge, cells: list[int]) -> dict[int, set[int]]:
+        """The digits each cell takes in some solution of the unit's local ideal (memoised)."""
+        key = tuple((c, knowledge.roots[c]) for c in cells)
+        if key not in self.local_cache:
+            system = PolynomialSystem(
+                self.geometry, self.algebra, {c: knowledge.polys[c] for c in cells}, {}
+            )
+            basis = compute_basis(system, self.deadline)
+            self.stats.basis("local", basis)
+            if basis.is_unit:
+                raise Contradiction
+            used: dict[int, set[int]] = {c: set() for c in cells}
+            for solution in basis.solutions(COUNT_CAP):
+                for c, digit in solution.items():
+                    used[c].add(digit)
+            self.local_cache[key] = used
+        if not any(self.local_cache[key].values()):
+            raise Contradiction
+        return self.local_cache[key]
+
+
+class GroebnerSolver(Solver[PolynomialSystem]):
+    """Polynomial algebra: one lex basis for small systems, algebraic propagate-and-split else.
+
+    Options: `modulus` (None = rationals, a prime p > N, or `default`: GF(32003), which was
+    1.5-2x faster than the rationals on the hardest 9x9, and for roots of unity the smallest
+    prime p = 1 mod N), `formulation` (`thesis`: the digits 1..N are the roots;
+    `roots-of-unity`: Bayer's colouring ideal, digit d is omega^d), `unit_sums` (add the linear
+    unit-sum equations to every basis; measured slower), `strategy` (`auto`, `basis` =
+    always one basis of the whole system, `split` = always propagate-and-split),
+    `basis_freedom` (auto: one basis when the sum over cells of (candidates - 1) is at most
+    this), `leaf_freedom` (a branch whose freedom is at most this is finished by one basis),
+    `local_cells` (units with 2..this many open cells get a local basis; below 2: none).
+    """
+
+    name = "groebner"
+
+    def __init__(
+        self,
+        *,
+        modulus: ModulusOption = "default",
+        formulation: str = "thesis",
+        unit_sums: bool = False,
+        strategy: str = "auto",
+        basis_freedom: int = 24,
+        leaf_freedom: int = 12,
+        local_cells: int = 0,
+    ) -> None:
+        if strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+        if formulation not in FORMULATIONS:
+            raise ValueError(f"formulation must be one of {', '.join(FORMULATIONS)}")
+        self.unity = formulation == "roots-of-unity"
+        self.modulus = modulus
+        self.unit_sums = unit_sums
+        self.strategy = strategy
+        self.basis_freedom = basis_freedom
+        self.leaf_freedom = leaf_freedom
+        self.local_cells = local_cells
+        self.reduction = PolynomialReduction(modulus=modulus, unit_sums=unit_sums, unity=self.unity)
+
+    def _build(self, puzzle: Grid, deadline: Deadline) -> PolynomialSystem:
+        system, _ = self.reduction.apply(puzzle)
+        return system
+
+    def _search(
+        self, model: PolynomialSystem, puzzle: Grid, limit: int, deadline: Deadline
+    ) -> SearchOutcome:
+        search = Search(puzzle, self, limit, deadline)
+        timed_out = False
+        try:
+            self._run(search, model)
+        except SearchTimeout:
+            timed_out = True
+        counters = dict(search.stats.counts)
+        counters.setdefault("bases", 0)
+        counters.setdefault("splits", 0)
+        return SearchOutcome(
+            solutions=search.solutions[:limit],
+            exhausted=search.complete and len(search.solutions) <= limit and not timed_out,
+            timed_out=timed_out,
+            counters=counters,
+            details=search.details,
+        )
+
+    def _run(self, search: Search, system: PolynomialSystem) -> None:
+        knowledge = initial_knowledge(system)
+        whole = self.strategy == "basis" or (
+            self.strategy == "auto" and knowledge.freedom() <= self.basis_freedom
+        )
+        search.details["method"] = "basis" if whole else "propagate-and-split"
+        if whole:
+            search.finish(system, "full")
+        elif system.clashing_pairs:  # G(v, v) = F'(v) is a nonzero constant: 1 is in I
+            search.stats.add("clashes", len(system.clashing_pairs))
+        else:
+            search.explore(knowledge, [c for c in system.cells if len(knowledge.roots[c]) == 1])
+
+
+def initial_knowledge(system: PolynomialSystem) -> Knowledge:
+    """Every cell's candidate polynomial: t - v for the known ones."""
+    algebra = system.algebra
+    polys = [
+        algebra.linear(system.known[c]) if c in system.known else system.univariate[c]
+        for c in system.geometry.cells
+    ]
+    return Knowledge(polys, [algebra.roots(p) for p in polys])
