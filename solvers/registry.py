@@ -145,7 +145,7 @@ BUILTIN: tuple[Backend, ...] = (
         requires=("ortools",),
         distribution="ortools",
         extra="ortools",
-        in_all=False,  # 1.2-1.35 x the time of `cpsat` on top95 + easy50: a variant to compare
+        in_all=False,  # 1.2-1.56 x the time of `cpsat` on top95 + easy50: a variant to compare
     ),
     Backend(
         "python-constraint",
