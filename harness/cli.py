@@ -26,6 +26,10 @@ COMMANDS = (
     "harness.commands.show",
     "harness.commands.collections_list",
     "harness.commands.reduce",
+    "harness.commands.explain",
+    "harness.commands.rate",
+    "harness.commands.generate",
+    "harness.commands.facts4x4",
 )
 
 DESCRIPTION = """\

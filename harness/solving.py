@@ -8,6 +8,7 @@ checker's verdict on every returned grid.
 from __future__ import annotations
 
 import argparse
+import sys
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from harness.output import result_record
 from puzzles.checker import solution_problems
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
+from puzzles.symbols import DEFAULT, Alphabet
 from solvers.base import Result, Solver, Status
 from solvers.registry import Backend, select
 
@@ -86,9 +88,28 @@ class Answer:
     def wrong(self) -> bool:
         return bool(self.problems)
 
-    def record(self) -> dict[str, Any]:
+    @property
+    def failed(self) -> bool:
+        """A wrong grid or a crashed back-end: the command's exit code becomes 1."""
+        return self.wrong or self.result.status == Status.ERROR
+
+    def report_failure(self) -> None:
+        """Say loudly on stderr what went wrong, if anything did."""
+        if self.wrong:
+            print(
+                f"WRONG ANSWER from {self.result.solver} on {self.entry.id}: "
+                + "; ".join(self.problems),
+                file=sys.stderr,
+            )
+        if self.result.status == Status.ERROR:
+            print(
+                f"ERROR in {self.result.solver} on {self.entry.id}: {self.result.message}",
+                file=sys.stderr,
+            )
+
+    def record(self, alphabet: Alphabet = DEFAULT) -> dict[str, Any]:
         """The `--json` record, plus `verified`: every returned grid passed the rule checker."""
-        return {**result_record(self.entry, self.result), "verified": not self.wrong}
+        return {**result_record(self.entry, self.result, alphabet), "verified": not self.wrong}
 
 
 def create_solvers(spec: str) -> list[Solver[Any]]:

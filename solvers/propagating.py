@@ -5,16 +5,26 @@ still possible). Propagation runs to a fixpoint:
 - a cell reduced to one candidate (a naked single, a given, or a guess) is *placed*: its
   digit is removed from every peer; a peer left with no candidate is a contradiction, a
   peer left with one is placed in turn;
-- when no placement is pending, every unit not yet complete is scanned once with two
+- when no placement is pending, each unit whose candidates changed is scanned with two
   masks (`once`: digits seen, `twice`: digits seen twice or more): a digit missing from
   `once` is a contradiction, a digit in `once` but not in `twice` that is not placed yet
-  is a hidden single and its cell is placed.
-Search picks the cell with the fewest candidates, tries each in turn on a copy of the
-state (copying a short list of ints is cheaper in Python than an undo trail) and counts
-solutions up to the limit.
+  is a hidden single and its cell is placed;
+- when there are no singles left, locked candidates (pointing and claiming, for any two
+  units sharing two cells or more): a digit that unit u can hold only inside u & v is
+  removed from the rest of v. This is on by default (`locked=False` turns it off):
+  measured, it cut the nodes of top95 (first solution) from 66 to 27 per puzzle and made
+  it faster too (benchmarks/bench_backtracking.py runs both), and the bundled 16x16 set
+  at limit 2 went from 59,000 nodes with one puzzle over 10 s to 8,500 nodes in all.
+Search branches on the open cell with the highest ratio of weight to candidates
+(dom/wdeg, Boussemart et al. 2004: a unit's weight counts the contradictions found in it,
+a cell's weight is the sum over its units), or, when that cell has three candidates or
+more, on the two places left for a digit in a unit. Measured against the fewest-candidates
+cell: top95 from 27 to 17 nodes per puzzle, the 16x16 set at limit 2 from 8,500 to 3,300
+nodes, both faster. Each alternative is tried on a copy of the state: copying a short list
+of ints is cheaper in Python than an undo trail. Solutions are counted up to the limit.
 
-The tables (peers, units, units of each cell) come from the geometry, flattened to
-tuples of ints, and are built once per geometry.
+The tables (peers, units, units of each cell, unit intersections) come from the geometry,
+as tuples of ints, and are built once per geometry.
 """
 
 from __future__ import annotations
@@ -28,6 +38,18 @@ from solvers.base import Deadline, SearchOutcome, Solver
 
 CHECK_EVERY = 256  # search nodes between two reads of the clock
 
+Cells = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Intersection:
+    """Two units u and v sharing two cells or more: `common`, `u_rest` = u - v, `v_rest`."""
+
+    units: int  # bit set of the two units
+    common: Cells
+    u_rest: Cells
+    v_rest: Cells
+
 
 @dataclass(frozen=True)
 class Tables:
@@ -35,10 +57,11 @@ class Tables:
 
     size: int
     full: int  # the mask with every digit
-    peers: tuple[tuple[int, ...], ...]
-    units: tuple[tuple[int, ...], ...]
-    units_of: tuple[tuple[int, ...], ...]
+    peers: tuple[Cells, ...]
+    units: tuple[Cells, ...]
+    units_of: tuple[Cells, ...]
     unit_bits: tuple[int, ...]  # per cell, its units as a bit set (bit i = units[i])
+    intersections: tuple[tuple[int, Cells, Cells, Cells], ...]  # Intersection as a tuple
 
 
 @cache
@@ -50,7 +73,29 @@ def tables_for(geometry: Geometry) -> Tables:
         units=geometry.units,
         units_of=geometry.units_of,
         unit_bits=tuple(sum(1 << unit for unit in owners) for owners in geometry.units_of),
+        intersections=tuple(
+            (i.units, i.common, i.u_rest, i.v_rest) for i in intersections(geometry.units)
+        ),
     )
+
+
+def intersections(units: tuple[Cells, ...]) -> list[Intersection]:
+    """Box/row, box/column (and diagonal/box) pairs: where locked candidates can be found."""
+    found = []
+    for first, u in enumerate(units):
+        for second in range(first + 1, len(units)):
+            v = units[second]
+            common = set(u) & set(v)
+            if len(common) >= 2:
+                found.append(
+                    Intersection(
+                        (1 << first) | (1 << second),
+                        tuple(sorted(common)),
+                        tuple(cell for cell in u if cell not in common),
+                        tuple(cell for cell in v if cell not in common),
+                    )
+                )
+    return found
 
 
 @dataclass
@@ -69,9 +114,12 @@ class PropagatingModel:
 
 
 class PropagatingSolver(Solver[PropagatingModel]):
-    """Bit-mask candidates, naked and hidden singles to a fixpoint, fewest-candidates cell."""
+    """Bit-mask candidates, singles (and locked candidates) to a fixpoint, fewest choices."""
 
     name = "propagating"
+
+    def __init__(self, *, locked: bool = True) -> None:
+        self.locked = locked
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> PropagatingModel:
         tables = tables_for(puzzle.geometry)
@@ -82,7 +130,7 @@ class PropagatingSolver(Solver[PropagatingModel]):
     def _search(
         self, model: PropagatingModel, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
-        search = _Search(model.tables, limit, deadline)
+        search = _Search(model.tables, limit, deadline, locked=self.locked)
         state = State(list(model.start.candidates), list(model.start.placed))
         exhausted = search.run(state, list(model.pending))
         solutions = [
@@ -98,6 +146,7 @@ class PropagatingSolver(Solver[PropagatingModel]):
                 "guesses": search.guesses,
                 "propagations": search.propagations,
                 "hidden_singles": search.hidden_singles,
+                "locked_eliminations": search.locked_eliminations,
             },
         )
 
@@ -107,17 +156,20 @@ class _Stop(Exception):
 
 
 class _Search:
-    def __init__(self, tables: Tables, limit: int, deadline: Deadline) -> None:
+    def __init__(self, tables: Tables, limit: int, deadline: Deadline, *, locked: bool) -> None:
         self.tables = tables
+        self.intersections = tables.intersections if locked else ()
         self.limit = limit
         self.deadline = deadline
         self.solutions: list[list[int]] = []
         self.timed_out = False
-        self.nodes = 0  # states propagated: the root and every digit tried at a branch
-        self.guesses = 0  # branch points: cells with two or more candidates split
+        self.nodes = 0  # states propagated: the root and every alternative tried at a branch
+        self.guesses = 0  # branch points
         self.propagations = 0  # cells placed (givens, guesses, naked and hidden singles)
         self.hidden_singles = 0
-        self.untried = 0  # branch points on the current path with digits still to try
+        self.locked_eliminations = 0  # candidates removed by locked candidates
+        self.weights = [1] * len(tables.units)  # per unit: 1 + contradictions found in it
+        self.untried = 0  # branch points on the current path with alternatives still to try
 
     def run(self, state: State, pending: list[int]) -> bool:
         """Search from `state`; True when the whole tree was explored."""
@@ -132,17 +184,16 @@ class _Search:
         return True
 
     def branch(self, candidates: list[int], placed: list[int]) -> None:
-        cell = self.fewest_candidates(candidates)
-        if cell < 0:
+        choices = self.choices(candidates)
+        if not choices:
             self.solutions.append(candidates)
             if len(self.solutions) >= self.limit:
                 raise _Stop
             return
         self.guesses += 1
-        choices = candidates[cell]
-        while choices:
-            bit = choices & -choices
-            choices ^= bit
+        unit_bits = self.tables.unit_bits
+        last = len(choices) - 1
+        for number, (cell, bit) in enumerate(choices):
             self.nodes += 1
             if self.nodes % CHECK_EVERY == 0 and self.deadline.expired():
                 self.timed_out = True
@@ -150,40 +201,69 @@ class _Search:
             trial = candidates.copy()
             trial[cell] = bit
             trial_placed = placed.copy()
-            if self.propagate(trial, trial_placed, [cell], self.tables.unit_bits[cell]):
-                if choices:
+            if self.propagate(trial, trial_placed, [cell], unit_bits[cell]):
+                if number < last:
                     self.untried += 1
                     self.branch(trial, trial_placed)
                     self.untried -= 1
                 else:
                     self.branch(trial, trial_placed)
 
-    def fewest_candidates(self, candidates: list[int]) -> int:
-        """The open cell with the fewest candidates (the first of them), or -1 if none is open."""
-        best, best_count = -1, self.tables.size + 1
+    def choices(self, candidates: list[int]) -> list[tuple[int, int]]:
+        """The alternatives (cell, digit bit) to branch on; empty when the grid is full.
+
+        The open cell with the most weight per candidate (the last of equals), unless it has
+        three candidates or more and some digit has only two places left in a unit: then
+        those two places.
+        """
+        weights, units_of = self.weights, self.tables.units_of
+        best, best_score = -1, 0.0
         for cell, mask in enumerate(candidates):
             if mask & (mask - 1):
-                count = mask.bit_count()
-                if count < best_count:
-                    best, best_count = cell, count
-                    if count == 2:
-                        break
-        return best
+                weight = 0
+                for index in units_of[cell]:
+                    weight += weights[index]
+                score = weight / mask.bit_count()
+                if score >= best_score:
+                    best, best_score = cell, score
+        if best < 0:
+            return []
+        if candidates[best].bit_count() > 2:
+            for members in self.tables.units:
+                once = twice = thrice = 0
+                for cell in members:
+                    mask = candidates[cell]
+                    thrice |= twice & mask
+                    twice |= once & mask
+                    once |= mask
+                pairs = twice & ~thrice
+                if pairs:
+                    bit = pairs & -pairs
+                    return [(cell, bit) for cell in members if candidates[cell] & bit]
+        found = []
+        mask = candidates[best]
+        while mask:
+            bit = mask & -mask
+            found.append((best, bit))
+            mask ^= bit
+        return found
 
     def propagate(
         self, candidates: list[int], placed: list[int], pending: list[int], dirty: int
     ) -> bool:
-        """Place the pending cells and every single they imply; False on a contradiction.
+        """Place the pending cells and everything they imply; False on a contradiction.
 
         `dirty` is a bit set of units whose candidates changed since they were last scanned
-        for hidden singles; eliminations add the units of the cells they touch.
+        for hidden singles; eliminations add the units of the cells they touch. Units
+        scanned go on to `changed`, the units to look at for locked candidates.
         """
         tables = self.tables
         peers, units, units_of, full = tables.peers, tables.units, tables.units_of, tables.full
-        unit_bits = tables.unit_bits
-        propagations = hidden_singles = 0
+        unit_bits, intersections, weights = tables.unit_bits, self.intersections, self.weights
+        propagations = hidden_singles = locked = 0
+        changed = 0
         try:
-            while pending:
+            while pending or dirty or changed:
                 while pending:
                     cell = pending.pop()
                     bit = candidates[cell]
@@ -195,6 +275,8 @@ class _Search:
                         if mask & bit:
                             mask ^= bit
                             if not mask:
+                                for index in units_of[peer]:
+                                    weights[index] += 1
                                 return False
                             candidates[peer] = mask
                             dirty |= unit_bits[peer]
@@ -203,6 +285,7 @@ class _Search:
                 while dirty:
                     lowest = dirty & -dirty
                     dirty ^= lowest
+                    changed |= lowest
                     index = lowest.bit_length() - 1
                     done = placed[index]
                     if done == full:
@@ -214,6 +297,7 @@ class _Search:
                         twice |= once & mask
                         once |= mask
                     if once != full:
+                        weights[index] += 1
                         return False
                     hidden = once & ~twice & ~done
                     if hidden:
@@ -221,6 +305,7 @@ class _Search:
                             mask = candidates[cell] & hidden
                             if mask and mask != candidates[cell]:
                                 if mask & (mask - 1):
+                                    weights[index] += 1
                                     return False
                                 candidates[cell] = mask
                                 pending.append(cell)
@@ -228,7 +313,47 @@ class _Search:
                                 hidden_singles += 1
                         if pending:  # place them before scanning more units: that finds more
                             break
+                if pending or dirty:
+                    continue
+                # No singles left: locked candidates, in the intersections of changed units.
+                looking, changed = changed, 0
+                for pair, common, u_rest, v_rest in intersections:
+                    if not pair & looking:
+                        continue
+                    inside = 0
+                    for cell in common:
+                        inside |= candidates[cell]
+                    u_mask = 0
+                    for cell in u_rest:
+                        u_mask |= candidates[cell]
+                    v_mask = 0
+                    for cell in v_rest:
+                        v_mask |= candidates[cell]
+                    # a digit u keeps only inside u & v is not in the rest of v; and back
+                    for rest, remove in (
+                        (v_rest, inside & v_mask & ~u_mask),
+                        (u_rest, inside & u_mask & ~v_mask),
+                    ):
+                        if not remove:
+                            continue
+                        for cell in rest:
+                            mask = candidates[cell]
+                            if mask & remove:
+                                locked += 1
+                                mask &= ~remove
+                                if not mask:
+                                    for index in units_of[cell]:
+                                        weights[index] += 1
+                                    return False
+                                candidates[cell] = mask
+                                dirty |= unit_bits[cell]
+                                if not mask & (mask - 1):
+                                    pending.append(cell)
+                    if dirty:  # back to the cheap rules first; look here again later
+                        changed |= looking
+                        break
             return True
         finally:
             self.propagations += propagations
             self.hidden_singles += hidden_singles
+            self.locked_eliminations += locked

@@ -8,8 +8,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from harness.commands.solve import report_wrong
-from harness.inputs import add_puzzle_arguments, read_inputs
+from harness.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.output import print_json
 from harness.solving import Answer, add_solver_arguments, answers, create_solvers, format_seconds
 
@@ -42,19 +41,19 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     entries = read_inputs(args)
     solvers = create_solvers(args.solver)
+    alphabet = read_options(args).alphabet
     finished: list[Answer] = []
     for answer in answers(entries, solvers, limit=args.limit, timeout=args.timeout):
         if args.json:
-            print_json(answer.record())
+            print_json(answer.record(alphabet))
         else:
             print(count_line(answer))
-        if answer.wrong:
-            report_wrong(answer)
+        answer.report_failure()
         finished.append(answer)
     if not args.json and len(entries) > 1:
         print()
         print(summary(finished))
-    return 1 if any(answer.wrong for answer in finished) else 0
+    return 1 if any(answer.failed for answer in finished) else 0
 
 
 def count_line(answer: Answer) -> str:

@@ -46,6 +46,17 @@ TARGETS: tuple[Target, ...] = (
         "reductions.polynomial",
         "the thesis's polynomial ideal, givens substituted (Singular script)",
     ),
+    Target(
+        "cp-model",
+        "reductions.cp_model",
+        "OR-Tools CP-SAT model, an integer per cell and AllDifferent per unit "
+        "(export: CpModelProto text format)",
+    ),
+    Target(
+        "csp",
+        "reductions.csp",
+        "python-constraint model, a variable per cell and AllDifferent per unit (export: XCSP3)",
+    ),
 )
 
 

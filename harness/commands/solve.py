@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from harness.inputs import add_puzzle_arguments, read_inputs
+from harness.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.output import print_json
 from harness.solving import Answer, add_solver_arguments, answers, create_solvers, format_seconds
-from puzzles.symbols import DEFAULT
+from puzzles.symbols import Alphabet
 
 EXAMPLES = """\
 examples:
@@ -48,19 +47,19 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     entries = read_inputs(args)
     solvers = create_solvers(args.solver)
-    wrong = 0
+    alphabet = read_options(args).alphabet  # write solutions the way the puzzles were read
+    failed = 0
     for answer in answers(entries, solvers, limit=args.limit, timeout=args.timeout):
         if args.json:
-            print_json(answer.record())
+            print_json(answer.record(alphabet))
         else:
-            print_answer(answer, line=args.line)
-        if answer.wrong:
-            wrong += 1
-            report_wrong(answer)
-    return 1 if wrong else 0
+            print_answer(answer, alphabet, line=args.line)
+        answer.report_failure()
+        failed += answer.failed
+    return 1 if failed else 0
 
 
-def print_answer(answer: Answer, *, line: bool) -> None:
+def print_answer(answer: Answer, alphabet: Alphabet, *, line: bool) -> None:
     result = answer.result
     head = f"{answer.entry.id}  {result.solver}  {result.status.value}"
     print(f"{head}  {describe_count(answer)}  {describe_times(answer)}")
@@ -68,9 +67,9 @@ def print_answer(answer: Answer, *, line: bool) -> None:
         print(f"  {result.message}")
     for grid in result.solutions:
         if line:
-            print(grid.to_line(DEFAULT))
+            print(grid.to_line(alphabet))
         else:
-            print(grid.picture(DEFAULT))
+            print(grid.picture(alphabet))
             print()
 
 
@@ -79,7 +78,8 @@ def describe_count(answer: Answer) -> str:
     noun = "solution" if result.count == 1 else "solutions"
     if result.exact:
         return f"{result.count} {noun} (exact)"
-    return f"{result.count} {noun} (at least: {LOWER_BOUND_REASONS.get(result.status.value, result.status.value)})"
+    reason = LOWER_BOUND_REASONS.get(result.status.value, result.status.value)
+    return f"{result.count} {noun} (at least: {reason})"
 
 
 def describe_times(answer: Answer) -> str:
@@ -88,12 +88,4 @@ def describe_times(answer: Answer) -> str:
     return (
         f"build {format_seconds(result.build_s)}  search {format_seconds(result.search_s)}  "
         f"{counters}"
-    )
-
-
-def report_wrong(answer: Answer) -> None:
-    print(
-        f"WRONG ANSWER from {answer.result.solver} on {answer.entry.id}: "
-        + "; ".join(answer.problems),
-        file=sys.stderr,
     )

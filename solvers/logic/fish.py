@@ -1,0 +1,62 @@
+"""Fish: k rows in which a digit's places all fall in the same k columns (or the other way
+round) own the digit in those columns: X-wing (k = 2), swordfish (3), jellyfish (4)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from solvers.logic.state import Candidates, Step, bit
+
+FISH_NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
+
+
+def fish(state: Candidates, size: int) -> Step | None:
+    """The first fish of `size` lines, with rows as base lines first, then columns."""
+    geometry = state.geometry
+    for base_kind, cover_kind in (("row", "column"), ("column", "row")):
+        bases = geometry.rows if base_kind == "row" else geometry.columns
+        covers = geometry.columns if base_kind == "row" else geometry.rows
+        # a cell's place along a base line is its cover line's index, and the other way round
+        position = geometry.col_of if base_kind == "row" else geometry.row_of
+        base_of = geometry.row_of if base_kind == "row" else geometry.col_of
+        first_base = 0 if base_kind == "row" else geometry.size  # index of bases[0] in units
+        for digit in geometry.digits:
+            spots = {}
+            for index, line in enumerate(bases):
+                if not state.unit_placed[first_base + index] & bit(digit):
+                    places = state.places(line, digit)
+                    if 2 <= len(places) <= size:
+                        spots[index] = frozenset(position(cell) for cell in places)
+            for chosen in combinations(spots, size):
+                cover = frozenset().union(*(spots[i] for i in chosen))
+                if len(cover) != size:
+                    continue
+                removed = [
+                    cell
+                    for c in sorted(cover)
+                    for cell in state.places(covers[c], digit)
+                    if base_of(cell) not in chosen
+                ]
+                if removed:
+                    name = FISH_NAMES[size]
+                    bases_text = ", ".join(str(i + 1) for i in chosen)
+                    covers_text = ", ".join(str(c + 1) for c in sorted(cover))
+                    return Step(
+                        name.lower().replace("-", "_"),
+                        f"{name} of {digit}s in {base_kind}s {bases_text} "
+                        f"({cover_kind}s {covers_text})",
+                        eliminations=tuple((cell, digit) for cell in removed),
+                    )
+    return None
+
+
+def x_wing(state: Candidates) -> Step | None:
+    return fish(state, 2)
+
+
+def swordfish(state: Candidates) -> Step | None:
+    return fish(state, 3)
+
+
+def jellyfish(state: Candidates) -> Step | None:
+    return fish(state, 4)

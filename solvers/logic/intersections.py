@@ -1,0 +1,77 @@
+"""Intersections: a digit confined to where a box meets a line (pointing pairs and triples),
+or to where a line meets a box (box/line reduction). Diagonals of Sudoku-X count as lines."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from puzzles.geometry import Geometry
+from solvers.logic.state import Candidates, Move, Step, digits_of
+
+GROUP_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+@cache
+def _crossings(geometry: Geometry) -> tuple[tuple[int, int, frozenset[int]], ...]:
+    """(box, line, shared cells) for every box and line sharing two or more cells."""
+    n = geometry.size
+    boxes = range(2 * n, 3 * n)
+    lines = [*range(2 * n), *range(3 * n, len(geometry.units))]
+    found = []
+    for box in boxes:
+        for line in lines:
+            shared = frozenset(geometry.units[box]) & frozenset(geometry.units[line])
+            if len(shared) >= 2:
+                found.append((box, line, shared))
+    return tuple(found)
+
+
+def _confined(state: Candidates, inside: int, outside: int, shared: frozenset[int]) -> int:
+    """The digits whose places in unit `inside` all lie in `shared` and which unit `outside`
+    still holds beyond `shared`: the digits the intersection removes, as a mask."""
+    units = state.geometry.units
+    in_shared = state.union(shared)
+    rest_inside = state.union(c for c in units[inside] if c not in shared)
+    rest_outside = state.union(c for c in units[outside] if c not in shared)
+    return in_shared & ~rest_inside & rest_outside
+
+
+def _removed(
+    state: Candidates, outside: int, shared: frozenset[int], digit: int
+) -> tuple[Move, ...]:
+    cells = state.places(state.geometry.units[outside], digit)
+    return tuple((cell, digit) for cell in cells if cell not in shared)
+
+
+def pointing(state: Candidates) -> Step | None:
+    """A digit whose places in a box lie on one line leaves the rest of that line."""
+    geometry = state.geometry
+    for box, line, shared in _crossings(geometry):
+        digits = _confined(state, box, line, shared)
+        if digits:
+            digit = digits_of(digits)[0]
+            count = len(state.places(geometry.units[box], digit))
+            group = GROUP_NAMES.get(count, f"group of {count}")
+            return Step(
+                "pointing",
+                f"pointing {group} of {digit}s in {geometry.unit_names[box]} "
+                f"({geometry.unit_names[line]})",
+                eliminations=_removed(state, line, shared, digit),
+            )
+    return None
+
+
+def box_line_reduction(state: Candidates) -> Step | None:
+    """A digit whose places in a line lie in one box leaves the rest of that box."""
+    geometry = state.geometry
+    for box, line, shared in _crossings(geometry):
+        digits = _confined(state, line, box, shared)
+        if digits:
+            digit = digits_of(digits)[0]
+            return Step(
+                "box_line_reduction",
+                f"box/line reduction of {digit}s in {geometry.unit_names[line]} "
+                f"({geometry.unit_names[box]})",
+                eliminations=_removed(state, box, shared, digit),
+            )
+    return None

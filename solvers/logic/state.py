@@ -1,0 +1,231 @@
+"""The pencil-mark state of the logic solver, and the `Step` a technique proposes.
+
+Candidates are bit masks: bit d-1 is set when digit d may still go in the cell; a filled
+cell has mask 0. Techniques only read the state and return a `Step`; the solver applies it,
+so a test can build any pencil-mark position and ask one technique what it would do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from puzzles.checker import conflicts
+from puzzles.geometry import Geometry
+from puzzles.grid import Grid
+
+Move = tuple[int, int]  # (cell, digit)
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # how candidates are written, as in the formats
+
+
+class Contradiction(Exception):
+    """The position has no solution (a cell with no candidate, a digit with no place)."""
+
+
+def bit(digit: int) -> int:
+    return 1 << (digit - 1)
+
+
+def digits_of(mask: int) -> list[int]:
+    """The digits whose bits are set, in increasing order."""
+    found = []
+    digit = 1
+    while mask:
+        if mask & 1:
+            found.append(digit)
+        mask >>= 1
+        digit += 1
+    return found
+
+
+def digits_text(digits: Iterable[int]) -> str:
+    return "/".join(str(d) for d in sorted(digits))
+
+
+def cells_text(geometry: Geometry, cells: Iterable[int]) -> str:
+    return ", ".join(geometry.cell_name(cell) for cell in sorted(cells))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: the technique's key, what it places and removes, and why, in words.
+
+    `reason` is the solver's phrase ("hidden single in box 5", "pointing pair of 3s in box
+    1"); `describe` adds the placement or the eliminations.
+    """
+
+    technique: str
+    reason: str
+    placements: tuple[Move, ...] = ()
+    eliminations: tuple[Move, ...] = ()
+
+    def describe(self, geometry: Geometry) -> str:
+        if self.placements:
+            moves = ", ".join(f"{geometry.cell_name(c)} = {d}" for c, d in self.placements)
+            return f"{moves}: {self.reason}"
+        return f"{self.reason} removes {removals_text(geometry, self.eliminations)}"
+
+
+def removals_text(geometry: Geometry, eliminations: Iterable[Move]) -> str:
+    """`3 from r1c7, r1c8; 5 from r2c2`: eliminations grouped by digit."""
+    by_digit: dict[int, list[int]] = {}
+    for cell, digit in eliminations:
+        by_digit.setdefault(digit, []).append(cell)
+    return "; ".join(
+        f"{digit} from {cells_text(geometry, cells)}" for digit, cells in sorted(by_digit.items())
+    )
+
+
+class Candidates:
+    """Values placed so far and the candidates of every empty cell."""
+
+    def __init__(self, geometry: Geometry, values: Sequence[int], masks: Sequence[int]) -> None:
+        self.geometry = geometry
+        self.values = list(values)
+        self.masks = list(masks)
+        self.full = (1 << geometry.size) - 1
+        # digits placed in each unit (by index into geometry.units), kept up to date by place()
+        self.unit_placed = [self.placed_in(unit) for unit in geometry.units]
+
+    # ----- building -------------------------------------------------------------------------
+
+    @classmethod
+    def from_grid(cls, grid: Grid) -> Candidates:
+        """Givens placed, every other cell holding the digits its peers do not (Contradiction
+        when the givens repeat a digit in a unit or leave a cell without a candidate)."""
+        geometry = grid.geometry
+        state = cls(geometry, grid.values, [0] * geometry.cell_count)
+        givens = sum(1 for unit in geometry.units for cell in unit if grid.values[cell])
+        if givens != sum(p.bit_count() for p in state.unit_placed):  # a digit twice in a unit
+            raise Contradiction(conflicts(grid)[0].describe(grid))
+        for cell, value in enumerate(grid.values):
+            if not value:
+                seen = 0
+                for index in geometry.units_of[cell]:
+                    seen |= state.unit_placed[index]
+                state.masks[cell] = state.full & ~seen
+        state.check()
+        return state
+
+    @classmethod
+    def from_marks(
+        cls, geometry: Geometry, marks: Mapping[str, str] | Sequence[str], default: str = ""
+    ) -> Candidates:
+        """A pencil-mark position, for tests and explanations.
+
+        `marks` is either one string per cell in row-major order or a mapping from cell names
+        (`"r1c2"`) to such strings, each `"=5"` for a placed value or the candidate symbols
+        (`"127"`; 1-9 then A-Z past 9). Cells not named get `default` (every digit when empty).
+        The marks are taken as they are: a placed value does not clear its peers.
+        """
+        every = SYMBOLS[: geometry.size]
+        if isinstance(marks, Mapping):
+            names = {geometry.cell_name(cell): cell for cell in geometry.cells}
+            texts = [default or every] * geometry.cell_count
+            for name, text in marks.items():
+                texts[names[name]] = text
+        else:
+            texts = list(marks)
+        values = [0] * geometry.cell_count
+        masks = [0] * geometry.cell_count
+        for cell, text in enumerate(texts):
+            if text.startswith("="):
+                values[cell] = int(text[1:])
+            else:
+                for char in text:
+                    masks[cell] |= bit(int(char, 36))
+        return cls(geometry, values, masks)
+
+    def copy(self) -> Candidates:
+        return Candidates(self.geometry, self.values, self.masks)
+
+    def union(self, cells: Iterable[int]) -> int:
+        """Every candidate of `cells`, as one mask."""
+        mask = 0
+        for cell in cells:
+            mask |= self.masks[cell]
+        return mask
+
+    # ----- reading --------------------------------------------------------------------------
+
+    def candidates(self, cell: int) -> list[int]:
+        return digits_of(self.masks[cell])
+
+    def places(self, unit: Sequence[int], digit: int) -> list[int]:
+        """The cells of `unit` where `digit` is still a candidate."""
+        b = bit(digit)
+        return [cell for cell in unit if self.masks[cell] & b]
+
+    def placed_in(self, unit: Sequence[int]) -> int:
+        """The mask of the digits already placed in `unit`."""
+        mask = 0
+        for cell in unit:
+            if self.values[cell]:
+                mask |= bit(self.values[cell])
+        return mask
+
+    def empty_cells(self) -> list[int]:
+        return [cell for cell, value in enumerate(self.values) if not value]
+
+    @property
+    def solved(self) -> bool:
+        return all(self.values)
+
+    def to_grid(self) -> Grid:
+        return Grid(self.geometry, tuple(self.values))
+
+    def marks(self) -> dict[str, str]:
+        """Each empty cell's candidates as a digit string, by cell name."""
+        return {
+            self.geometry.cell_name(cell): "".join(SYMBOLS[d - 1] for d in self.candidates(cell))
+            for cell in self.empty_cells()
+        }
+
+    # ----- changing -------------------------------------------------------------------------
+
+    def place(self, cell: int, digit: int) -> None:
+        if not self.masks[cell] & bit(digit):
+            raise Contradiction(f"{self.geometry.cell_name(cell)} cannot hold {digit}")
+        self.values[cell] = digit
+        self.masks[cell] = 0
+        for index in self.geometry.units_of[cell]:
+            self.unit_placed[index] |= bit(digit)
+        clear = ~bit(digit)
+        for peer in self.geometry.peers[cell]:
+            self.masks[peer] &= clear
+
+    def eliminate(self, cell: int, digit: int) -> None:
+        self.masks[cell] &= ~bit(digit)
+
+    def apply(self, step: Step) -> None:
+        """Make the step's placements and eliminations; a cell left without a candidate is a
+        Contradiction. (A digit left without a place in a unit is found by `check` when the
+        techniques run dry: checking every unit after every step would double the run time.)"""
+        for cell, digit in step.placements:
+            self.place(cell, digit)
+            self._check_cells(self.geometry.peers[cell])
+        for cell, digit in step.eliminations:
+            self.eliminate(cell, digit)
+        self._check_cells(cell for cell, _ in step.eliminations)
+
+    def _check_cells(self, cells: Iterable[int]) -> None:
+        for cell in cells:
+            if not self.values[cell] and not self.masks[cell]:
+                raise Contradiction(f"{self.geometry.cell_name(cell)} has no candidate left")
+
+    def check(self) -> None:
+        """Raise Contradiction when an empty cell has no candidate or a unit lacks a digit."""
+        geometry = self.geometry
+        self._check_cells(geometry.cells)
+        for index, unit in enumerate(geometry.units):
+            covered = self.unit_placed[index] | self.union(unit)
+            if covered != self.full:
+                missing = digits_of(self.full & ~covered)
+                name = geometry.unit_names[index]
+                raise Contradiction(f"{digits_text(missing)} has no place left in {name}")
+
+
+def boxes_first(geometry: Geometry) -> list[int]:
+    """Unit indices with the boxes first, then rows, columns and extras: the order people scan."""
+    n = geometry.size
+    return [*range(2 * n, 3 * n), *range(2 * n), *range(3 * n, len(geometry.units))]

@@ -1,0 +1,88 @@
+"""Test helpers for the backtracking back-ends: random valid grids and a brute-force counter.
+
+Both are written to be obviously correct rather than fast, and share no code with the
+solvers: grids come from a fixed pattern moved by the symmetries of Sudoku, counts from
+enumerating every row as a permutation and asking the rule checker.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from puzzles.checker import conflicts, is_solution
+from puzzles.geometry import Geometry
+from puzzles.grid import Grid
+
+
+def pattern_grid(geometry: Geometry) -> Grid:
+    """A valid full grid of any box shape: row r is the digits shifted by a row-dependent step."""
+    n, box_rows, box_cols = geometry.size, geometry.box_rows, geometry.box_cols
+    values = [
+        (box_cols * (row % box_rows) + row // box_rows + col) % n + 1
+        for row in range(n)
+        for col in range(n)
+    ]
+    return Grid(geometry, tuple(values))
+
+
+def shuffled_grid(geometry: Geometry, rng: random.Random) -> Grid:
+    """A random valid full grid: relabel the digits, permute rows within bands, bands,
+    columns within stacks and stacks of the pattern grid (each keeps every unit whole)."""
+    n, box_rows, box_cols = geometry.size, geometry.box_rows, geometry.box_cols
+    labels = list(range(1, n + 1))
+    rng.shuffle(labels)
+    rows = _shuffled_lines(n // box_rows, box_rows, rng)  # bands of box_rows rows
+    cols = _shuffled_lines(n // box_cols, box_cols, rng)  # stacks of box_cols columns
+    base = pattern_grid(geometry)
+    values = [labels[base.at(row, col) - 1] for row in rows for col in cols]
+    grid = Grid(geometry, tuple(values))
+    assert is_solution(Grid.empty(geometry), grid)
+    return grid
+
+
+def _shuffled_lines(groups: int, per_group: int, rng: random.Random) -> list[int]:
+    order = list(range(groups))
+    rng.shuffle(order)
+    lines = []
+    for group in order:
+        inside = list(range(group * per_group, (group + 1) * per_group))
+        rng.shuffle(inside)
+        lines += inside
+    return lines
+
+
+def brute_force_solutions(puzzle: Grid, limit: int = 10**9) -> list[Grid]:
+    """Every solution (up to `limit`): each row any permutation agreeing with its givens,
+    rows added one by one and the partial grid kept only while the checker finds no conflict."""
+    geometry = puzzle.geometry
+    n = geometry.size
+    givens = puzzle.to_rows()
+    row_options = [
+        [
+            perm
+            for perm in itertools.permutations(range(1, n + 1))
+            if all(g in (0, v) for g, v in zip(givens[row], perm, strict=True))
+        ]
+        for row in range(n)
+    ]
+    found: list[Grid] = []
+
+    def extend(rows: list[tuple[int, ...]]) -> None:
+        if len(found) >= limit:
+            return
+        if len(rows) == n:
+            found.append(Grid(geometry, tuple(v for row in rows for v in row)))
+            return
+        for option in row_options[len(rows)]:
+            filled = [*rows, option]
+            partial = [v for row in filled for v in row] + [0] * (n * (n - len(filled)))
+            if not conflicts(Grid(geometry, tuple(partial))):
+                extend(filled)
+
+    extend([])
+    return found
+
+
+def remove_cells(grid: Grid, cells: list[int]) -> Grid:
+    return grid.with_values(dict.fromkeys(cells, 0))
