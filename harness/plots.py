@@ -15,6 +15,12 @@ from puzzles.errors import SudokuBenchError
 
 Times = Mapping[str, Mapping[Any, float | None]]
 VIRTUAL_BEST = "virtual best"
+# Matplotlib's palette has 10 colours: the 11th back-end on a plot gets a new line style.
+LINE_STYLES = ("-", "--", "-.", ":")
+
+
+def _style(number: int) -> str:
+    return LINE_STYLES[number // 10 % len(LINE_STYLES)]
 
 
 def _pyplot() -> Any:
@@ -32,11 +38,15 @@ def cactus(times: Times, path: Path, cutoff: float, title: str = "") -> Path:
     """Puzzles solved (x) against the time each needed (y, log), one line per back-end,
     and the virtual best: for each puzzle the fastest back-end."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = plt.subplots(figsize=(9, 4.8))
     lines = {**times, VIRTUAL_BEST: stats.virtual_best(times)}
-    for name, per_puzzle in lines.items():
+    for number, (name, per_puzzle) in enumerate(lines.items()):
         solved = stats.cactus(per_puzzle.values())
-        style = {"color": "black", "linestyle": "--"} if name == VIRTUAL_BEST else {}
+        style = (
+            {"color": "black", "linestyle": "--"}
+            if name == VIRTUAL_BEST
+            else {"linestyle": _style(number)}
+        )
         ax.step(
             range(1, len(solved) + 1),
             [max(t, stats.TIME_FLOOR_S) for t in solved],
@@ -49,7 +59,7 @@ def cactus(times: Times, path: Path, cutoff: float, title: str = "") -> Path:
     ax.set_xlabel("puzzles solved")
     ax.set_ylabel("time per puzzle (s, log)")
     ax.set_title(title or f"Cactus plot (time limit {cutoff:g} s)")
-    ax.legend(fontsize="small")
+    _legend_outside(ax)
     return _save(fig, plt, path)
 
 
@@ -60,15 +70,16 @@ def performance_profile(times: Times, path: Path, title: str = "") -> Path:
     finite = [r for per in ratios.values() for r in per.values() if math.isfinite(r)]
     top = max(2.0, max(finite, default=2.0) * 1.2)
     taus = [top ** (i / 400) for i in range(401)]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for name, per_puzzle in ratios.items():
-        ax.step(taus, stats.profile(per_puzzle.values(), taus), where="post", label=name)
+    fig, ax = plt.subplots(figsize=(9, 4.8))
+    for number, (name, per_puzzle) in enumerate(ratios.items()):
+        share = stats.profile(per_puzzle.values(), taus)
+        ax.step(taus, share, where="post", label=name, linestyle=_style(number))
     ax.set_xscale("log", base=2)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("tau: within this factor of the best back-end's time (log2)")
     ax.set_ylabel("share of puzzles")
     ax.set_title(title or "Performance profile (Dolan–Moré)")
-    ax.legend(fontsize="small", loc="lower right")
+    _legend_outside(ax)
     return _save(fig, plt, path)
 
 
@@ -96,6 +107,11 @@ def scatter(times: Times, pair: Sequence[str], path: Path, cutoff: float) -> Pat
     ax.set_ylabel(f"{b} (s)")
     ax.set_title(f"{a} vs {b}\none dot per puzzle; failures at {failed_at:g} s", fontsize="medium")
     return _save(fig, plt, path)
+
+
+def _legend_outside(ax: Any) -> None:
+    """Right of the axes, so that no line is hidden however many back-ends there are."""
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
 
 def _save(fig: Any, plt: Any, path: Path) -> Path:
