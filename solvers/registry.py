@@ -148,6 +148,7 @@ BUILTIN: tuple[Backend, ...] = (
         "solvers.logic:LogicSolver",
         "the logic back-end with naked and hidden singles only",
         options={"techniques": ("naked_single", "hidden_single")},
+        in_all=False,  # a variant for comparison: solves few puzzles beyond easy ones
     ),
     Backend(
         "cpsat",

@@ -111,8 +111,8 @@ def _lines(entry: PuzzleEntry, found: list[Outcome], verdict: PuzzleCheck) -> li
             + "; ".join(reasons)
             + f" [verdicts: {_verdicts(said)}]"
         )
-    for outcome in found:
-        if outcome.status in ("timeout", "error", "gave_up"):
+    for outcome in found:  # gave_up is an incomplete method's normal answer: counted, not listed
+        if outcome.status in ("timeout", "error"):
             why = f": {outcome.error}" if outcome.error else ""
             lines.append(f"{outcome.status}  {entry.id}: {outcome.task.solver}{why}")
     return lines
