@@ -1,6 +1,6 @@
 """How fast the formats read a big collection: puzzles per second, per format.
 
-Reads the full 17-clue list (49,158 puzzles; /work/shared/data/sudoku17.txt when present,
+Reads the full 17-clue list (49,158 puzzles; ../shared/data/sudoku17.txt when present,
 otherwise the bundled 1,000-puzzle sample repeated to the same size), written in every format,
 and compares with the time Python takes just to split the file into stripped lines.
 
@@ -22,7 +22,8 @@ from tabulate import tabulate
 from puzzles.collections import load
 from puzzles.formats import FORMATS, ReadOptions, WriteOptions, read_file, write_text
 
-FULL = Path("/work/shared/data/sudoku17.txt")
+# The shared data folder sits beside a checkout in this project's workspace; optional.
+FULL = Path(__file__).resolve().parents[2] / "shared" / "data" / "sudoku17.txt"
 
 
 def best_of(repeats: int, task: Callable[[], object]) -> tuple[float, float]:
