@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from puzzles.collections import BUNDLED, load
-from puzzles.errors import PuzzleFormatError
+from puzzles.errors import GeometryError, PuzzleFormatError
 from puzzles.formats import PuzzleEntry, ReadOptions, ReadReport, parse_puzzle, read_text
 from puzzles.geometry import Geometry
 from puzzles.symbols import alphabet_named
@@ -32,7 +32,7 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str | int = 
     )
     reading.add_argument(
         "--geometry",
-        type=Geometry.parse,
+        type=geometry_argument,
         metavar="GEOM",
         help="force a geometry, e.g. 6x6:3x2 (box shape), 9x9-x (Sudoku-X); default: from length",
     )
@@ -52,6 +52,14 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str | int = 
         action="store_true",
         help="accept puzzles whose givens repeat a digit in a unit (they have no solution)",
     )
+
+
+def geometry_argument(text: str) -> Geometry:
+    """`Geometry.parse` for argparse: a geometry that makes no Sudoku is a usage error."""
+    try:
+        return Geometry.parse(text)
+    except GeometryError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def read_options(args: argparse.Namespace) -> ReadOptions:
@@ -98,4 +106,7 @@ def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
         print(f"skipped {skipped}", file=sys.stderr)
     if report.skipped:
         print(f"skipped {len(report.skipped)} invalid entries", file=sys.stderr)
+    if not entries:  # an empty file is a mistake to name, not a silent exit 0
+        why = "every entry was invalid" if report.skipped else "no puzzles"
+        raise PuzzleFormatError(f"{why} in {', '.join(args.inputs)}")
     return entries

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,3 +15,48 @@ def test_solvers_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert {"name", "aliases", "available", "version", "library", "summary"} <= set(records[0])
     assert [r["name"] for r in records][:2] == ["backtracking", "propagating"]
+
+
+FOURS = "...3..4114..3..."  # a 4x4 puzzle
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["solve", FOURS, "--geometry", "3x3"], "a 3x3 grid has no box shape"),
+        (["solve", FOURS, "--geometry", "4x4:1x4"], "boxes of 1x4 do not tile"),
+        (["show", FOURS, "--geometry", ""], "cannot read geometry ''"),
+        (["generate", "--geometry", "2x2"], "a 2x2 grid has no box shape"),
+    ],
+)
+def test_bad_geometry_is_a_usage_error(
+    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert expected in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "check", "show", "rate", "reduce"])
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "Grid 01\n"])
+def test_input_without_puzzles_is_one_line_error(
+    command: str, text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_text(text)
+    assert (
+        main([command, str(path), "--quiet"] if command == "check" else [command, str(path)]) == 2
+    )
+    err = capsys.readouterr().err
+    assert err == f"sudoku-bench: error: no puzzles in {path}\n"
+
+
+def test_every_entry_skipped_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("1" * 81 + "\n")
+    assert main(["reduce", str(path), "--skip-invalid"]) == 2
+    assert capsys.readouterr().err.endswith(f"error: every entry was invalid in {path}\n")

@@ -128,8 +128,6 @@ def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
     """Read the puzzles and choose the back-ends; the result records the run in a store."""
     default_suite = not args.inputs
     entries: list[PuzzleEntry] = suite.entries() if default_suite else read_inputs(args)
-    if not entries:
-        raise SudokuBenchError("no puzzles to run")
     timeout = args.timeout or (suite.DEFAULT_TIMEOUT_S if default_suite else DEFAULT_TIMEOUT_S)
     jobs = args.jobs or ((os.cpu_count() or 1) if default_suite else 1)
     chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))

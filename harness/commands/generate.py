@@ -12,6 +12,7 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.generator import DIFFICULTIES, Generated, Generator, solution_counter, target_empty
+from harness.inputs import geometry_argument
 from harness.output import print_json
 from puzzles.errors import SudokuBenchError
 from puzzles.geometry import Geometry
@@ -31,7 +32,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--size", type=int, default=9, metavar="N", help="side of the grid (9)")
     parser.add_argument(
         "--geometry",
-        type=Geometry.parse,
+        type=geometry_argument,
         metavar="GEOM",
         help="instead of --size: e.g. 6x6:3x2, 9x9-x (Sudoku-X)",
     )
