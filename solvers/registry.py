@@ -8,7 +8,6 @@ OR-Tools or sympy. Third-party back-ends register through the entry-point group
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import importlib.util
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -51,6 +50,8 @@ class Backend:
 
     def version(self) -> str | None:
         """The installed version of the library behind the back-end (None if missing)."""
+        import importlib.metadata  # here, not at the top: ~25 ms that `--help` need not pay
+
         try:
             return importlib.metadata.version(self.distribution)
         except importlib.metadata.PackageNotFoundError:
@@ -216,6 +217,8 @@ def unregister(name: str) -> None:
 
 
 def _from_entry_points() -> list[Backend]:
+    import importlib.metadata  # see Backend.version
+
     found = []
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         distribution = entry.dist.name if entry.dist is not None else PROJECT

@@ -60,3 +60,10 @@ def test_every_entry_skipped_is_an_error(
     path.write_text("1" * 81 + "\n")
     assert main(["reduce", str(path), "--skip-invalid"]) == 2
     assert capsys.readouterr().err.endswith(f"error: every entry was invalid in {path}\n")
+
+
+def test_version_is_printed_on_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.startswith("sudoku-bench ")
