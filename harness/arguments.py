@@ -1,22 +1,40 @@
-"""Argument types and options shared by the commands that run tasks."""
+"""Argument types shared by the commands, and the options of those that run tasks."""
 
 from __future__ import annotations
 
 import argparse
 
-from harness.solving import positive_float, positive_int
 from harness.store import DEFAULT_PATH
 
-__all__ = ["add_db_argument", "add_task_arguments", "natural", "positive_float", "positive_int"]
 
-
-def natural(text: str) -> int:
+def _whole_number(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+    return value
+
+
+def natural(text: str) -> int:
+    """An argparse type: a whole number, 0 or more."""
+    return _whole_number(text, 0)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number, 1 or more (a count, a limit, a number of jobs)."""
+    return _whole_number(text, 1)
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a number of seconds, more than 0 (`nan` is refused too)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
     return value
 
 

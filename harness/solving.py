@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from harness.arguments import positive_float, positive_int
 from harness.output import result_record
 from puzzles.checker import solution_problems
 from puzzles.errors import SudokuBenchError
@@ -54,26 +55,6 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, default_limit: int)
         action="store_true",
         help="one JSON object per puzzle per back-end per line (keys in the README)",
     )
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
-    return value
 
 
 @dataclass

@@ -11,6 +11,7 @@ from typing import Any
 
 from tabulate import tabulate
 
+from harness.arguments import positive_int
 from harness.generator import DIFFICULTIES, Generated, Generator, solution_counter, target_empty
 from harness.inputs import geometry_argument
 from harness.output import print_json
@@ -38,7 +39,9 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("-x", "--sudoku-x", action="store_true", help="Sudoku-X (both diagonals)")
     parser.add_argument("--difficulty", choices=DIFFICULTIES, default="easy")
-    parser.add_argument("--count", type=int, default=1, metavar="K", help="how many puzzles (1)")
+    parser.add_argument(
+        "--count", type=positive_int, default=1, metavar="K", help="how many puzzles (1)"
+    )
     parser.add_argument("--seed", type=int, metavar="S", help="random seed (default: random)")
     parser.add_argument(
         "--symmetric", action="store_true", help="keep 180° rotational symmetry of the givens"
@@ -51,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--attempts",
-        type=int,
+        type=positive_int,
         default=50,
         metavar="A",
         help="full grids to try per puzzle for the difficulty (50)",
@@ -82,8 +85,6 @@ def geometry_of(args: argparse.Namespace) -> Geometry:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.count < 1 or args.attempts < 1:
-        raise SudokuBenchError("--count and --attempts must be at least 1")
     geometry = geometry_of(args)
     if args.seed is None:  # a random seed, reported, so that any run can be repeated
         args.seed = random.SystemRandom().randrange(2**31)
