@@ -15,6 +15,8 @@ from puzzles.errors import GeometryError
 
 def default_box_shape(size: int) -> tuple[int, int]:
     """The most nearly square rows x cols box with rows <= cols (6 -> 2x3, 12 -> 3x4)."""
+    if size < 4:  # also keeps 0 and negative sizes away from isqrt and max below
+        raise GeometryError(f"size {size} is too small: the smallest Sudoku is 4x4")
     rows = max(d for d in range(1, math.isqrt(size) + 1) if size % d == 0)
     if rows == 1:
         raise GeometryError(

@@ -20,21 +20,31 @@ def test_solvers_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
 FOURS = "...3..4114..3..."  # a 4x4 puzzle
 
 
+def exit_code(argv: list[str]) -> int | str | None:
+    """`main`'s exit code, whether argparse exits (usage errors) or `main` returns it."""
+    try:
+        return main(argv)
+    except SystemExit as exit_info:
+        return exit_info.code
+
+
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["solve", FOURS, "--geometry", "3x3"], "a 3x3 grid has no box shape"),
+        (["solve", FOURS, "--geometry", "3x3"], "size 3 is too small"),
+        (["solve", FOURS, "--geometry", "7"], "a 7x7 grid has no box shape"),
+        (["solve", FOURS, "--geometry", "0"], "size 0 is too small"),
+        (["generate", "--size", "-4"], "size -4 is too small"),
+        (["generate", "--count", "0"], "must be at least 1, got 0"),
         (["solve", FOURS, "--geometry", "4x4:1x4"], "boxes of 1x4 do not tile"),
         (["show", FOURS, "--geometry", ""], "cannot read geometry ''"),
-        (["generate", "--geometry", "2x2"], "a 2x2 grid has no box shape"),
+        (["generate", "--geometry", "2x2"], "size 2 is too small"),
     ],
 )
 def test_bad_geometry_is_a_usage_error(
     argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    assert exit_info.value.code == 2
+    assert exit_code(argv) == 2
     err = capsys.readouterr().err
     assert expected in err and "Traceback" not in err
 
