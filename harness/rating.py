@@ -13,7 +13,7 @@ from typing import Any
 
 from puzzles.grid import Grid
 from solvers.base import Result, Status
-from solvers.logic import BEYOND_LOGIC, LEVELS, LogicSolver
+from solvers.logic import BEYOND_LOGIC, LEVELS, TECHNIQUES, LogicSolver
 from solvers.logic.techniques import BY_KEY
 
 NO_SOLUTION = "no solution"
@@ -71,8 +71,6 @@ def rate(
 
 def level_table() -> list[tuple[str, str]]:
     """(level, techniques in order) for the README and `rate --levels`."""
-    from solvers.logic import TECHNIQUES
-
     return [
         (level, ", ".join(t.name for t in TECHNIQUES if t.level == level)) for level in LEVELS
     ] + [(BEYOND_LOGIC, "none of the above finishes the puzzle (the logic solver gives up)")]

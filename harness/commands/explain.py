@@ -8,6 +8,7 @@ from typing import Any
 from harness.inputs import add_puzzle_arguments, read_inputs
 from harness.output import print_json, result_record
 from harness.rating import rating_of
+from puzzles.errors import SudokuBenchError
 from puzzles.geometry import Geometry
 from solvers.base import Result, Status
 from solvers.logic import TECHNIQUES, LogicSolver
@@ -48,8 +49,6 @@ def techniques_of(args: argparse.Namespace) -> list[str] | None:
 
 
 def make_solver(args: argparse.Namespace) -> LogicSolver:
-    from puzzles.errors import SudokuBenchError
-
     try:
         return LogicSolver(techniques_of(args))
     except ValueError as error:
