@@ -172,7 +172,8 @@ class Solver(ABC, Generic[ModelT]):
             exhausted=outcome.exhausted and not outcome.timed_out,
             build_s=built - start,
             search_s=end - built,
-            counters=outcome.counters,
+            # every result counts nodes and guesses, so tables and records can compare them
+            counters={"nodes": 0, "guesses": 0, **outcome.counters},
             message=outcome.message,
             partial=outcome.partial,
             details=outcome.details,

@@ -89,3 +89,11 @@ def test_deadline() -> None:
         deadline.check()
     with pytest.raises(ValueError):
         Deadline(0)
+
+
+def test_counters_always_hold_nodes_and_guesses() -> None:
+    outcome = SearchOutcome([SOLVED_4X4], exhausted=True, counters={"bases": 3})
+    counters = Scripted(outcome).solve(Grid.empty(FOUR)).counters
+    assert counters == {"nodes": 0, "guesses": 0, "bases": 3}
+    timed_out = Scripted(outcome, build_delay=0.02).solve(Grid.empty(FOUR), timeout=0.001)
+    assert {"nodes", "guesses"} <= set(timed_out.counters)
