@@ -31,6 +31,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, default_limit: int)
     solving.add_argument(
         "-s",
         "--solver",
+        "--solvers",  # the spelling of check and bench, so that either works everywhere
         default=DEFAULT_SOLVER,
         metavar="NAME[,NAME...]",
         help=f"back-ends to run, comma-separated, or 'all' (default: {DEFAULT_SOLVER}; "

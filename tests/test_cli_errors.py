@@ -77,3 +77,13 @@ def test_version_is_printed_on_stdout(capsys: pytest.CaptureFixture[str]) -> Non
         main(["--version"])
     assert exit_info.value.code == 0
     assert capsys.readouterr().out.startswith("sudoku-bench ")
+
+
+@pytest.mark.parametrize("spelling", ["-s", "--solver", "--solvers"])
+@pytest.mark.parametrize("command", ["solve", "count", "check"])
+def test_solver_option_spellings(
+    command: str, spelling: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    extra = ["--quiet"] if command == "check" else []
+    assert main([command, FOURS, spelling, "backtracking", "--json", *extra]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["solver"] == "backtracking"
