@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
+from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
 from puzzles.symbols import DEFAULT, Alphabet
 from solvers.base import Result
@@ -41,3 +43,13 @@ def print_json(record: dict[str, Any]) -> None:
     """One object per line (JSON Lines), flushed so a pipe sees each as it comes."""
     sys.stdout.write(json.dumps(record, sort_keys=False) + "\n")
     sys.stdout.flush()
+
+
+def write_output(path: Path, text: str, *, make_folder: bool = False) -> None:
+    """Write a command's output file; a path that cannot be written is a user error."""
+    try:
+        if make_folder:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise SudokuBenchError(f"{path}: cannot write: {error.strerror}") from None

@@ -115,8 +115,12 @@ def _legend_outside(ax: Any) -> None:
 
 
 def _save(fig: Any, plt: Any, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+    except OSError as error:
+        raise SudokuBenchError(f"{path}: cannot write: {error.strerror}") from None
+    finally:
+        plt.close(fig)
     return path

@@ -87,3 +87,27 @@ def test_solver_option_spellings(
     extra = ["--quiet"] if command == "check" else []
     assert main([command, FOURS, spelling, "backtracking", "--json", *extra]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[0])["solver"] == "backtracking"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["reduce", FOURS, "--to", "csp", "-o"],
+        ["convert", FOURS, "-o"],
+        ["generate", "--size", "4", "--seed", "1", "-o"],
+    ],
+)
+def test_unwritable_output_is_one_line_error(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*argv, str(tmp_path)]) == 2  # a directory, not a file
+    err = capsys.readouterr().err
+    assert err.endswith(f"sudoku-bench: error: {tmp_path}: cannot write: Is a directory\n")
+
+
+def test_output_in_a_missing_folder_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "new" / "model.xml"
+    assert main(["reduce", FOURS, "--to", "csp", "-o", str(path)]) == 2
+    assert capsys.readouterr().err.endswith(f"{path}: cannot write: No such file or directory\n")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.inputs import add_puzzle_arguments, read_inputs
+from harness.output import write_output
 from puzzles.errors import PuzzleFormatError
 from puzzles.formats import FORMATS, Format, WriteOptions, format_named, format_of_path
 from puzzles.symbols import alphabet_named
@@ -76,12 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise PuzzleFormatError(
-            f"cannot write: {error.strerror}", source=str(args.output)
-        ) from None
+    write_output(args.output, text)
     print(f"wrote {len(entries)} puzzles to {args.output} ({target.name})", file=sys.stderr)
     return 0
 

@@ -14,8 +14,7 @@ from tabulate import tabulate
 from harness.arguments import positive_int
 from harness.generator import DIFFICULTIES, Generated, Generator, solution_counter, target_empty
 from harness.inputs import geometry_argument
-from harness.output import print_json
-from puzzles.errors import SudokuBenchError
+from harness.output import print_json, write_output
 from puzzles.geometry import Geometry
 
 
@@ -167,10 +166,7 @@ def write(path: Path, made: list[Generated], geometry: Geometry, args: argparse.
             + (f" ({item.rating.hardest})" if item.rating.hardest else "")
             + (f"; {item.note}" if item.note else "")
         )
-    try:
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    except OSError as error:
-        raise SudokuBenchError(f"cannot write {path}: {error.strerror}") from None
+    write_output(path, "\n".join(lines) + "\n")
 
 
 def summary(made: list[Generated], geometry: Geometry, args: argparse.Namespace) -> str:

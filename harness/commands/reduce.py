@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.inputs import add_puzzle_arguments, read_inputs
-from harness.output import print_json
+from harness.output import print_json, write_output
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 
@@ -109,6 +109,6 @@ def run(args: argparse.Namespace) -> int:
         if str(args.output) == "-":
             sys.stdout.write(text)
         else:
-            args.output.write_text(text, encoding="utf-8")
+            write_output(args.output, text)
             print(f"wrote {args.output}", file=sys.stderr)
     return 0

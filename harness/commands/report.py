@@ -10,6 +10,7 @@ from typing import Any
 
 from harness import plots
 from harness.arguments import add_db_argument
+from harness.output import write_output
 from harness.report import FORMATS, Report
 from harness.store import open_store
 from harness.summary import puzzle_times
@@ -74,8 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None:
         base = args.output.parent
         links = [Path(os.path.relpath(image, base)) for image in images]
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(report.render(args.format, links), encoding="utf-8")
+        write_output(args.output, report.render(args.format, links), make_folder=True)
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(report.render(args.format, images))
