@@ -111,3 +111,14 @@ def test_output_in_a_missing_folder_is_an_error(
     path = tmp_path / "new" / "model.xml"
     assert main(["reduce", FOURS, "--to", "csp", "-o", str(path)]) == 2
     assert capsys.readouterr().err.endswith(f"{path}: cannot write: No such file or directory\n")
+
+
+@pytest.mark.parametrize("command", ["rate", "explain", "solve", "count", "check"])
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan"])
+def test_timeout_must_be_positive(
+    command: str, timeout: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert exit_code([command, FOURS, "--timeout", timeout]) == 2
+    err = capsys.readouterr().err
+    assert f"argument --timeout: must be more than 0, got {timeout}" in err
+    assert "Traceback" not in err

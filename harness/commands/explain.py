@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from harness.arguments import positive_float
 from harness.inputs import add_puzzle_arguments, read_inputs
 from harness.output import print_json, result_record
 from harness.rating import rating_of
@@ -32,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
         + ", ".join(t.key for t in TECHNIQUES)
         + ")",
     )
-    parser.add_argument("--timeout", type=float, metavar="S", help="stop after S seconds")
+    parser.add_argument("--timeout", type=positive_float, metavar="S", help="stop after S seconds")
     parser.add_argument(
         "--json",
         action="store_true",

@@ -8,6 +8,7 @@ from typing import Any
 
 from tabulate import tabulate
 
+from harness.arguments import positive_float
 from harness.commands.explain import make_solver
 from harness.inputs import add_puzzle_arguments, read_inputs
 from harness.output import print_json, result_record
@@ -26,7 +27,9 @@ def add_parser(subparsers: Any) -> None:
     add_puzzle_arguments(parser, nargs="*")
     parser.add_argument("--levels", action="store_true", help="print the technique-to-level table")
     parser.add_argument("--techniques", metavar="KEYS", help="use only these techniques (keys)")
-    parser.add_argument("--timeout", type=float, metavar="S", help="per puzzle, in seconds")
+    parser.add_argument(
+        "--timeout", type=positive_float, metavar="S", help="per puzzle, in seconds"
+    )
     parser.add_argument(
         "--json",
         action="store_true",
