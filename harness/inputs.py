@@ -10,7 +10,7 @@ from puzzles.collections import BUNDLED, load
 from puzzles.errors import GeometryError, PuzzleFormatError
 from puzzles.formats import PuzzleEntry, ReadOptions, ReadReport, parse_puzzle, read_text
 from puzzles.geometry import Geometry
-from puzzles.symbols import alphabet_named
+from puzzles.symbols import Alphabet, alphabet_named
 
 
 def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str | int = "+") -> None:
@@ -62,13 +62,17 @@ def geometry_argument(text: str) -> Geometry:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def read_options(args: argparse.Namespace) -> ReadOptions:
+def alphabet_of(name: str) -> Alphabet:
+    """The alphabet an --alphabet option names; an unknown name is a user error."""
     try:
-        alphabet = alphabet_named(args.alphabet)
+        return alphabet_named(name)
     except ValueError as error:
         raise PuzzleFormatError(str(error)) from None
+
+
+def read_options(args: argparse.Namespace) -> ReadOptions:
     return ReadOptions(
-        alphabet=alphabet,
+        alphabet=alphabet_of(args.alphabet),
         geometry=args.geometry,
         diagonals=args.sudoku_x,
         check_givens=not args.allow_conflicts,

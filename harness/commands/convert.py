@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness.inputs import add_puzzle_arguments, read_inputs
+from harness.inputs import add_puzzle_arguments, alphabet_of, read_inputs
 from harness.output import write_output
 from puzzles.errors import PuzzleFormatError
 from puzzles.formats import FORMATS, Format, WriteOptions, format_named, format_of_path
-from puzzles.symbols import alphabet_named
 
 EPILOG = """\
 formats (chosen by the output file's extension, or --to):
@@ -91,10 +90,7 @@ def _target(args: argparse.Namespace) -> Format:
 
 
 def _write_options(args: argparse.Namespace) -> WriteOptions:
-    try:
-        alphabet = alphabet_named(args.to_alphabet or args.alphabet)
-    except ValueError as error:
-        raise PuzzleFormatError(str(error)) from None
+    alphabet = alphabet_of(args.to_alphabet or args.alphabet)
     if args.blank is not None and len(args.blank) != 1:
         raise PuzzleFormatError(f"--blank takes one character, got {args.blank!r}")
     return WriteOptions(alphabet, args.blank)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from harness.inputs import add_puzzle_arguments, read_inputs
+from harness.inputs import add_puzzle_arguments, alphabet_of, read_inputs
 from harness.output import print_json
 from puzzles.errors import PuzzleFormatError
 from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
-from puzzles.symbols import Alphabet, alphabet_named
+from puzzles.symbols import Alphabet
 
 
 def add_parser(subparsers: Any) -> None:
@@ -40,10 +40,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        alphabet = alphabet_named(args.to_alphabet or args.alphabet)
-    except ValueError as error:
-        raise PuzzleFormatError(str(error)) from None
+    alphabet = alphabet_of(args.to_alphabet or args.alphabet)
     entries = read_inputs(args)
     for number, entry in enumerate(entries):
         _check_alphabet(entry.puzzle, alphabet)
