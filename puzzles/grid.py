@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from puzzles.errors import GeometryError, PuzzleFormatError
-from puzzles.geometry import Geometry
+from puzzles.geometry import COMMON_SIZES, Geometry
 from puzzles.symbols import DEFAULT, Alphabet
 
 
@@ -208,7 +208,7 @@ def _geometry_for_length(length: int) -> Geometry:
     try:
         return Geometry.for_cell_count(length)
     except GeometryError:
+        sizes = [f"{n * n} ({n}x{n})" for n in COMMON_SIZES]
         raise PuzzleFormatError(
-            f"{length} cells is no puzzle size: expected 16 (4x4), 36 (6x6), 64 (8x8), "
-            f"81 (9x9), 144 (12x12), 256 (16x16) or 625 (25x25)"
+            f"{length} cells is no puzzle size: expected {', '.join(sizes[:-1])} or {sizes[-1]}"
         ) from None

@@ -32,7 +32,7 @@ from puzzles.formats.common import (
     encode,
     located,
 )
-from puzzles.geometry import Geometry
+from puzzles.geometry import COMMON_SIZES, Geometry
 from puzzles.grid import Grid
 from puzzles.symbols import Alphabet
 
@@ -192,8 +192,10 @@ def _side(cells: int, options: ReadOptions) -> int:
                 f"puzzle, got {cells}"
             )
         return cells
-    expected = f"a row of {cells} cells: expected 4, 6, 8, 9, 12, 16 or 25 cells per row"
-    if cells > 25:  # bigger grids exist (say --geometry), but the wrong format is likelier
+    *smaller, largest = COMMON_SIZES
+    expected = f"a row of {cells} cells: expected {', '.join(map(str, smaller))} or {largest}"
+    expected += " cells per row"
+    if cells > largest:  # bigger grids exist (say --geometry), but the wrong format is likelier
         raise PuzzleFormatError(f"{expected} (a whole puzzle on one line? that is the line format)")
     try:
         Geometry.of_size(cells)
