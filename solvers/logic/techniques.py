@@ -52,7 +52,6 @@ TECHNIQUES: tuple[Technique, ...] = (
 )
 
 BY_KEY = {technique.key: technique for technique in TECHNIQUES}
-SINGLES = ("naked_single", "hidden_single")
 
 
 def choose(keys: Iterable[str] | None) -> tuple[Technique, ...]:
@@ -75,8 +74,3 @@ def next_step(state: Candidates, techniques: Iterable[Technique] = TECHNIQUES) -
         if step is not None:
             return step
     return None
-
-
-def level_rank(level: str) -> int:
-    """0 for easy ... 3 for expert, 4 for beyond logic."""
-    return LEVELS.index(level) if level in LEVELS else len(LEVELS)
