@@ -127,7 +127,7 @@ class Result:
     @classmethod
     def failure(cls, solver: str, status: Status, message: str) -> Result:
         """A result for a run that produced nothing (error, or timeout enforced from outside)."""
-        return cls(solver, status, [], exhausted=False, message=message)
+        return cls(solver, status, [], False, counters={"nodes": 0, "guesses": 0}, message=message)
 
 
 ModelT = TypeVar("ModelT")
