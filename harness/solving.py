@@ -20,7 +20,7 @@ from puzzles.checker import solution_problems
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
 from puzzles.symbols import DEFAULT, Alphabet
-from solvers.base import Result, Solver, Status
+from solvers.base import Result, Solver, Status, UnsupportedPuzzleError
 from solvers.registry import Backend, select
 
 DEFAULT_SOLVER = "propagating"
@@ -65,6 +65,7 @@ class Answer:
     entry: PuzzleEntry
     result: Result
     problems: list[str]  # empty when every returned grid is a solution of the puzzle
+    unsupported: bool = False  # the back-end cannot take this geometry: not a failure
 
     @property
     def wrong(self) -> bool:
@@ -73,7 +74,7 @@ class Answer:
     @property
     def failed(self) -> bool:
         """A wrong grid or a crashed back-end: the command's exit code becomes 1."""
-        return self.wrong or self.result.status == Status.ERROR
+        return self.wrong or (self.result.status == Status.ERROR and not self.unsupported)
 
     def report_failure(self) -> None:
         """Say loudly on stderr what went wrong, if anything did."""
@@ -83,7 +84,7 @@ class Answer:
                 + "; ".join(self.problems),
                 file=sys.stderr,
             )
-        if self.result.status == Status.ERROR:
+        if self.result.status == Status.ERROR and not self.unsupported:
             print(
                 f"ERROR in {self.result.solver} on {self.entry.id}: {self.result.message}",
                 file=sys.stderr,
@@ -108,6 +109,8 @@ def run_solver(
     """Solve one puzzle; an unexpected exception in the back-end becomes an `error` result."""
     try:
         result = solver.solve(entry.puzzle, limit=limit, timeout=timeout)
+    except UnsupportedPuzzleError as error:  # as in bench's records: status error, with why
+        return Answer(entry, Result.failure(solver.name, Status.ERROR, str(error)), [], True)
     except SudokuBenchError:
         raise
     except Exception as error:  # a bug in a back-end: report it, keep going

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.testing import registered
 
 
 def test_solvers_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
@@ -122,3 +123,15 @@ def test_timeout_must_be_positive(
     err = capsys.readouterr().err
     assert f"argument --timeout: must be more than 0, got {timeout}" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_unsupported_geometry_is_reported_not_fatal(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with registered("no-geometry"):
+        assert main([command, FOURS, "-s", "no-geometry,backtracking", "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (records[0]["solver"], records[0]["status"]) == ("no-geometry", "error")
+    assert records[0]["message"] == "the no-geometry back-end cannot solve 4x4 puzzles"
+    assert records[1]["solver"] == "backtracking" and records[1]["verified"]
