@@ -9,16 +9,6 @@ from __future__ import annotations
 import time
 from types import TracebackType
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-
 from harness.tasks import Outcome
 
 FAILURES = ("timeout", "error")
@@ -28,6 +18,18 @@ class TaskProgress:
     def __init__(
         self, total: int, description: str, *, enabled: bool = True, done: int = 0
     ) -> None:
+        # rich is imported here, not at the top: every command imports this module through
+        # the parser, and ~30 ms of import should be paid by the commands that draw a bar
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
         self.failures = 0
         self.drawn = 0.0
         self.progress = Progress(
