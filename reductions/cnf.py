@@ -77,10 +77,15 @@ class Cnf:
     def has_empty_clause(self) -> bool:
         return any(not clause for clause in self.clauses)
 
-    def satisfied_by(self, true_literals: Iterable[int]) -> bool:
-        """Whether every clause has a literal among `true_literals`."""
-        true = set(true_literals)
-        return all(any(literal in true for literal in clause) for clause in self.clauses)
+    def satisfied_by(self, model: Iterable[int]) -> bool:
+        """Whether every clause holds when the positive literals of `model` are the true
+        variables and every other variable is false (so a solver's model, or just the
+        variables of a grid's placements, will do)."""
+        true = {literal for literal in model if literal > 0}
+        return all(
+            any((lit in true) if lit > 0 else (-lit not in true) for lit in clause)
+            for clause in self.clauses
+        )
 
     def to_dimacs(self) -> str:
         """The DIMACS CNF text: `c` comment lines, `p cnf V C`, one clause per line ending in 0."""
