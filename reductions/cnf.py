@@ -74,6 +74,13 @@ class Cnf:
         return sum(len(clause) for clause in self.clauses)
 
     @property
+    def used_variables(self) -> frozenset[int]:
+        """The variables some clause mentions: those of the cell-at-least clauses, which come
+        first and name every candidate of every cell that other clauses can mention."""
+        cell_clauses = self.clauses[: dict(self.families).get("cell-at-least", len(self.clauses))]
+        return frozenset(abs(literal) for clause in cell_clauses for literal in clause)
+
+    @property
     def has_empty_clause(self) -> bool:
         return any(not clause for clause in self.clauses)
 
@@ -133,8 +140,7 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
             tuple((name, len(part)) for name, part in families),
             _comments(puzzle, self.givens),
         )
-        used = frozenset(abs(literal) for clause in clauses for literal in clause)
-        return cnf, CnfData(puzzle, used)
+        return cnf, CnfData(puzzle, cnf.used_variables)
 
     def invert(self, answer: Iterable[int], data: CnfData) -> Grid:
         geometry = data.puzzle.geometry
@@ -153,7 +159,7 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
     def size(self, model: Cnf) -> dict[str, int]:
         sizes = {
             "variables": model.variables,
-            "used_variables": len({abs(lit) for clause in model.clauses for lit in clause}),
+            "used_variables": len(model.used_variables),
             "clauses": len(model.clauses),
             "literals": model.literals,
             "unit_clauses": sum(len(clause) == 1 for clause in model.clauses),

@@ -54,9 +54,9 @@ INTERRUPTIBLE = frozenset(
 BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
 SOLVERS = tuple(sorted(INTERRUPTIBLE | BUDGETED))
 
-FIRST_BUDGET = 1000  # conflicts in CaDiCaL's first slice; a 9x9 rarely needs 100 in all
-FAST_SLICE_S = 0.02
-SLOW_SLICE_S = 0.1
+FIRST_BUDGET = 2000  # conflicts in CaDiCaL's first slice; a 9x9 rarely needs 100 in all
+MIN_BUDGET = 100
+MAX_SLICE_S = 1.0
 
 
 def canonical_name(name: str) -> str:
@@ -103,6 +103,7 @@ class SatSolver(Solver[SatProblem]):
         if problem.cnf.has_empty_clause:  # the givens break a rule: no solver needed
             return SearchOutcome([], exhausted=True, counters={"nodes": 0}, details=details)
         solutions: list[Grid] = []
+        deadline.check()  # loading a 25x25 formula takes a good part of a second
         with PySatSolver(name=self.solver, bootstrap_with=problem.cnf.clauses) as engine:
             run = _Run(engine, self.solver in INTERRUPTIBLE, deadline)
             while True:
@@ -168,11 +169,9 @@ class _Run:
             answer: bool | None = self.engine.solve_limited()
             if answer is not None:
                 return answer
-            took = time.perf_counter() - start
-            if took < FAST_SLICE_S:
-                self.budget *= 2
-            elif took > SLOW_SLICE_S and self.budget > 1:
-                self.budget //= 2
+            rate = self.budget / max(time.perf_counter() - start, 1e-6)  # conflicts per second
+            slice_s = min(self.deadline.remaining() or 0.0, MAX_SLICE_S)
+            self.budget = max(MIN_BUDGET, min(2 * self.budget, int(rate * slice_s)))
         return None
 
     def counters(self) -> Counters:
