@@ -42,7 +42,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from puzzles.geometry import Geometry
@@ -73,7 +73,7 @@ class Cnf:
     def literals(self) -> int:
         return sum(len(clause) for clause in self.clauses)
 
-    @property
+    @cached_property
     def used_variables(self) -> frozenset[int]:
         """The variables some clause mentions: those of the cell-at-least clauses, which come
         first and name every candidate of every cell that other clauses can mention."""

@@ -94,11 +94,11 @@ class SatSolver(Solver[SatProblem]):
     def _search(
         self, problem: SatProblem, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
-        size = self.reduction.size(problem.cnf)
         details: dict[str, Any] = {
             "solver": self.solver,
             "givens": self.reduction.givens,
-            **{key: size[key] for key in ("used_variables", "clauses", "literals")},
+            "used_variables": len(problem.data.used),
+            "clauses": len(problem.cnf.clauses),
         }
         if problem.cnf.has_empty_clause:  # the givens break a rule: no solver needed
             return SearchOutcome([], exhausted=True, counters={"nodes": 0}, details=details)
