@@ -207,3 +207,20 @@ def test_the_easier_25x25_puzzles_solve() -> None:
         result = SAT.solve(entry.puzzle, limit=1, timeout=120)
         assert result.count == 1, entry.id
         assert is_solution(entry.puzzle, result.solutions[0]), entry.id
+
+
+def test_the_dimacs_export_is_read_and_solved_by_pysat() -> None:
+    """The exported file, read by PySAT's own DIMACS parser, gives the seed's solution."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver as PySatSolver
+
+    from reductions import cnf
+    from reductions.cnf import CnfReduction
+
+    entry = load("seeds")[3]
+    formula = CNF(from_string=cnf.export(entry.puzzle))
+    assert formula.nv == entry.puzzle.size**3
+    with PySatSolver(name="minisat22", bootstrap_with=formula.clauses) as engine:
+        assert engine.solve()
+        _, data = CnfReduction().apply(entry.puzzle)
+        assert CnfReduction().invert(engine.get_model(), data) == entry.solution
