@@ -134,7 +134,7 @@ def count_backend(puzzle: Grid) -> list[str]:
 
 def count_dlx_package(puzzle: Grid) -> list[str]:
     """The PyPI `dlx` package on the same full matrix, givens forced with `useRow`."""
-    from dlx import DLX  # type: ignore[import-untyped]  # optional, untyped
+    from dlx import DLX  # optional and untyped: see the mypy override in pyproject.toml
 
     geometry = puzzle.geometry
     matrix = full_matrix(geometry)

@@ -41,8 +41,12 @@ puzzle strings (81 characters for 9x9, '.' or '0' for an empty cell).
 
 EPILOG = """\
 examples:
-  sudoku-bench solve 530070000600195000098000060800060003400803001700020006060000280000419005000080079
-  sudoku-bench count --limit 2 -s dlx top95 --json
+  sudoku-bench solve 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..
+  sudoku-bench count top95 -s dlx --limit 2 --json
+  sudoku-bench check top95 hardest -s all            # do the back-ends agree?
+  sudoku-bench bench                                  # the main job: default suite, all back-ends
+  sudoku-bench report --format md --plots plots/      # tables and plots of the last run
+  sudoku-bench explain 004036927100005000000200004005000060640000085070000200500001000000700002437920500
   sudoku-bench solvers
 """
 

@@ -52,11 +52,11 @@ COLUMNS = (
     ("gave_up", "gave up"),
     ("timeouts", "timeout"),
     ("errors", "error"),
-    ("median_s", "median s"),
-    ("mean_s", "mean s"),
-    ("max_s", "max s"),
-    ("sgm_s", "sgm s"),
-    ("par2_s", "PAR-2 s"),
+    ("median_s", "median ms"),
+    ("mean_s", "mean ms"),
+    ("max_s", "max ms"),
+    ("sgm_s", "sgm ms"),
+    ("par2_s", "PAR-2 ms"),
     ("per_second", "puzzles/s"),
     ("guesses", "guesses"),
     ("agree", "agree"),
@@ -120,7 +120,14 @@ class Report:
 
     def table_rows(self, collection_column: bool = True) -> list[list[Any]]:
         keys = [key for key, _ in COLUMNS if collection_column or key != "collection"]
-        return [[_cell(getattr(s, key)) for key in keys] for s in self.summaries]
+        # times are shown in milliseconds (the summaries and raw rows keep seconds)
+        return [
+            [
+                _cell(getattr(s, key) * 1000 if key.endswith("_s") else getattr(s, key))
+                for key in keys
+            ]
+            for s in self.summaries
+        ]
 
     def headers(self) -> list[str]:
         return [title for _, title in COLUMNS]
@@ -202,9 +209,12 @@ class Report:
 
 
 def _cell(value: Any) -> Any:
-    if isinstance(value, float):
-        return "-" if math.isnan(value) else f"{value:.4g}"
-    return value
+    """Floats to three significant digits, without exponents (1774, 12.3, 0.482)."""
+    if not isinstance(value, float):
+        return value
+    if math.isnan(value):
+        return "-"
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
 def _md_escape(text: str) -> str:
