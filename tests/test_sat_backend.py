@@ -132,7 +132,7 @@ def test_a_count_that_cannot_finish_stops_at_the_timeout(name: str) -> None:
     elapsed = time.perf_counter() - start
     assert result.status is Status.TIMEOUT and not result.exact
     assert all(is_solution(empty, grid) for grid in result.solutions)  # kept, however many
-    assert elapsed < 1.0
+    assert elapsed < 2.5  # stops, with room for a loaded machine
 
 
 def test_a_hard_search_is_stopped_in_the_middle_of_a_solve() -> None:
@@ -141,7 +141,7 @@ def test_a_hard_search_is_stopped_in_the_middle_of_a_solve() -> None:
     for solver in ("cadical153", "glucose4"):
         result = SatSolver(solver).solve(hard, timeout=0.5)
         assert result.status is Status.TIMEOUT, solver
-        assert result.total_s < 1.5, solver
+        assert result.total_s < 3, solver
         assert result.counters["conflicts"] > 0
 
 
