@@ -168,6 +168,34 @@ BUILTIN: tuple[Backend, ...] = (
         in_all=False,  # 1.2-1.56 x the time of `cpsat` on top95 + easy50: a variant to compare
     ),
     Backend(
+        "sat",
+        "solvers.sat:SatSolver",
+        "SAT: extended CNF encoding (a variable per cell and digit) solved by CaDiCaL 1.5.3 "
+        "via PySAT; counts with blocking clauses",
+        aliases=("cnf", "cadical"),
+        requires=("pysat",),
+        distribution="python-sat",
+        extra="sat",
+    ),
+    Backend(
+        "sat-glucose",
+        "solvers.sat:GlucoseSatSolver",
+        "the sat back-end with Glucose 4.1 (interrupted at the timeout) instead of CaDiCaL",
+        requires=("pysat",),
+        distribution="python-sat",
+        extra="sat",
+        in_all=False,
+    ),
+    Backend(
+        "sat-minisat",
+        "solvers.sat:MinisatSatSolver",
+        "the sat back-end with MiniSat 2.2 instead of CaDiCaL",
+        requires=("pysat",),
+        distribution="python-sat",
+        extra="sat",
+        in_all=False,
+    ),
+    Backend(
         "python-constraint",
         "solvers.python_constraint:PythonConstraintSolver",
         "python-constraint2 BacktrackingSolver: AllDifferent per unit, forward checking",

@@ -142,7 +142,7 @@ def test_the_faithful_solver_honours_a_short_timeout_on_a_hard_puzzle() -> None:
     elapsed = time.perf_counter() - start
     assert result.status == Status.TIMEOUT
     assert not result.exact
-    assert elapsed < 1.0
+    assert elapsed < 2.0  # a hang is the failure; the margin absorbs a loaded CI machine
 
 
 def test_the_propagating_solver_honours_a_short_timeout() -> None:

@@ -116,13 +116,13 @@ def test_a_count_that_cannot_finish_stops_at_the_timeout(options: dict[str, Any]
     assert result.status is Status.TIMEOUT and not result.exact
     # the solutions found so far are kept (how many depends on the machine's load)
     assert all(is_solution(empty, grid) for grid in result.solutions)
-    assert 0.9 <= result.total_s < 3
+    assert 0.9 <= result.total_s < 5  # stops, with room for a loaded machine
 
 
 def test_the_max_time_option_caps_the_search() -> None:
     empty = Grid.empty(Geometry.of_size(9))
     result = CpSatSolver(max_time_in_seconds=0.3).solve(empty, limit=10**9)
-    assert result.status is Status.TIMEOUT and result.total_s < 2
+    assert result.status is Status.TIMEOUT and result.total_s < 4
 
 
 def test_one_worker_with_a_seed_is_repeatable() -> None:

@@ -64,7 +64,7 @@ def test_failures_carry_their_reasons(faulty_run: Path) -> None:
     assert errors["raiser"].startswith("RuntimeError: this back-end always fails")
     assert "worker process died (exit code 3)" in errors["exiter"]
     sleeper = next(r for r in rows if r["solver"] == "sleeper")
-    assert 0.2 <= sleeper["total_s"] < 1.5  # killed soon after its limit, not left hanging
+    assert 0.2 <= sleeper["total_s"] < 3  # killed soon after its limit, not left hanging
     reference = next(r for r in rows if r["solver"] == "reference" and r["puzzle_id"] == "arg1")
     assert reference["solution"] == FOUR_SOLVED and reference["exact"] is False  # limit 1
 

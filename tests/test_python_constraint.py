@@ -66,7 +66,7 @@ def test_a_search_that_takes_long_stops_at_the_timeout(name: str) -> None:
     elapsed = time.perf_counter() - start
     assert result.status is Status.TIMEOUT and not result.exact
     assert result.nodes > 0
-    assert 0.5 <= elapsed < 1.5, elapsed
+    assert 0.5 <= elapsed < 3, elapsed  # stops, with room for a loaded machine
     # the process (and the very same solver) is usable afterwards
     entry = load("seeds")[0]
     again = solver.solve(entry.puzzle, limit=2, timeout=30)

@@ -53,6 +53,12 @@ TARGETS: tuple[Target, ...] = (
         "(export: CpModelProto text format)",
     ),
     Target(
+        "cnf",
+        "reductions.cnf",
+        "SAT formula, a variable per cell and digit, extended encoding, givens as unit clauses "
+        "(export: DIMACS CNF)",
+    ),
+    Target(
         "csp",
         "reductions.csp",
         "python-constraint model, a variable per cell and AllDifferent per unit (export: XCSP3)",
