@@ -79,6 +79,7 @@ def _library(module: str, distribution: str, extra: str) -> dict[str, Any]:
 SYMPY = _library("sympy", "sympy", "sympy")
 ORTOOLS = _library("ortools", "ortools", "ortools")
 CONSTRAINT = _library("constraint", "python-constraint2", "constraint")
+PYSAT = _library("pysat", "python-sat", "sat")
 
 # The built-in back-ends, in the order reports list them.
 BUILTIN: tuple[Backend, ...] = (
@@ -173,26 +174,20 @@ BUILTIN: tuple[Backend, ...] = (
         "SAT: extended CNF encoding (a variable per cell and digit) solved by CaDiCaL 1.5.3 "
         "via PySAT; counts with blocking clauses",
         aliases=("cnf", "cadical"),
-        requires=("pysat",),
-        distribution="python-sat",
-        extra="sat",
+        **PYSAT,
     ),
     Backend(
         "sat-glucose",
         "solvers.sat:GlucoseSatSolver",
         "the sat back-end with Glucose 4.1 (interrupted at the timeout) instead of CaDiCaL",
-        requires=("pysat",),
-        distribution="python-sat",
-        extra="sat",
+        **PYSAT,
         in_all=False,
     ),
     Backend(
         "sat-minisat",
         "solvers.sat:MinisatSatSolver",
         "the sat back-end with MiniSat 2.2 instead of CaDiCaL",
-        requires=("pysat",),
-        distribution="python-sat",
-        extra="sat",
+        **PYSAT,
         in_all=False,
     ),
     Backend(
