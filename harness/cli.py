@@ -67,8 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class _VersionAction(argparse.Action):
-    """`--version`, looked up only when asked: importing `importlib.metadata` and reading the
-    installed distribution cost every command tens of milliseconds."""
+    """`--version`, looked up only when asked: argparse's own action needs the string when
+    the parser is built, so every command paid for reading the distribution's metadata."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
