@@ -314,6 +314,7 @@ class _Search:
         peers, units, units_of, full = tables.peers, tables.units, tables.units_of, tables.full
         unit_bits, intersections, weights = tables.unit_bits, self.intersections, self.weights
         propagations = hidden_singles = locked = alldiff = 0
+        whole_pass = self.alldiff  # locked candidates: all intersections in one pass
         changed = stale = 0  # stale: units changed since their last AllDifferent filtering
         try:
             while pending or dirty or changed or stale:
@@ -403,8 +404,8 @@ class _Search:
                                 dirty |= unit_bits[cell]
                                 if not mask & (mask - 1):
                                     pending.append(cell)
-                    if dirty:  # back to the cheap rules first; look here again later
-                        changed |= looking
+                    if dirty and not whole_pass:  # back to the cheap rules first
+                        changed |= looking  # and look here again later
                         break
                 if pending or dirty:
                     continue

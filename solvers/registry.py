@@ -81,7 +81,7 @@ BUILTIN: tuple[Backend, ...] = (
         "propagating",
         "solvers.propagating:PropagatingSolver",
         "backtracking with bit masks: naked and hidden singles, locked candidates, "
-        "fewest-candidates branching",
+        "AllDifferent filtering (16x16 and up), dom/wdeg branching",
         aliases=("fast",),
     ),
     Backend(
