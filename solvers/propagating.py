@@ -471,6 +471,8 @@ def alldiff_filter(masks: list[int]) -> list[int] | None:
     free = 0
     for mask in masks:
         free |= mask
+    if free.bit_count() != count:  # never asked by the search, which checks hidden singles
+        return None if free.bit_count() < count else masks  # more digits: no filtering
     unmatched = []
     for index, mask in enumerate(masks):
         available = mask & free

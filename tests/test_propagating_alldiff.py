@@ -42,6 +42,11 @@ def test_three_cells_sharing_two_digits_are_a_contradiction() -> None:
     assert alldiff_filter([digits(1, 2)] * 3 + [digits(1, 2, 3, 4)]) is None
 
 
+def test_more_open_digits_than_cells_are_left_alone() -> None:
+    masks = [digits(1, 2), digits(1, 2, 3)]
+    assert alldiff_filter(masks) is masks
+
+
 def test_a_unit_with_nothing_to_remove_is_returned_as_is() -> None:
     masks = [digits(1, 2), digits(2, 3), digits(1, 3)]
     assert alldiff_filter(masks) is masks
