@@ -88,7 +88,7 @@ BUILTIN: tuple[Backend, ...] = (
         "propagating-singles",
         "solvers.propagating:PropagatingSolver",
         "propagating without locked candidates (naked and hidden singles only)",
-        options={"locked": False},
+        options={"locked": False, "alldiff": False},
         in_all=False,
     ),
     Backend(
