@@ -93,14 +93,14 @@ BUILTIN: tuple[Backend, ...] = (
         "propagating",
         "solvers.propagating:PropagatingSolver",
         "backtracking with bit masks: naked and hidden singles, locked candidates, "
-        "fewest-candidates branching",
+        "AllDifferent filtering (16x16 and up), dom/wdeg branching",
         aliases=("fast",),
     ),
     Backend(
         "propagating-singles",
         "solvers.propagating:PropagatingSolver",
         "propagating without locked candidates (naked and hidden singles only)",
-        options={"locked": False},
+        options={"locked": False, "alldiff": False},
         in_all=False,
     ),
     Backend(

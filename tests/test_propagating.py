@@ -91,15 +91,18 @@ def test_9x9_sudoku_x_puzzles_solve_to_grids_that_keep_the_diagonals() -> None:
         assert all(is_solution(puzzle, grid) for grid in result.solutions)
 
 
+@pytest.mark.parametrize("alldiff", [None, True])  # the default, and AllDifferent filtering
+@pytest.mark.parametrize("diagonals", [True, False])
 @pytest.mark.parametrize("size", [4, 6])
-def test_small_sudoku_x_puzzles_match_brute_force(size: int) -> None:
-    geometry = Geometry.of_size(size, diagonals=True)
-    full = SOLVER.solve(Grid.empty(geometry)).solutions[0]
+def test_small_puzzles_match_brute_force(size: int, diagonals: bool, alldiff: bool | None) -> None:
+    solver = PropagatingSolver(alldiff=alldiff)
+    geometry = Geometry.of_size(size, diagonals=diagonals)
+    full = solver.solve(Grid.empty(geometry)).solutions[0]
     rng = random.Random(size)
     for _ in range(5):
         puzzle = remove_cells(full, rng.sample(range(size * size), size * size * 3 // 5))
         expected = brute_force_solutions(puzzle)
-        result = SOLVER.solve(puzzle, limit=10_000)
+        result = solver.solve(puzzle, limit=10_000)
         assert result.exact and set(result.solutions) == set(expected)
 
 
@@ -112,8 +115,8 @@ def test_locked_candidates_look_at_box_line_and_diagonal_intersections() -> None
 
 
 def test_a_25x25_grid_is_solved() -> None:
-    # The bundled 25x25 puzzles (Gecode's, ~270 givens) are beyond this back-end for now
-    # (no solution within 60 s); a shuffled full grid with 300 cells removed is not.
+    # Most bundled 25x25 puzzles (Frisch's, ~270 givens) are beyond this back-end (see
+    # test_propagating_alldiff.py); a shuffled full grid with 300 cells removed is not.
     rng = random.Random(25)
     full = shuffled_grid(Geometry.of_size(25), rng)
     puzzle = remove_cells(full, rng.sample(range(625), 300))
