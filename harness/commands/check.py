@@ -126,7 +126,8 @@ def _summary(counts: dict[str, Counter[str]], puzzles: int, failures: int, out: 
         for name, tally in counts.items()
     ]
     print(tabulate(rows, headers=headers, tablefmt="simple"), file=out)
+    noun = "puzzle" if puzzles == 1 else "puzzles"
     if failures:
-        print(f"\nFAILED: wrong or disproved answers on {failures} of {puzzles} puzzles", file=out)
+        print(f"\nFAILED: wrong or disproved answers on {failures} of {puzzles} {noun}", file=out)
     else:
-        print(f"\nOK: no wrong grid and no disagreement on {puzzles} puzzles", file=out)
+        print(f"\nOK: no wrong grid and no disagreement on {puzzles} {noun}", file=out)
