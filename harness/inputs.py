@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from puzzles.collections import BUNDLED, load
+from puzzles.collections import BUNDLED, load, split_selector
 from puzzles.errors import GeometryError, PuzzleFormatError
 from puzzles.formats import PuzzleEntry, ReadOptions, ReadReport, parse_puzzle, read_text
 from puzzles.geometry import Geometry
@@ -82,7 +82,7 @@ def read_options(args: argparse.Namespace) -> ReadOptions:
 
 def looks_like_puzzle(text: str) -> bool:
     """A command-line argument that is a puzzle string rather than a name or a path."""
-    if len(text) < 16 or "/" in text or text in BUNDLED:
+    if len(text) < 16 or "/" in text or text in BUNDLED or split_selector(text) is not None:
         return False
     try:
         return not Path(text).exists()

@@ -93,6 +93,19 @@ def bundled_text(name: str) -> str:
     return resources.files("puzzles").joinpath("data", BUNDLED[name].file).read_text("utf-8")
 
 
+def split_selector(spec: str) -> tuple[str, str] | None:
+    """`top95:7` -> (`top95`, `7`): one puzzle of a collection or file, named by its id.
+
+    None when `spec` is not of that form, or names an existing file itself.
+    """
+    source, colon, line = spec.rpartition(":")
+    if not colon or not line.isdigit() or spec in BUNDLED or Path(spec).exists():
+        return None
+    if source in BUNDLED or Path(source).is_file():
+        return source, line
+    return None
+
+
 def load(
     spec: str,
     options: ReadOptions = ReadOptions(),
@@ -101,8 +114,22 @@ def load(
 ) -> list[PuzzleEntry]:
     """The puzzles of a bundled collection (`top95`) or of a file path; ids are `name:line`.
 
-    `fmt` (a format name such as `grid`) overrides what the file's extension says.
+    An id given back (`top95:7`, `mine.txt:12`) loads that one puzzle, so every id the tool
+    prints names its puzzle. `fmt` (a format name such as `grid`) overrides the file's extension.
     """
+    selector = split_selector(spec)
+    if selector is not None:
+        source, line = selector
+        entries = load(source, options, report, fmt)
+        chosen = [entry for entry in entries if entry.id.rpartition(":")[2] == line]
+        if not chosen:
+            raise UnknownCollectionError(
+                f"{source} has no puzzle starting at line {line} "
+                f"(its ids run from {entries[0].id} to {entries[-1].id})"
+                if entries
+                else f"{source} holds no puzzles"
+            )
+        return chosen
     if spec in BUNDLED:
         suffix = Path(BUNDLED[spec].file).suffix
         return read_text(bundled_text(spec), spec, suffix, options, report)

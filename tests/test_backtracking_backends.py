@@ -150,9 +150,7 @@ def test_the_propagating_solver_honours_a_short_timeout() -> None:
     # puzzle would not do: a faster CI machine solved 16x16:85 (725 nodes) inside 0.05 s.
     empty = Grid.empty(Geometry.of_size(16))
     start = time.perf_counter()
-    result = PropagatingSolver(locked=False, alldiff=False).solve(
-        empty, limit=10**9, timeout=0.05
-    )
+    result = PropagatingSolver(locked=False, alldiff=False).solve(empty, limit=10**9, timeout=0.05)
     assert result.status == Status.TIMEOUT
     assert time.perf_counter() - start < 2.0  # a hang is the failure, as above
 

@@ -135,3 +135,15 @@ def test_unsupported_geometry_is_reported_not_fatal(
     assert (records[0]["solver"], records[0]["status"]) == ("no-geometry", "error")
     assert records[0]["message"] == "the no-geometry back-end cannot solve 4x4 puzzles"
     assert records[1]["solver"] == "backtracking" and records[1]["verified"]
+
+
+def test_reduce_of_a_whole_collection_asks_for_one_puzzle(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["reduce", "top95"]) == 2
+    assert capsys.readouterr().err == (
+        "sudoku-bench: error: reduce builds the model of one puzzle, and top95 holds 95: "
+        "name one by its id, e.g. top95:1\n"
+    )
+    assert main(["reduce", "top95:7", "--json"]) == 0
+    assert '"id": "top95:7"' in capsys.readouterr().out

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
 from puzzles.collections import BUNDLED, load
+from puzzles.errors import UnknownCollectionError
 
 
 def documented_counts() -> dict[str, tuple[int, str]]:
@@ -35,3 +37,28 @@ def test_collection_loads_with_documented_count(name: str) -> None:
     assert {entry.puzzle.geometry.name for entry in entries} == set(sizes.split(", "))
     assert entries[0].id.startswith(f"{name}:")
     assert len({entry.id for entry in entries}) == count
+
+
+def test_an_id_given_back_loads_that_one_puzzle(tmp_path: Path) -> None:
+    top95 = load("top95")
+    assert load("top95:7") == [top95[6]]
+    mine = tmp_path / "mine.txt"
+    mine.write_text("# two 4x4 puzzles\n...3..4114..3...\n\n1...............\n")
+    (chosen,) = load(f"{mine}:4")
+    assert (chosen.id, chosen.puzzle.to_line()) == (f"{mine}:4", "1" + "." * 15)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (
+            "top95:96",
+            "top95 has no puzzle starting at line 96 (its ids run from top95:1 to top95:95)",
+        ),
+        ("top96:1", "'top96:1' is neither a file nor a bundled collection"),
+    ],
+)
+def test_an_id_that_names_nothing_says_what_exists(spec: str, message: str) -> None:
+    with pytest.raises(UnknownCollectionError) as raised:
+        load(spec)
+    assert str(raised.value).startswith(message)

@@ -98,7 +98,13 @@ def run(args: argparse.Namespace) -> int:
     target = next((t for t in TARGETS if t.name == args.target), None)
     if target is None:
         raise SudokuBenchError(f"unknown reduction target {args.target!r}")
-    entry = read_inputs(args)[0]
+    entries = read_inputs(args)
+    if len(entries) > 1:  # a model is of one puzzle; quietly taking the first would mislead
+        raise SudokuBenchError(
+            f"reduce builds the model of one puzzle, and {args.inputs[0]} holds "
+            f"{len(entries)}: name one by its id, e.g. {entries[0].id}"
+        )
+    entry = entries[0]
     summary: dict[str, Any] = {
         "id": entry.id,
         "target": target.name,
