@@ -97,7 +97,7 @@ class Report:
             ),
             ("python", str(machine.get("python"))),
             ("sudoku-bench", run.git_commit or "(not a git checkout)"),
-            ("libraries", "; ".join(f"{k}: {v}" for k, v in run.versions.items())),
+            ("libraries", libraries_line(run.versions, settings.get("solvers"))),
             (
                 "definitions",
                 f"solved = answered within the time limit; median/mean/max over solved tasks; "
@@ -206,6 +206,20 @@ class Report:
             ],
         }
         return json.dumps(document, indent=1) + "\n"
+
+
+def libraries_line(versions: dict[str, str], solvers: list[str] | None = None) -> str:
+    """Each library once, with the back-ends of the run that used it.
+
+    e.g. "sudoku-bench 0.1.0 (backtracking, dlx); ortools 9.15.6755 (cpsat)". Runs recorded
+    before versions were limited to the chosen back-ends listed every registered one, so the
+    run's own solver list filters them.
+    """
+    users: dict[str, list[str]] = {}
+    for solver, library in versions.items():
+        if solvers is None or solver in solvers:
+            users.setdefault(library, []).append(solver)
+    return "; ".join(f"{library} ({', '.join(names)})" for library, names in users.items())
 
 
 def _cell(value: Any) -> Any:

@@ -17,7 +17,7 @@ from harness.tasks import Outcome, Task, plan, shuffled
 from harness.worker import Settings
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
-from solvers.registry import Backend, backends, get, select
+from solvers.registry import Backend, get, select
 
 
 def importable(backend: Backend) -> bool:
@@ -122,7 +122,7 @@ def start(
             "jobs": jobs,
         },
         machine=machine.describe(),
-        versions=machine.versions(backends()),
+        versions=machine.versions(chosen),  # the libraries this run used, not all installed
         git_commit=machine.git_commit(),
     )
     configs = {backend.name: configuration(backend) for backend in chosen}

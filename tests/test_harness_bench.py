@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.report import libraries_line
 from harness.store import SQLiteStore
 from harness.testing import ReferenceSolver, registered
 from puzzles.grid import Grid
@@ -76,7 +77,23 @@ def test_the_run_records_machine_versions_and_settings(faulty_run: Path) -> None
     assert run.seed == 1 and run.finished
     assert run.settings["timeout"] == 0.2 and run.settings["jobs"] == 2
     assert run.settings["solvers"] == ["reference", "sleeper", "raiser", "exiter", "wrong-grid"]
-    assert "reference" in run.versions
+    assert set(run.versions) == set(run.settings["solvers"])  # what ran, not all installed
+
+
+def test_the_report_header_names_each_library_once_with_its_users() -> None:
+    versions = {
+        "backtracking": "sudoku-bench 0.1.0",
+        "cpsat": "ortools 9.15.6755",
+        "dlx": "sudoku-bench 0.1.0",
+        "sat": "python-sat 1.9",
+    }
+    assert libraries_line(versions) == (
+        "sudoku-bench 0.1.0 (backtracking, dlx); ortools 9.15.6755 (cpsat); python-sat 1.9 (sat)"
+    )
+    # an older run recorded every registered back-end; its solver list keeps the ones it ran
+    assert libraries_line(versions, ["dlx", "cpsat"]) == (
+        "ortools 9.15.6755 (cpsat); sudoku-bench 0.1.0 (dlx)"
+    )
 
 
 def test_store_is_in_wal_mode(faulty_run: Path) -> None:
