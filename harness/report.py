@@ -7,6 +7,7 @@ import io
 import json
 import math
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,15 @@ class Report:
 
     # ----- the parts -----------------------------------------------------------------------
 
+    def resumed_line(self) -> str:
+        """Each resumption's start, and what it changed: mixed setups must not pass unseen."""
+        parts = []
+        for later in self.run.resumes:
+            changed = self.run.differences(later)
+            what = f"with another {', '.join(changed)}" if changed else "same machine and versions"
+            parts.append(f"{later.started} ({what})")
+        return "; ".join(parts)
+
     def header(self) -> list[tuple[str, str]]:
         run, settings, machine = self.run, self.run.settings, self.run.machine
         jobs = int(settings.get("jobs", 1))
@@ -98,6 +108,7 @@ class Report:
             ("python", str(machine.get("python"))),
             ("sudoku-bench", run.git_commit or "(not a git checkout)"),
             ("libraries", libraries_line(run.versions, settings.get("solvers"))),
+            *([("resumed", self.resumed_line())] if run.resumes else []),
             (
                 "definitions",
                 f"solved = answered within the time limit; median/mean/max over solved tasks; "
@@ -193,6 +204,9 @@ class Report:
                 "machine": self.run.machine,
                 "versions": self.run.versions,
                 "git_commit": self.run.git_commit,
+                "resumes": [
+                    {**asdict(r), "differences": self.run.differences(r)} for r in self.run.resumes
+                ],
             },
             "definitions": {
                 "shift_s": stats.SHIFT_S,

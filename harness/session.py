@@ -12,7 +12,7 @@ from typing import Any
 
 from harness import machine
 from harness.runner import Pool
-from harness.store import RunInfo, Store
+from harness.store import Resumption, RunInfo, Store
 from harness.tasks import Outcome, Task, plan, shuffled
 from harness.worker import Settings
 from puzzles.errors import SudokuBenchError
@@ -130,17 +130,43 @@ def start(
     return Plan(run_id, tasks, {b.name: b for b in chosen}, settings, jobs, len(tasks))
 
 
-def resume(store: Store, run_id: int | None, jobs: int | None) -> Plan:
-    """The unfinished tasks of a stored run, with the run's own settings and back-ends."""
+def resume(
+    store: Store,
+    run_id: int | None,
+    jobs: int | None,
+    *,
+    command: str,
+    warn: Callable[[str], None],
+) -> Plan:
+    """The unfinished tasks of a stored run, with the run's own settings and back-ends.
+
+    The resumption is recorded with its machine, versions and commit; `warn` hears what differs
+    from the run's first start, since the timings then mix two setups.
+    """
     info = store.run(run_id)
     settings = info.settings
     tasks = store.tasks(info.id)
     done = store.finished_tasks(info.id)
     configs = store.configurations(info.id)
+    chosen = {name: backend_from(name, config) for name, config in configs.items()}
+    here = Resumption(
+        started="",
+        command=command,
+        machine=machine.describe(),
+        versions=machine.versions(chosen.values()),
+        git_commit=machine.git_commit(),
+    )
+    changed = info.differences(here)
+    if changed:
+        warn(
+            f"run {info.id} started with another {', '.join(changed)}: its timings will mix "
+            "both (the report says so)"
+        )
+    store.add_resumption(info.id, here)
     return Plan(
         info.id,
         [task for task in tasks if task.key not in done],
-        {name: backend_from(name, config) for name, config in configs.items()},
+        chosen,
         Settings(float(settings["timeout"]), int(settings["limit"]), int(settings["warmup"])),
         jobs or int(settings.get("jobs", 1)),
         len(tasks),

@@ -10,6 +10,8 @@ Tables:
   versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON).
 - `tasks`: the run's plan, in execution order (`position`): task, collection, puzzle_id,
   geometry, puzzle, solver, configuration (JSON: target and options), repeat.
+- `resumes`: one row per `--resume` of a run: run, started, command, host, cpu, cores, os,
+  python, load, versions, git_commit (where and with what the run went on).
 - `results`: one row per finished task: the task's columns plus status, count, exact,
   verdict, solution, solutions (JSON), build_s, solve_s, total_s, nodes, guesses,
   counters (JSON), error, worker, finished.
@@ -36,6 +38,22 @@ class StoreError(SudokuBenchError):
     """A store that cannot be opened, or a run that is not in it."""
 
 
+# What a report compares between a run's first start and a resumption: timings from two
+# machines, Pythons, checkouts or library versions are not one measurement.
+_SAME_MACHINE_KEYS = ("host", "cpu", "cores", "os", "python")
+
+
+@dataclass
+class Resumption:
+    """A later start of a run (`bench --resume`): when and where it went on."""
+
+    started: str
+    command: str
+    machine: dict[str, Any] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+    git_commit: str = ""
+
+
 @dataclass
 class RunInfo:
     """A run's description: what was asked, on which machine, with which versions."""
@@ -49,6 +67,22 @@ class RunInfo:
     started: str = ""
     finished: str = ""
     id: int = 0
+    resumes: list[Resumption] = field(default_factory=list)
+
+    def differences(self, later: Resumption) -> list[str]:
+        """What a resumption changed from the first start: e.g. ["cpu", "ortools version"]."""
+        changed = [
+            key for key in _SAME_MACHINE_KEYS if self.machine.get(key) != later.machine.get(key)
+        ]
+        if self.git_commit != later.git_commit:
+            changed.append("sudoku-bench commit")
+        libraries = {
+            self.versions[name].rsplit(" ", 1)[0]
+            for name in self.versions.keys() & later.versions.keys()
+            if self.versions[name] != later.versions[name]
+        }
+        changed += [f"{library} version" for library in sorted(libraries)]
+        return changed
 
 
 class Store(ABC):
@@ -82,6 +116,10 @@ class Store(ABC):
     @abstractmethod
     def add(self, run_id: int, outcome: Outcome) -> None:
         """Store one result, durably, before returning."""
+
+    @abstractmethod
+    def add_resumption(self, run_id: int, resumption: Resumption) -> None:
+        """Record that the run goes on, from now, where `resumption` says."""
 
     @abstractmethod
     def finish_run(self, run_id: int) -> None: ...
@@ -119,6 +157,14 @@ CREATE TABLE IF NOT EXISTS tasks (
     repeat INTEGER NOT NULL,
     PRIMARY KEY (run, task)
 );
+CREATE TABLE IF NOT EXISTS resumes (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    started TEXT NOT NULL,
+    command TEXT NOT NULL,
+    host TEXT, cpu TEXT, cores INTEGER, os TEXT, python TEXT, load REAL,
+    versions TEXT NOT NULL,
+    git_commit TEXT
+);
 CREATE TABLE IF NOT EXISTS results (
     run INTEGER NOT NULL REFERENCES runs(id),
     task INTEGER NOT NULL,
@@ -149,6 +195,7 @@ CREATE TABLE IF NOT EXISTS results (
 """
 
 _JSON_COLUMNS = ("solutions", "counters")
+_MACHINE_COLUMNS = ("host", "cpu", "cores", "os", "python", "load")
 
 
 def now() -> str:
@@ -183,12 +230,7 @@ class SQLiteStore(Store):
                 (
                     info.started or now(),
                     info.command,
-                    machine.get("host"),
-                    machine.get("cpu"),
-                    machine.get("cores"),
-                    machine.get("os"),
-                    machine.get("python"),
-                    machine.get("load"),
+                    *(machine.get(key) for key in _MACHINE_COLUMNS),
                     json.dumps(info.versions),
                     info.git_commit,
                     info.seed,
@@ -226,10 +268,40 @@ class SQLiteStore(Store):
             if row is None:
                 known = ", ".join(str(info.id) for info in self.runs()) or "none"
                 raise StoreError(f"{self.path} has no run {run_id} (runs: {known})")
-        return _run_info(row)
+        return self._with_resumes(_run_info(row))
 
     def runs(self) -> list[RunInfo]:
-        return [_run_info(row) for row in self.db.execute("SELECT * FROM runs ORDER BY id")]
+        rows = self.db.execute("SELECT * FROM runs ORDER BY id").fetchall()
+        return [self._with_resumes(_run_info(row)) for row in rows]
+
+    def add_resumption(self, run_id: int, resumption: Resumption) -> None:
+        machine = resumption.machine
+        self.db.execute(
+            "INSERT INTO resumes (run, started, command, host, cpu, cores, os, python, load,"
+            " versions, git_commit) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                run_id,
+                resumption.started or now(),
+                resumption.command,
+                *(machine.get(key) for key in _MACHINE_COLUMNS),
+                json.dumps(resumption.versions),
+                resumption.git_commit,
+            ),
+        )
+
+    def _with_resumes(self, info: RunInfo) -> RunInfo:
+        rows = self.db.execute("SELECT * FROM resumes WHERE run = ? ORDER BY rowid", (info.id,))
+        info.resumes = [
+            Resumption(
+                started=row["started"],
+                command=row["command"],
+                machine=_machine(row),
+                versions=json.loads(row["versions"]),
+                git_commit=row["git_commit"] or "",
+            )
+            for row in rows
+        ]
+        return info
 
     def tasks(self, run_id: int) -> list[Task]:
         rows = self.db.execute(
@@ -310,13 +382,17 @@ def _run_info(row: sqlite3.Row) -> RunInfo:
         command=row["command"],
         seed=row["seed"],
         settings=json.loads(row["settings"]),
-        machine={key: row[key] for key in ("host", "cpu", "cores", "os", "python", "load")},
+        machine=_machine(row),
         versions=json.loads(row["versions"]),
         git_commit=row["git_commit"] or "",
         started=row["started"],
         finished=row["finished"] or "",
         id=row["id"],
     )
+
+
+def _machine(row: sqlite3.Row) -> dict[str, Any]:
+    return {key: row[key] for key in _MACHINE_COLUMNS}
 
 
 def open_store(path: Path | str | None) -> Store:

@@ -1,5 +1,6 @@
 """A `bench` run killed with SIGKILL part-way resumes and finishes every task exactly once."""
 
+import json
 import os
 import signal
 import sqlite3
@@ -8,8 +9,12 @@ import sys
 import time
 from pathlib import Path
 
+from pytest import MonkeyPatch
+
+from harness import machine, session
 from harness.cli import main
-from harness.store import SQLiteStore
+from harness.report import Report
+from harness.store import Resumption, RunInfo, SQLiteStore
 
 PUZZLES = "...3..4114..3...\n1..4..1..3..4..3\n3....21..34....1\n"
 REPEAT = 12
@@ -84,3 +89,74 @@ def test_sigkill_then_resume_runs_every_task_exactly_once(tmp_path: Path) -> Non
     # a finished run resumes to nothing
     assert main(["bench", "--db", str(db), "--resume", str(run.id), "--quiet", "--json"]) == 0
     assert len(store.results(run.id)) == len(planned)
+    # both resumptions are recorded, on the machine and checkout the run started on
+    resumes = store.run(run.id).resumes
+    assert [r.command.split("--resume")[1] for r in resumes] == [
+        " --quiet --json",
+        f" {run.id} --quiet --json",
+    ]
+    assert [run.differences(r) for r in resumes] == [[], []]
+
+
+def test_a_resumption_elsewhere_is_named_in_the_report(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "runs.sqlite")
+    machine = {"host": "a", "cpu": "Xeon", "cores": 2, "os": "Linux", "python": "CPython 3.11.7"}
+    first = RunInfo(
+        command="sudoku-bench bench",
+        seed=1,
+        settings={"timeout": 1.0, "solvers": ["cpsat", "dlx"]},
+        machine=machine,
+        versions={"cpsat": "ortools 9.15.6755", "dlx": "sudoku-bench 0.1.0"},
+        git_commit="abc",
+    )
+    run_id = store.create_run(first, [], {})
+    same = Resumption(
+        "2026-11-22T06:00:00+00:00",
+        "sudoku-bench bench --resume",
+        machine,
+        dict(first.versions),
+        "abc",
+    )
+    moved = Resumption(
+        "2026-11-22T07:00:00+00:00",
+        "sudoku-bench bench --resume",
+        {**machine, "host": "b", "cpu": "EPYC"},
+        {**first.versions, "cpsat": "ortools 9.16.0"},
+        "def",
+    )
+    store.add_resumption(run_id, same)
+    store.add_resumption(run_id, moved)
+    report = Report(store, run_id)
+    assert dict(report.header())["resumed"] == (
+        "2026-11-22T06:00:00+00:00 (same machine and versions); 2026-11-22T07:00:00+00:00 "
+        "(with another host, cpu, sudoku-bench commit, ortools version)"
+    )
+    document = json.loads(report.as_json())
+    assert [r["differences"] for r in document["run"]["resumes"]] == [
+        [],
+        ["host", "cpu", "sudoku-bench commit", "ortools version"],
+    ]
+    assert document["run"]["resumes"][1]["machine"]["cpu"] == "EPYC"
+
+
+def test_resuming_on_another_machine_warns(tmp_path: Path, monkeypatch: MonkeyPatch) -> None:
+    store = SQLiteStore(tmp_path / "runs.sqlite")
+    here = machine.describe()
+    run_id = store.create_run(
+        RunInfo(
+            "sudoku-bench bench",
+            1,
+            {"timeout": 1.0, "limit": 1, "warmup": 0},
+            here,
+            git_commit=machine.git_commit(),
+        ),
+        [],
+        {},
+    )
+    monkeypatch.setattr(machine, "describe", lambda: {**here, "cpu": "another CPU"})
+    warnings: list[str] = []
+    session.resume(store, run_id, None, command="sudoku-bench bench --resume", warn=warnings.append)
+    assert warnings == [
+        f"run {run_id} started with another cpu: its timings will mix both (the report says so)"
+    ]
+    assert store.run(run_id).resumes[0].machine["cpu"] == "another CPU"

@@ -140,7 +140,7 @@ def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
         jobs=jobs,
         seed=args.seed,
         inputs=args.inputs or [f"default suite: {suite.describe()}"],
-        command=shlex.join(["sudoku-bench", *getattr(args, "argv", sys.argv[1:])]),
+        command=_command_line(args),
     )
 
 
@@ -160,4 +160,14 @@ def _resumed(args: argparse.Namespace, store: Store) -> session.Plan:
         print(
             f"--resume uses the run's own settings: ignoring {', '.join(ignored)}", file=sys.stderr
         )
-    return session.resume(store, args.resume or None, args.jobs)
+    return session.resume(
+        store,
+        args.resume or None,
+        args.jobs,
+        command=_command_line(args),
+        warn=lambda text: print(f"warning: {text}", file=sys.stderr),
+    )
+
+
+def _command_line(args: argparse.Namespace) -> str:
+    return shlex.join(["sudoku-bench", *getattr(args, "argv", sys.argv[1:])])
