@@ -147,3 +147,37 @@ def test_reduce_of_a_whole_collection_asks_for_one_puzzle(
     )
     assert main(["reduce", "top95:7", "--json"]) == 0
     assert '"id": "top95:7"' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        # inf reached the worker pool as NaN (0 warm-ups times an infinite limit): a traceback
+        (["check", FOURS, "--timeout", "inf"], "--timeout: must be at most 1e+07 seconds"),
+        (["bench", FOURS, "--timeout", "1e400"], "--timeout: must be at most 1e+07 seconds"),
+        # each job is a worker process: -j 999999 forked until the machine gave out
+        (["check", FOURS, "-j", "999999"], "-j/--jobs: must be at most"),
+        # SQLite holds 64 bits: a bigger seed or run id was an OverflowError
+        (["bench", FOURS, "--seed", str(2**63)], "--seed: must be at most 9223372036854775807"),
+        (["report", "--run", str(2**63)], "--run: must be at most 9223372036854775807"),
+        (["bench", "--resume", str(2**63)], "--resume: must be at most"),
+        (["generate", "--seed", "abc"], "--seed: expected a whole number, got 'abc'"),
+        # every repeat is a task held in memory
+        (["bench", FOURS, "--repeat", "10001"], "--repeat: must be at most 10000"),
+        (["bench", FOURS, "--warmup", "10001"], "--warmup: must be at most 10000"),
+    ],
+)
+def test_out_of_range_numbers_are_usage_errors(
+    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert exit_code(argv) == 2
+    err = capsys.readouterr().err
+    assert expected in err and "Traceback" not in err
+
+
+def test_largest_timeout_still_runs_in_worker_processes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["check", FOURS, "-s", "backtracking", "--timeout", "1e7", "--quiet", "--json"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["status"] == "solved"

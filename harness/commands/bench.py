@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from harness import session, suite
-from harness.arguments import add_db_argument, add_task_arguments, natural, positive_int
+from harness.arguments import add_db_argument, add_task_arguments, int64, repeats, warmups
 from harness.inputs import add_puzzle_arguments, read_inputs
 from harness.output import print_json
 from harness.progress import TaskProgress
@@ -52,14 +52,14 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--repeat",
-        type=positive_int,
+        type=repeats,
         default=1,
         metavar="R",
         help="runs per puzzle and back-end (default 1)",
     )
     parser.add_argument(
         "--warmup",
-        type=natural,
+        type=warmups,
         default=0,
         metavar="W",
         help="untimed solves of each task's puzzle before the timed one, in the same worker (default 0)",
@@ -72,14 +72,14 @@ def add_parser(subparsers: Any) -> None:
         help="solutions to look for: 1 = solve, 2 = also prove uniqueness (default 1)",
     )
     parser.add_argument(
-        "--seed", type=int, metavar="N", help="seed of the task order (default: random, recorded)"
+        "--seed", type=int64, metavar="N", help="seed of the task order (default: random, recorded)"
     )
     add_db_argument(parser)
     parser.add_argument(
         "--resume",
         nargs="?",
         const=0,
-        type=int,
+        type=int64,
         metavar="RUN",
         help="finish a stopped run (default: the latest) with its own settings",
     )

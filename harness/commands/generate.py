@@ -11,7 +11,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from harness.arguments import positive_int
+from harness.arguments import int64, positive_int
 from harness.generator import DIFFICULTIES, Generated, Generator, solution_counter, target_empty
 from harness.inputs import geometry_argument
 from harness.output import print_json, write_output
@@ -41,7 +41,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--count", type=positive_int, default=1, metavar="K", help="how many puzzles (1)"
     )
-    parser.add_argument("--seed", type=int, metavar="S", help="random seed (default: random)")
+    parser.add_argument("--seed", type=int64, metavar="S", help="random seed (default: random)")
     parser.add_argument(
         "--symmetric", action="store_true", help="keep 180° rotational symmetry of the givens"
     )

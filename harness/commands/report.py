@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import plots
-from harness.arguments import add_db_argument
+from harness.arguments import add_db_argument, int64
 from harness.output import write_output
 from harness.report import FORMATS, Report
 from harness.store import open_store
@@ -38,7 +38,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--run",
         dest="run_id",
-        type=int,
+        type=int64,
         metavar="ID",
         help="the run to report (default: the latest)",
     )
