@@ -7,7 +7,6 @@ import os
 
 from harness.store import DEFAULT_PATH
 
-
 # Bounds that keep a careless value from reaching the machinery as an overflow or a hang:
 # SQLite stores whole numbers in 64 bits, a timeout is added to clock readings (and `inf`
 # times 0 warm-ups is NaN), each job is a worker process, each repeat a task held in memory.
