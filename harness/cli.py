@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -93,6 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.argv = list(sys.argv[1:] if argv is None else argv)  # the command line, for records
     try:
         code: int = args.run(args)
+        sys.stdout.flush()  # here, so that a full disk is reported like any other error
     except SudokuBenchError as error:
         print(f"sudoku-bench: error: {error}", file=sys.stderr)
         return error.exit_code
@@ -102,7 +104,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `sudoku-bench ... | head` is not an error
         sys.stderr.close()
         return 0
+    except OSError as error:  # a full disk, a device gone: the system's words, no traceback
+        _drop_unwritable_stdout()
+        where = f"{error.filename}: " if error.filename else "cannot write the output: "
+        print(f"sudoku-bench: error: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
     return code
+
+
+def _drop_unwritable_stdout() -> None:
+    """If stdout cannot take its buffered text, send it to /dev/null: Python flushes stdout
+    again at exit, and that second failure would print a traceback of its own."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        if sys.stdout is sys.__stdout__:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

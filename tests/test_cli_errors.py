@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -181,3 +184,18 @@ def test_largest_timeout_still_runs_in_worker_processes(
     argv = ["check", FOURS, "-s", "backtracking", "--timeout", "1e7", "--quiet", "--json"]
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[0])["status"] == "solved"
+
+
+class _FullDisk(io.StringIO):
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.parametrize("argv", [["collections"], ["solve", FOURS, "--json"], ["show", FOURS]])
+def test_full_disk_under_stdout_is_one_line_error(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdout", _FullDisk())
+    assert main(argv) == 2  # it was an OSError traceback
+    err = capsys.readouterr().err
+    assert err == "sudoku-bench: error: cannot write the output: No space left on device\n"
