@@ -118,8 +118,8 @@ def _drop_unwritable_stdout() -> None:
     try:
         sys.stdout.flush()
     except OSError:
-        if sys.stdout is sys.__stdout__:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if sys.__stdout__ is not None and sys.stdout is sys.__stdout__:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
 
 
 if __name__ == "__main__":
