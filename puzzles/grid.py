@@ -90,7 +90,10 @@ class Grid:
     def from_rows(cls, rows: Sequence[Sequence[int]], geometry: Geometry | None = None) -> Grid:
         """A grid from a list of lists, `board[row][col]`, 0 for empty (the seeds' form)."""
         if geometry is None:
-            geometry = Geometry.of_size(len(rows))
+            try:
+                geometry = Geometry.of_size(len(rows))
+            except GeometryError as error:  # bad input, to be located like any other
+                raise PuzzleFormatError(f"{len(rows)} rows make no board: {error}") from None
         if len(rows) != geometry.size or any(len(row) != geometry.size for row in rows):
             raise PuzzleFormatError(
                 f"a {geometry} board is {geometry.size} rows of {geometry.size} values"

@@ -165,3 +165,26 @@ def test_missing_and_binary_files(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00\x81")
     with pytest.raises(PuzzleFormatError, match="not a text file"):
         read_file(binary)
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "expected"),
+    [
+        # rows of numbers that make no board: a bare GeometryError without file or line
+        ('{"puzzle": [[1, 2, 3, 4], [1, 2]]}', "json", 'f:1: "puzzle": 2 rows make no board'),
+        ('\n{"puzzle": []}', "json", 'f:2: "puzzle": 0 rows make no board: size 0 is too small'),
+        ('{"puzzle": [[0]]}\n', "jsonl", 'f:1: "puzzle": 1 rows make no board'),
+        # Python's parser recurses: a RecursionError traceback
+        ("[" * 100_000, "json", "f: JSON nested too deeply to be a puzzle"),
+        ("[" * 100_000 + "\n", "jsonl", "f:1: JSON nested too deeply to be a puzzle"),
+    ],
+)
+def test_json_that_breaks_the_parser_or_the_geometry(text: str, fmt: str, expected: str) -> None:
+    assert error_of(text, fmt).startswith(expected)
+
+
+def test_skip_invalid_passes_over_rows_that_make_no_board() -> None:
+    text = '{"puzzle": [[1, 2], [2, 1]]}\n' + json.dumps({"puzzle": SEED}) + "\n"
+    report = ReadReport()
+    read = read_text(text, "f", "jsonl", ReadOptions(skip_invalid=True), report)
+    assert [e.id for e in read] == ["f:2"] and report.skipped[0].line == 1
