@@ -8,7 +8,14 @@ from pathlib import Path
 
 from puzzles.collections import BUNDLED, load, split_selector
 from puzzles.errors import GeometryError, PuzzleFormatError
-from puzzles.formats import PuzzleEntry, ReadOptions, ReadReport, parse_puzzle, read_text
+from puzzles.formats import (
+    PuzzleEntry,
+    ReadOptions,
+    ReadReport,
+    decode,
+    parse_puzzle,
+    read_text,
+)
 from puzzles.geometry import Geometry
 from puzzles.symbols import Alphabet, alphabet_named
 
@@ -90,6 +97,14 @@ def looks_like_puzzle(text: str) -> bool:
         return True
 
 
+def _stdin_text(options: ReadOptions) -> str:
+    """Standard input, decoded as files are (UTF-8 checked, a BOM dropped)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # a text stream put in place of stdin (tests, embedding)
+        return sys.stdin.read()
+    return decode(buffer.read(), "stdin", options)
+
+
 def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
     """Every puzzle named by the arguments, in order; reports skipped entries on stderr."""
     options = read_options(args)
@@ -98,7 +113,7 @@ def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
     entries: list[PuzzleEntry] = []
     for number, spec in enumerate(args.inputs, 1):
         if spec == "-":
-            entries += read_text(sys.stdin.read(), "stdin", fmt or ".txt", options, report)
+            entries += read_text(_stdin_text(options), "stdin", fmt or ".txt", options, report)
         elif looks_like_puzzle(spec):
             try:
                 entries.append(PuzzleEntry(f"arg{number}", parse_puzzle(spec, options)))

@@ -199,3 +199,19 @@ def test_full_disk_under_stdout_is_one_line_error(
     assert main(argv) == 2  # it was an OSError traceback
     err = capsys.readouterr().err
     assert err == "sudoku-bench: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        # a BOM through a pipe (PowerShell) made a 17th cell, read as a title: "no puzzles"
+        (b"\xef\xbb\xbf" + FOURS.encode() + b"\r\n", ""),
+        (b"\xff" + FOURS.encode(), "sudoku-bench: error: stdin:1:1: not a UTF-8 text file"),
+    ],
+)
+def test_stdin_is_decoded_like_a_file(
+    data: bytes, expected: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["show", "-", "--json"]) == (2 if expected else 0)
+    assert capsys.readouterr().err.startswith(expected)
