@@ -66,7 +66,12 @@ class Geometry:
         spec = spec.removesuffix("-x")
         side, _, box = spec.partition(":")
         try:
-            size = int(side.split("x")[0])
+            sides = [int(part) for part in side.split("x")]
+            size = sides[0]
+            if len(sides) > 2:
+                raise ValueError(side)
+            if len(set(sides)) > 1:  # `9x8` was read as 9x9
+                raise GeometryError(f"a Sudoku grid is square: {text.strip()!r} is not")
             if box:
                 rows, cols = (int(part) for part in box.split("x"))
                 return Geometry(size, rows, cols, diagonals)

@@ -43,6 +43,11 @@ def exit_code(argv: list[str]) -> int | str | None:
         (["solve", FOURS, "--geometry", "4x4:1x4"], "boxes of 1x4 do not tile"),
         (["show", FOURS, "--geometry", ""], "cannot read geometry ''"),
         (["generate", "--geometry", "2x2"], "size 2 is too small"),
+        # `9x8` was read as 9x9, the second number ignored
+        (["show", FOURS, "--geometry", "4x5"], "a Sudoku grid is square: '4x5' is not"),
+        # --size 99999 built tables until memory ran out; past 25 nothing could be written
+        (["generate", "--size", "99999"], "25 symbols: sizes up to 25, not 99999"),
+        (["generate", "--geometry", "36x36"], "sizes up to 25, not 36"),
     ],
 )
 def test_bad_geometry_is_a_usage_error(

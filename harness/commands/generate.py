@@ -15,7 +15,9 @@ from harness.arguments import int64, positive_int
 from harness.generator import DIFFICULTIES, Generated, Generator, solution_counter, target_empty
 from harness.inputs import geometry_argument
 from harness.output import print_json, write_output
+from puzzles.errors import GeometryError
 from puzzles.geometry import Geometry
+from puzzles.symbols import DEFAULT
 
 
 def add_parser(subparsers: Any) -> None:
@@ -75,6 +77,12 @@ def add_parser(subparsers: Any) -> None:
 
 
 def geometry_of(args: argparse.Namespace) -> Geometry:
+    size = args.size if args.geometry is None else args.geometry.size
+    if size > len(DEFAULT.symbols):  # --size 99999 built tables until memory ran out
+        raise GeometryError(
+            f"generate writes puzzles in the default alphabet, which has "
+            f"{len(DEFAULT.symbols)} symbols: sizes up to {len(DEFAULT.symbols)}, not {size}"
+        )
     if args.geometry is not None:
         geometry: Geometry = args.geometry
         return Geometry(
