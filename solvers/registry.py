@@ -286,6 +286,11 @@ def select(names: str | Iterable[str]) -> list[Backend]:
     """Back-ends from a comma-separated list; `all` means every available one marked `in_all`."""
     if isinstance(names, str):
         names = [part for part in names.split(",") if part.strip()]
+    names = list(names)
+    if not names:  # `-s ''` said "no back-end ... is installed", as if one had been named
+        raise UnknownSolverError(
+            "no back-end named: give comma-separated names or 'all' (see `sudoku-bench solvers`)"
+        )
     chosen: list[Backend] = []
     for name in names:
         if name.strip().lower() == "all":

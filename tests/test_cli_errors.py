@@ -220,3 +220,20 @@ def test_stdin_is_decoded_like_a_file(
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
     assert main(["show", "-", "--json"]) == (2 if expected else 0)
     assert capsys.readouterr().err.startswith(expected)
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "check", "bench"])
+@pytest.mark.parametrize("names", ["", " , "])
+def test_no_solver_named_says_so(
+    command: str, names: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`-s ''` said "no back-end selected by '' is installed", as if one had been named."""
+    argv = [command, FOURS, "-s", names]
+    if command == "bench":
+        argv += ["--db", str(tmp_path / "runs.sqlite")]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "sudoku-bench: error: no back-end named: give comma-separated names or 'all' "
+        "(see `sudoku-bench solvers`)\n"
+    )
+    assert not (tmp_path / "runs.sqlite").exists()
