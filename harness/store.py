@@ -205,10 +205,12 @@ def now() -> str:
 class SQLiteStore(Store):
     """One SQLite file; every write is its own committed transaction."""
 
-    def __init__(self, path: Path | str = DEFAULT_PATH) -> None:
+    def __init__(self, path: Path | str = DEFAULT_PATH, *, create: bool = True) -> None:
         self.path = Path(path)
+        _check_path(self.path, create)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            _check_ours(self.db, self.path)  # before WAL mode, which would change the file
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
             self.db.executescript(_SCHEMA)
@@ -395,5 +397,29 @@ def _machine(row: sqlite3.Row) -> dict[str, Any]:
     return {key: row[key] for key in _MACHINE_COLUMNS}
 
 
-def open_store(path: Path | str | None) -> Store:
-    return SQLiteStore(path or DEFAULT_PATH)
+def _check_path(path: Path, create: bool) -> None:
+    """Say what is wrong with a store's path in words (SQLite says 'unable to open')."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder: --db takes a file, e.g. {path / DEFAULT_PATH}")
+    if path.exists():
+        return
+    if not create:  # reading (report, --resume) must not leave an empty store behind
+        raise StoreError(f"{path}: no such results store (run `sudoku-bench bench` first)")
+    if not path.parent.is_dir():
+        raise StoreError(f"{path}: the folder {path.parent} does not exist")
+
+
+def _check_ours(db: sqlite3.Connection, path: Path) -> None:
+    """A database with tables of its own is someone else's: never add ours to it."""
+    tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    if tables and "runs" not in tables:
+        db.close()
+        raise StoreError(
+            f"{path} is an SQLite database but not a results store (its tables: "
+            f"{', '.join(sorted(tables))}): give --db a new file or a sudoku-bench store"
+        )
+
+
+def open_store(path: Path | str | None, *, create: bool = True) -> Store:
+    """The store at `path`; with `create=False` (reading a run) it must exist already."""
+    return SQLiteStore(path or DEFAULT_PATH, create=create)

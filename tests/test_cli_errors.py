@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import json
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -237,3 +239,47 @@ def test_no_solver_named_says_so(
         "(see `sudoku-bench solvers`)\n"
     )
     assert not (tmp_path / "runs.sqlite").exists()
+
+
+def _foreign_database(path: Path) -> Path:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE notes (text)")
+        db.commit()
+    return path
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        # --resume created an empty store where there was nothing to resume
+        (["bench", "--resume"], "{db}: no such results store (run `sudoku-bench bench` first)"),
+        (["report"], "{db}: no such results store (run `sudoku-bench bench` first)"),
+    ],
+)
+def test_reading_a_missing_store_leaves_no_file(
+    argv: list[str], expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "runs.sqlite"
+    assert main([*argv, "--db", str(db)]) == 2
+    assert capsys.readouterr().err == f"sudoku-bench: error: {expected.format(db=db)}\n"
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("command", [["report"], ["bench", FOURS, "-s", "backtracking", "--quiet"]])
+def test_store_paths_that_cannot_be_a_store(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SQLite said 'unable to open database file', and wrote its tables into any database."""
+    foreign = _foreign_database(tmp_path / "other.db")
+    before = foreign.read_bytes()
+    cases = [
+        (foreign, "is an SQLite database but not a results store (its tables: notes)"),
+        (tmp_path, f"is a folder: --db takes a file, e.g. {tmp_path / 'sudoku-bench.sqlite'}"),
+    ]
+    if command[0] == "bench":
+        cases.append((tmp_path / "new" / "x.db", f"the folder {tmp_path / 'new'} does not exist"))
+    for db, expected in cases:
+        assert main([*command, "--db", str(db)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"sudoku-bench: error: {db}") and expected in err
+    assert foreign.read_bytes() == before

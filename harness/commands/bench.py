@@ -91,7 +91,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     start = _new_run(args) if args.resume is None else None  # bad input fails before the store
-    store = open_store(args.db)
+    store = open_store(args.db, create=start is not None)
     try:
         work = _resumed(args, store) if start is None else start(store)
         done = work.total - len(work.tasks)

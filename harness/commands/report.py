@@ -59,9 +59,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not Path(args.db).exists():
-        raise SudokuBenchError(f"{args.db}: no such results store (run `sudoku-bench bench` first)")
-    store = open_store(args.db)
+    store = open_store(args.db, create=False)
     try:
         if args.runs:
             for info in store.runs():
