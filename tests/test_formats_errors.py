@@ -225,3 +225,15 @@ def test_a_typo_in_a_grids_first_row_is_not_a_title(row: int) -> None:
     read = read_text(text, "f", "grid", ReadOptions(skip_invalid=True), report)
     assert [e.id for e in read] == ["f:11" if row == 0 else "f:1"]
     assert [e.line for e in report.skipped] == [line]
+
+
+def test_csv_fields_past_the_header_are_an_error() -> None:
+    """A row with more fields than the header lost them silently."""
+    text = f"quizzes,solutions\n{SEED},,\n{SEED},,note\n"
+    column = len(SEED) + 3
+    assert error_of(text, ".csv") == (
+        f"f:3:{column}: expected 2 CSV fields (quizzes, solutions), got 3"
+    )
+    report = ReadReport()
+    read = read_text(text, "f", ".csv", ReadOptions(skip_invalid=True), report)
+    assert [e.id for e in read] == ["f:2"] and report.skipped[0].line == 3
