@@ -124,7 +124,8 @@ def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
     for skipped in report.skipped:
         print(f"skipped {skipped}", file=sys.stderr)
     if report.skipped:
-        print(f"skipped {len(report.skipped)} invalid entries", file=sys.stderr)
+        count = len(report.skipped)
+        print(f"skipped {count} invalid {'entry' if count == 1 else 'entries'}", file=sys.stderr)
     if not entries:  # an empty file is a mistake to name, not a silent exit 0
         why = "every entry was invalid" if report.skipped else "no puzzles"
         raise PuzzleFormatError(f"{why} in {', '.join(args.inputs)}")

@@ -14,6 +14,7 @@ import pytest
 
 from harness.cli import main
 from harness.testing import registered
+from puzzles.collections import bundled_text
 
 
 def test_solvers_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
@@ -283,3 +284,22 @@ def test_store_paths_that_cannot_be_a_store(
         err = capsys.readouterr().err
         assert err.startswith(f"sudoku-bench: error: {db}") and expected in err
     assert foreign.read_bytes() == before
+
+
+def test_one_bad_line_in_a_big_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """20,000 puzzles, one bad: named at file:line:column; skipped, the rest is converted."""
+    lines = [line for line in bundled_text("17clue").splitlines() if not line.startswith("#")]
+    lines = (lines * 20)[:20_000]
+    lines[12_345] = "x" + lines[12_345][1:]
+    path = tmp_path / "big.txt"
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.txt"
+    assert main(["convert", str(path), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"sudoku-bench: error: {path}:12346:1: unexpected 'x'")
+    assert not out.exists()
+    assert main(["convert", str(path), "-o", str(out), "--skip-invalid"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith(f"skipped {path}:12346:1: unexpected 'x'")
+    assert "skipped 1 invalid entry\n" in err
+    assert len(out.read_text().splitlines()) == 19_999
