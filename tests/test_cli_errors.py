@@ -303,3 +303,37 @@ def test_one_bad_line_in_a_big_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert err.startswith(f"skipped {path}:12346:1: unexpected 'x'")
     assert "skipped 1 invalid entry\n" in err
     assert len(out.read_text().splitlines()) == 19_999
+
+
+def test_a_failed_write_leaves_the_old_output_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A full disk cut the output file short, and the error left a half file that looked whole."""
+    out = tmp_path / "out.txt"
+    out.write_text("the previous output\n")
+    real_write_text = Path.write_text
+
+    def half_then_full(self: Path, text: str, *args: object, **kwargs: object) -> int:
+        real_write_text(self, text[: len(text) // 2])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(Path, "write_text", half_then_full)
+    assert main(["convert", "top95", "-o", str(out)]) == 2
+    assert capsys.readouterr().err.endswith(f"{out}: cannot write: No space left on device\n")
+    assert out.read_text() == "the previous output\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_report_plot_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "runs.sqlite")
+    assert main(["bench", FOURS, "-s", "backtracking,dlx", "--quiet", "--json", "--db", db]) == 0
+    (tmp_path / "plots").write_text("a file where the folder should be")
+    capsys.readouterr()
+    # mkdir said "cactus.png: cannot write: File exists"
+    assert main(["report", "--db", db, "--plots", str(tmp_path / "plots")]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"{tmp_path / 'plots'} is a file, not a folder for the plots\n"
+    )
+    # --scatter without --plots did nothing, silently
+    assert main(["report", "--db", db, "--scatter", "dlx,backtracking"]) == 2
+    assert "give --plots DIR too" in capsys.readouterr().err

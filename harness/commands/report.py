@@ -59,6 +59,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.scatter and not args.plots:  # it was silently ignored
+        raise SudokuBenchError("--scatter chooses the back-ends of a plot: give --plots DIR too")
     store = open_store(args.db, create=False)
     try:
         if args.runs:
