@@ -88,8 +88,14 @@ def read_options(args: argparse.Namespace) -> ReadOptions:
 
 
 def looks_like_puzzle(text: str) -> bool:
-    """A command-line argument that is a puzzle string rather than a name or a path."""
-    if len(text) < 16 or "/" in text or text in BUNDLED or split_selector(text) is not None:
+    """A command-line argument that is a puzzle string rather than a name or a path.
+
+    Short strings of digits and dots count too (`.....`), so that their error is the
+    puzzle's size, not "neither a file nor a bundled collection"."""
+    short = len(text) < 16 and not text.strip("0123456789.")
+    if (len(text) < 16 and not short) or "/" in text or text in BUNDLED:
+        return False
+    if split_selector(text) is not None:
         return False
     try:
         return not Path(text).exists()

@@ -337,3 +337,14 @@ def test_report_plot_options(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     # --scatter without --plots did nothing, silently
     assert main(["report", "--db", db, "--scatter", "dlx,backtracking"]) == 2
     assert "give --plots DIR too" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["123", "....."])
+def test_a_short_puzzle_string_is_told_its_size(
+    text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was "'.....' is neither a file nor a bundled collection"."""
+    assert main(["show", text]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"sudoku-bench: error: argument 1: {len(text)} cells is no puzzle size: expected 16 (4x4)"
+    )
