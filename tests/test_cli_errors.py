@@ -348,3 +348,14 @@ def test_a_short_puzzle_string_is_told_its_size(
     assert capsys.readouterr().err.startswith(
         f"sudoku-bench: error: argument 1: {len(text)} cells is no puzzle size: expected 16 (4x4)"
     )
+
+
+def test_a_folder_given_as_puzzles_is_named_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was "'<folder>' is neither a file nor a bundled collection"."""
+    assert main(["solve", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"sudoku-bench: error: {tmp_path} is a folder: name the puzzle files in it "
+        f"(e.g. {tmp_path / '*.txt'})\n"
+    )
