@@ -74,7 +74,10 @@ def alphabet_of(name: str) -> Alphabet:
     try:
         return alphabet_named(name)
     except ValueError as error:
-        raise PuzzleFormatError(str(error)) from None
+        message = str(error)  # "an alphabet's symbols must be distinct" did not say which
+        raise PuzzleFormatError(
+            message if repr(name) in message else f"the alphabet {name!r}: {message}"
+        ) from None
 
 
 def read_options(args: argparse.Namespace) -> ReadOptions:

@@ -359,3 +359,18 @@ def test_a_folder_given_as_puzzles_is_named_a_folder(
         f"sudoku-bench: error: {tmp_path} is a folder: name the puzzle files in it "
         f"(e.g. {tmp_path / '*.txt'})\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["show", FOURS, "--alphabet", "1 2 3 4"], "the alphabet '1 2 3 4': an alphabet's symbols"),
+        (["convert", FOURS, "--to-alphabet", ".123"], "the alphabet '.123': an alphabet's symbols"),
+        (["show", FOURS, "--alphabet", "ab"], "unknown alphabet 'ab': use one of"),
+    ],
+)
+def test_a_bad_alphabet_is_named(
+    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(f"sudoku-bench: error: {expected}")
