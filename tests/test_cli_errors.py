@@ -13,8 +13,12 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.runner import Pool
+from harness.tasks import Outcome, Task
 from harness.testing import registered
+from harness.worker import Settings
 from puzzles.collections import bundled_text
+from solvers.registry import get
 
 
 def test_solvers_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
@@ -374,3 +378,13 @@ def test_a_bad_alphabet_is_named(
 ) -> None:
     assert main(argv) == 2
     assert capsys.readouterr().err.startswith(f"sudoku-bench: error: {expected}")
+
+
+def test_the_worker_pool_takes_an_endless_time_limit() -> None:
+    """A stored run with an infinite limit (before --timeout was bounded) crashed on resume:
+    0 warm-ups times an infinite limit made a NaN deadline."""
+    task = Task(0, "arguments", "arg1", "4x4", FOURS, "backtracking", 0)
+    outcomes: list[Outcome] = []
+    with Pool(1, Settings(float("inf"), 1, 0), {"backtracking": get("backtracking")}) as pool:
+        pool.run([task], outcomes.append)
+    assert [outcome.status for outcome in outcomes] == ["limit"]  # found one, stopped
