@@ -402,6 +402,8 @@ def _check_path(path: Path, create: bool) -> None:
     if path.is_dir():
         raise StoreError(f"{path} is a folder: --db takes a file, e.g. {path / DEFAULT_PATH}")
     if path.exists():
+        if not path.is_file():  # SQLite says "disk I/O error" of /dev/null
+            raise StoreError(f"{path} is not a regular file: --db takes an SQLite file")
         return
     if not create:  # reading (report, --resume) must not leave an empty store behind
         raise StoreError(f"{path}: no such results store (run `sudoku-bench bench` first)")

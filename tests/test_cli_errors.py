@@ -280,6 +280,7 @@ def test_store_paths_that_cannot_be_a_store(
     cases = [
         (foreign, "is an SQLite database but not a results store (its tables: notes)"),
         (tmp_path, f"is a folder: --db takes a file, e.g. {tmp_path / 'sudoku-bench.sqlite'}"),
+        (Path(os.devnull), "is not a regular file: --db takes an SQLite file"),
     ]
     if command[0] == "bench":
         cases.append((tmp_path / "new" / "x.db", f"the folder {tmp_path / 'new'} does not exist"))
