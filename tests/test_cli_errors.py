@@ -18,7 +18,7 @@ from harness.tasks import Outcome, Task
 from harness.testing import registered
 from harness.worker import Settings
 from puzzles.collections import bundled_text
-from solvers.registry import get
+from solvers.registry import Backend, get, register, unregister
 
 
 def test_solvers_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
@@ -389,3 +389,15 @@ def test_the_worker_pool_takes_an_endless_time_limit() -> None:
     with Pool(1, Settings(float("inf"), 1, 0), {"backtracking": get("backtracking")}) as pool:
         pool.run([task], outcomes.append)
     assert [outcome.status for outcome in outcomes] == ["limit"]  # found one, stopped
+
+
+def test_facts4x4_says_why_it_did_not_count(capsys: pytest.CaptureFixture[str]) -> None:
+    missing = Backend("ghost", "solvers.ghost:Ghost", "needs a library", requires=("no_such_lib",))
+    register(missing)
+    try:
+        assert main(["facts4x4", "--solver", "ghost", "--json"]) == 0
+    finally:
+        unregister("ghost")
+    out, err = capsys.readouterr()
+    assert json.loads(out)["counted"] is None
+    assert err == "not counted: ghost is not installed\n"  # it was silent
