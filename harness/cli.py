@@ -11,7 +11,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from puzzles.errors import SudokuBenchError
 
@@ -53,8 +53,16 @@ examples:
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line like every other error (argparse prints the
+    whole usage block first, which for `bench` is eight lines above the one that matters)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sudoku-bench",
         description=DESCRIPTION,
         epilog=EPILOG,

@@ -401,3 +401,21 @@ def test_facts4x4_says_why_it_did_not_count(capsys: pytest.CaptureFixture[str]) 
     out, err = capsys.readouterr()
     assert json.loads(out)["counted"] is None
     assert err == "not counted: ghost is not installed\n"  # it was silent
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog", "expected"),
+    [
+        (["bench", "--timeout", "0"], "sudoku-bench bench", "argument --timeout: must be"),
+        (["solve"], "sudoku-bench solve", "the following arguments are required: PUZZLE"),
+        (["nosuch"], "sudoku-bench", "argument COMMAND: invalid choice: 'nosuch'"),
+    ],
+)
+def test_usage_errors_are_one_line(
+    argv: list[str], prog: str, expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse printed its whole usage block (eight lines for bench) above the error."""
+    assert exit_code(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{prog}: error: {expected}")
+    assert err.endswith(f" (see `{prog} --help`)\n") and err.count("\n") == 1
