@@ -237,3 +237,17 @@ def test_csv_fields_past_the_header_are_an_error() -> None:
     report = ReadReport()
     read = read_text(text, "f", ".csv", ReadOptions(skip_invalid=True), report)
     assert [e.id for e in read] == ["f:2"] and report.skipped[0].line == 3
+
+
+def test_a_line_of_thousands_of_digits_is_a_size_error() -> None:
+    """Python refuses int() of 4,301 digits or more: the grid sniffer's ValueError escaped."""
+    assert error_of("1" * 5000 + "\n").startswith("f:1: 5000 cells is no puzzle size")
+
+
+def test_extra_cells_are_pointed_at_with_a_known_geometry() -> None:
+    from puzzles import Geometry
+
+    options = ReadOptions(geometry=Geometry.of_size(9))
+    assert error_of(f" {SEED} 12\n", options=options).startswith(
+        "f:1:84: expected 81 cells for a 9x9 puzzle, got 83"
+    )

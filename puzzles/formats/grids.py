@@ -91,12 +91,18 @@ def _numeric_row(line: str, alphabet: Alphabet) -> list[Cell] | None:
     if not _WIDE.search(line):  # the common case, at C speed
         return None
     tokens = line.replace("|", " ").split()
+    widest = len(str(len(tokens)))  # digits of the largest number a cell can hold
     cells: list[Cell] = []
     for match in _TOKEN.finditer(line):
         token, column = match.group(), match.start() + 1
         if token in alphabet.blanks:
             cells.append((column, 0))
-        elif token.isdigit() and (len(token) == 1 or token[0] != "0") and int(token) <= len(tokens):
+        elif (
+            token.isdigit()
+            and (len(token) == 1 or token[0] != "0")
+            and len(token) <= widest  # before int(): 4,301 digits are a ValueError
+            and int(token) <= len(tokens)
+        ):
             cells.append((column, int(token)))
         else:
             return None
