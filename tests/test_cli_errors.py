@@ -55,6 +55,8 @@ def exit_code(argv: list[str]) -> int | str | None:
         # --size 99999 built tables until memory ran out; past 25 nothing could be written
         (["generate", "--size", "99999"], "25 symbols: sizes up to 25, not 99999"),
         (["generate", "--geometry", "36x36"], "sizes up to 25, not 36"),
+        # the box shape of 10**30 + 57 was searched for up to its square root: a hang
+        (["show", FOURS, "--geometry", str(10**30 + 57)], "is too large: sudoku-bench goes up to"),
     ],
 )
 def test_bad_geometry_is_a_usage_error(
