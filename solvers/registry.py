@@ -48,6 +48,13 @@ class Backend:
         except (ImportError, ValueError):
             return False
 
+    def not_installed(self) -> str:
+        """What is missing and how to install it, in words (for an error or a warning)."""
+        hint = f": pip install 'sudoku-bench[{self.extra}]'" if self.extra else ""
+        return (
+            f"back-end {self.name!r} needs {', '.join(self.requires)}, which is not installed{hint}"
+        )
+
     def version(self) -> str | None:
         """The installed version of the library behind the back-end (None if missing)."""
         import importlib.metadata  # here, not at the top: ~25 ms that `--help` need not pay
@@ -60,10 +67,7 @@ class Backend:
     def create(self, **overrides: Any) -> Solver[Any]:
         """A solver instance of this configuration (keyword options override the stored ones)."""
         if not self.available():
-            hint = f": pip install 'sudoku-bench[{self.extra}]'" if self.extra else ""
-            raise SolverUnavailableError(
-                f"back-end {self.name!r} needs {', '.join(self.requires)}, which is not installed{hint}"
-            )
+            raise SolverUnavailableError(self.not_installed())
         module_name, _, class_name = self.target.partition(":")
         solver_class = getattr(importlib.import_module(module_name), class_name)
         solver: Solver[Any] = solver_class(**{**self.options, **overrides})

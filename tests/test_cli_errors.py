@@ -402,7 +402,7 @@ def test_facts4x4_says_why_it_did_not_count(capsys: pytest.CaptureFixture[str]) 
         unregister("ghost")
     out, err = capsys.readouterr()
     assert json.loads(out)["counted"] is None
-    assert err == "not counted: ghost is not installed\n"  # it was silent
+    assert err == "not counted: back-end 'ghost' needs no_such_lib, which is not installed\n"
 
 
 @pytest.mark.parametrize(

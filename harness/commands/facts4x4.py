@@ -42,8 +42,7 @@ def run(args: argparse.Namespace) -> int:
         result = create(args.solver).solve(Grid.empty(FOUR), limit=1000)
         counted = result.count if result.exact else None
     else:  # the enumerated facts stand alone; say why the count is missing (it was silent)
-        hint = f": pip install 'sudoku-bench[{backend.extra}]'" if backend.extra else ""
-        print(f"not counted: {backend.name} is not installed{hint}", file=sys.stderr)
+        print(f"not counted: {backend.not_installed()}", file=sys.stderr)
     if args.json:
         print_json(
             {
