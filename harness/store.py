@@ -23,8 +23,10 @@ import json
 import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -412,14 +414,40 @@ def _check_path(path: Path, create: bool) -> None:
 
 
 def _check_ours(db: sqlite3.Connection, path: Path) -> None:
-    """A database with tables of its own is someone else's: never add ours to it."""
-    tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    """A database with tables of its own is someone else's: never add ours to it. Ours from
+    another version of the schema would fail at the first missing column: say so instead."""
+    tables = _columns(db)
     if tables and "runs" not in tables:
         db.close()
         raise StoreError(
             f"{path} is an SQLite database but not a results store (its tables: "
             f"{', '.join(sorted(tables))}): give --db a new file or a sudoku-bench store"
         )
+    for table, wanted in _schema_columns().items():
+        missing = [column for column in wanted if table in tables and column not in tables[table]]
+        if missing:
+            db.close()
+            raise StoreError(
+                f"{path} is a results store of another version: its table {table} has no "
+                f"{', '.join(missing)}; give --db a new file to start another"
+            )
+
+
+def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
+    """Table -> its column names (SQLite's own tables left out)."""
+    names = db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+    return {
+        name: {row[1] for row in db.execute(f"PRAGMA table_info({name})")}
+        for (name,) in names
+        if not name.startswith("sqlite_")
+    }
+
+
+@cache
+def _schema_columns() -> dict[str, list[str]]:
+    with closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(_SCHEMA)
+        return {table: sorted(columns) for table, columns in _columns(db).items()}
 
 
 def open_store(path: Path | str | None, *, create: bool = True) -> Store:

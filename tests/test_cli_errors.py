@@ -248,9 +248,9 @@ def test_no_solver_named_says_so(
     assert not (tmp_path / "runs.sqlite").exists()
 
 
-def _foreign_database(path: Path) -> Path:
+def _foreign_database(path: Path, table: str = "notes (text)") -> Path:
     with contextlib.closing(sqlite3.connect(path)) as db:
-        db.execute("CREATE TABLE notes (text)")
+        db.execute(f"CREATE TABLE {table}")
         db.commit()
     return path
 
@@ -279,8 +279,11 @@ def test_store_paths_that_cannot_be_a_store(
     """SQLite said 'unable to open database file', and wrote its tables into any database."""
     foreign = _foreign_database(tmp_path / "other.db")
     before = foreign.read_bytes()
+    # a store of another schema: an IndexError or OperationalError at its first missing column
+    older = _foreign_database(tmp_path / "older.db", "runs (id INTEGER PRIMARY KEY, command)")
     cases = [
         (foreign, "is an SQLite database but not a results store (its tables: notes)"),
+        (older, "is a results store of another version: its table runs has no cores, cpu,"),
         (tmp_path, f"is a folder: --db takes a file, e.g. {tmp_path / 'sudoku-bench.sqlite'}"),
         (Path(os.devnull), "is not a regular file: --db takes an SQLite file"),
     ]
