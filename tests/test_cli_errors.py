@@ -424,3 +424,14 @@ def test_usage_errors_are_one_line(
     err = capsys.readouterr().err
     assert err.startswith(f"{prog}: error: {expected}")
     assert err.endswith(f" (see `{prog} --help`)\n") and err.count("\n") == 1
+
+
+def test_an_ascii_terminal_gets_question_marks_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`solve` prints times in µs: a UnicodeEncodeError on a terminal that is not UTF-8."""
+    out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    monkeypatch.setattr("sys.stdout", out)
+    assert main(["solve", FOURS, "-s", "backtracking"]) == 0
+    out.flush()
+    assert out.buffer.getvalue().startswith(b"arg1  backtracking  ")  # type: ignore[attr-defined]
