@@ -47,6 +47,11 @@ def print_json(record: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+# Text read with --skip-invalid from a file that is not all UTF-8 carries its stray bytes
+# (as surrogates, `puzzles.formats.decode`): they are written back as the bytes they were.
+KEEP_BYTES = "surrogateescape"
+
+
 def write_output(path: Path, text: str, *, make_folder: bool = False) -> None:
     """Write a command's output file; a path that cannot be written is a user error.
 
@@ -58,7 +63,7 @@ def write_output(path: Path, text: str, *, make_folder: bool = False) -> None:
         if make_folder:
             path.parent.mkdir(parents=True, exist_ok=True)
         if path.is_symlink() or (path.exists() and not path.is_file()):
-            path.write_text(text, encoding="utf-8")
+            path.write_text(text, encoding="utf-8", errors=KEEP_BYTES)
         else:
             _replace(path, text)
     except OSError as error:
@@ -68,7 +73,7 @@ def write_output(path: Path, text: str, *, make_folder: bool = False) -> None:
 def _replace(path: Path, text: str) -> None:
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     try:
-        partial.write_text(text, encoding="utf-8")
+        partial.write_text(text, encoding="utf-8", errors=KEEP_BYTES)
         if path.exists():
             shutil.copymode(path, partial)
         os.replace(partial, path)

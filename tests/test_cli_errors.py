@@ -435,3 +435,17 @@ def test_an_ascii_terminal_gets_question_marks_not_a_traceback(
     assert main(["solve", FOURS, "-s", "backtracking"]) == 0
     out.flush()
     assert out.buffer.getvalue().startswith(b"arg1  backtracking  ")  # type: ignore[attr-defined]
+
+
+def test_stray_bytes_kept_with_skip_invalid_are_written_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Latin-1 metadata field read with --skip-invalid made writing the output a
+    UnicodeEncodeError: the byte goes back out as it came in."""
+    source = tmp_path / "latin1.csv"
+    source.write_bytes(b"quizzes,author\n" + FOURS.encode() + b",Fr\xe9d\xe9ric\n")
+    out = tmp_path / "out.csv"
+    assert main(["convert", str(source), "--skip-invalid", "-o", str(out)]) == 0
+    assert out.read_bytes().endswith(b",Fr\xe9d\xe9ric\n")
+    assert main(["convert", str(source), "-o", str(out)]) == 2
+    assert f"{source}:2:20: not a UTF-8 text file (byte 0xe9)" in capsys.readouterr().err

@@ -185,7 +185,9 @@ def read_file(
 def decode(data: bytes, source: str, options: ReadOptions = ReadOptions()) -> str:
     """The text of a file's bytes: UTF-8 (a BOM is dropped), or UTF-16 with its BOM (what
     Windows PowerShell writes). A byte that is not UTF-8 is an error at its line and column;
-    with `skip_invalid`, it spoils only the line it is in (that line's entry is skipped)."""
+    with `skip_invalid`, it spoils only the line it is in (that line's entry is skipped), and
+    elsewhere (a comment, a CSV metadata field) it is kept as a surrogate, which `write_file`
+    writes back as the same byte."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return data.decode("utf-16")
@@ -223,7 +225,7 @@ def write_file(
     writer = format_named(fmt) if fmt else format_of_path(path)
     text = writer.write(entries, options)
     try:
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8", errors="surrogateescape")  # see `decode`
     except OSError as error:
         raise PuzzleFormatError(f"cannot write: {error.strerror}", source=str(path)) from None
 
