@@ -127,7 +127,10 @@ def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
             try:
                 entries.append(PuzzleEntry(f"arg{number}", parse_puzzle(spec, options)))
             except PuzzleFormatError as error:
-                raise error.located(source=f"argument {number}") from None
+                where = error.located(source=f"argument {number}")
+                if not options.skip_invalid:  # it was raised even with --skip-invalid
+                    raise where from None
+                report.skipped.append(where)
         else:
             entries += load(spec, options, report, fmt)
     for skipped in report.skipped:

@@ -449,3 +449,14 @@ def test_stray_bytes_kept_with_skip_invalid_are_written_back(
     assert out.read_bytes().endswith(b",Fr\xe9d\xe9ric\n")
     assert main(["convert", str(source), "-o", str(out)]) == 2
     assert f"{source}:2:20: not a UTF-8 text file (byte 0xe9)" in capsys.readouterr().err
+
+
+def test_skip_invalid_passes_over_a_bad_puzzle_argument(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A bad puzzle string stopped the command even with --skip-invalid (files went on)."""
+    assert main(["show", "11" + FOURS[2:], FOURS, "--skip-invalid", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["id"] for line in out.splitlines()] == ["arg2"]
+    assert err.startswith("skipped argument 1:2: the givens break the rules")
+    assert main(["show", "11" + FOURS[2:], FOURS]) == 2
