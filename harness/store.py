@@ -22,13 +22,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from harness.tasks import Outcome, Task
 from puzzles.errors import SudokuBenchError
@@ -204,6 +204,26 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _reported(
+    method: Callable[Concatenate[SQLiteStore, P], R],
+) -> Callable[Concatenate[SQLiteStore, P], R]:
+    """SQLite's errors after opening (a full disk, a lock held too long) as a `StoreError`
+    naming the file; the results written before it stay (each is its own transaction)."""
+
+    @wraps(method)
+    def reported(self: SQLiteStore, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: the results store failed: {error}") from None
+
+    return reported
+
+
 class SQLiteStore(Store):
     """One SQLite file; every write is its own committed transaction."""
 
@@ -223,6 +243,7 @@ class SQLiteStore(Store):
     def close(self) -> None:
         self.db.close()
 
+    @_reported
     def create_run(
         self, info: RunInfo, tasks: Sequence[Task], configurations: dict[str, Any]
     ) -> int:
@@ -262,6 +283,7 @@ class SQLiteStore(Store):
             )
         return run_id
 
+    @_reported
     def run(self, run_id: int | None = None) -> RunInfo:
         if run_id is None:
             row = self.db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
@@ -274,10 +296,12 @@ class SQLiteStore(Store):
                 raise StoreError(f"{self.path} has no run {run_id} (runs: {known})")
         return self._with_resumes(_run_info(row))
 
+    @_reported
     def runs(self) -> list[RunInfo]:
         rows = self.db.execute("SELECT * FROM runs ORDER BY id").fetchall()
         return [self._with_resumes(_run_info(row)) for row in rows]
 
+    @_reported
     def add_resumption(self, run_id: int, resumption: Resumption) -> None:
         machine = resumption.machine
         self.db.execute(
@@ -307,6 +331,7 @@ class SQLiteStore(Store):
         ]
         return info
 
+    @_reported
     def tasks(self, run_id: int) -> list[Task]:
         rows = self.db.execute(
             "SELECT task, collection, puzzle_id, geometry, puzzle, solver, repeat FROM tasks"
@@ -315,16 +340,19 @@ class SQLiteStore(Store):
         )
         return [Task(*row) for row in rows]
 
+    @_reported
     def configurations(self, run_id: int) -> dict[str, Any]:
         rows = self.db.execute(
             "SELECT DISTINCT solver, configuration FROM tasks WHERE run = ?", (run_id,)
         )
         return {row[0]: json.loads(row[1]) for row in rows}
 
+    @_reported
     def finished_tasks(self, run_id: int) -> set[int]:
         rows = self.db.execute("SELECT task FROM results WHERE run = ?", (run_id,))
         return {row[0] for row in rows}
 
+    @_reported
     def add(self, run_id: int, outcome: Outcome) -> None:
         record = outcome.record()
         configuration = self._configuration(run_id, outcome.task.key)
@@ -342,9 +370,11 @@ class SQLiteStore(Store):
             [values[column] for column in columns],
         )
 
+    @_reported
     def finish_run(self, run_id: int) -> None:
         self.db.execute("UPDATE runs SET finished = ? WHERE id = ?", (now(), run_id))
 
+    @_reported
     def results(self, run_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT * FROM results WHERE run = ? ORDER BY task", (run_id,))
         found = []

@@ -14,6 +14,7 @@ import pytest
 
 from harness.cli import main
 from harness.runner import Pool
+from harness.store import SQLiteStore
 from harness.tasks import Outcome, Task
 from harness.testing import registered
 from harness.worker import Settings
@@ -460,3 +461,19 @@ def test_skip_invalid_passes_over_a_bad_puzzle_argument(
     assert [json.loads(line)["id"] for line in out.splitlines()] == ["arg2"]
     assert err.startswith("skipped argument 1:2: the givens break the rules")
     assert main(["show", "11" + FOURS[2:], FOURS]) == 2
+
+
+def test_a_store_that_fails_mid_run_is_an_error_with_the_way_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A full disk under the store was an sqlite3.OperationalError traceback."""
+
+    def disk_full(*args: object) -> str:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    db = tmp_path / "runs.sqlite"
+    monkeypatch.setattr(SQLiteStore, "_configuration", disk_full)
+    assert main(["bench", FOURS, "-s", "backtracking", "--quiet", "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert f"`sudoku-bench bench --db {db} --resume 1` finishes it" in err
+    assert err.endswith(f"error: {db}: the results store failed: database or disk is full\n")

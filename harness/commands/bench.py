@@ -16,7 +16,7 @@ from harness.output import print_json
 from harness.progress import TaskProgress
 from harness.records import outcome_record
 from harness.report import Report
-from harness.store import Store, open_store
+from harness.store import Store, StoreError, open_store
 from harness.tasks import Outcome
 from harness.worker import Settings
 from puzzles.errors import SudokuBenchError
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
             try:
                 session.execute(store, work, finished, bar.tick)
-            except KeyboardInterrupt:
+            except (KeyboardInterrupt, StoreError):  # a full disk: free some, then resume
                 print(
                     f"\nstopped: `sudoku-bench bench --db {args.db} --resume {work.run_id}` finishes it",
                     file=sys.stderr,
