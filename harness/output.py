@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -71,6 +72,8 @@ def write_output(path: Path, text: str, *, make_folder: bool = False) -> None:
 
 
 def _replace(path: Path, text: str) -> None:
+    if path.exists() and not os.access(path, os.W_OK):  # a rename would overwrite it anyway
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     try:
         partial.write_text(text, encoding="utf-8", errors=KEEP_BYTES)

@@ -477,3 +477,14 @@ def test_a_store_that_fails_mid_run_is_an_error_with_the_way_on(
     err = capsys.readouterr().err
     assert f"`sudoku-bench bench --db {db} --resume 1` finishes it" in err
     assert err.endswith(f"error: {db}: the results store failed: database or disk is full\n")
+
+
+def test_a_read_only_output_file_is_not_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "keep.txt"
+    out.write_text("mine\n")
+    monkeypatch.setattr(os, "access", lambda path, mode: False)  # as a user, not root
+    assert main(["convert", FOURS, "-o", str(out)]) == 2
+    assert capsys.readouterr().err.endswith(f"{out}: cannot write: Permission denied\n")
+    assert out.read_text() == "mine\n"
