@@ -69,7 +69,8 @@ def add_parser(subparsers: Any) -> None:
         "--json",
         action="store_true",
         help="one JSON object per puzzle: id, puzzle, solution, geometry, difficulty, seed, "
-        "empty, target, rating, hardest, steps, score, attempts, note",
+        "symmetric, minimal, empty, target, rating, hardest, steps, score, techniques, "
+        "attempts, note",
     )
     parser.set_defaults(run=run)
 
