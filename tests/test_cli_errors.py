@@ -9,12 +9,13 @@ import pytest
 
 from harness.cli import main
 from harness.testing import registered
+from tests.cli_contract import SOLVERS
 
 
 def test_solvers_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solvers", "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert {"name", "aliases", "available", "version", "library", "summary"} <= set(records[0])
+    assert all(set(record) == SOLVERS for record in records)
     assert [r["name"] for r in records][:2] == ["backtracking", "propagating"]
 
 
