@@ -188,3 +188,11 @@ def test_a_crashing_back_end_becomes_an_error_result(capsys: pytest.CaptureFixtu
     assert crash["status"] == "error" and "RuntimeError: boom" in crash["message"]
     assert good["status"] == "limit" or good["status"] == "solved"
     assert "Traceback" not in err
+
+
+def test_configurations_of_one_class_are_told_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "count", EMPTY_4X4, "-s", "propagating,propagating-singles", "--json"
+    )
+    assert code == 0
+    assert [r["solver"] for r in records(out)] == ["propagating", "propagating-singles"]
