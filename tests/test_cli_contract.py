@@ -34,3 +34,12 @@ def test_reduce_json_has_the_documented_keys(
     assert (record["id"], record["target"]) == ("arg1", target)
     if target == "exact-cover":
         assert set(record["before"]) == set(record["after"]) == MATRIX_SIZE
+
+
+def test_reduce_json_goes_to_stderr_when_the_model_takes_stdout(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["reduce", FOURS, "--to", "cnf", "-o", "-", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("c sudoku-bench: 4x4 Sudoku")
+    assert set(json.loads(captured.err)) == REDUCE["cnf"]
