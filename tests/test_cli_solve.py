@@ -187,6 +187,7 @@ def test_a_crashing_back_end_becomes_an_error_result(capsys: pytest.CaptureFixtu
     crash, good = records(out)
     assert crash["status"] == "error" and "RuntimeError: boom" in crash["message"]
     assert good["status"] == "limit" or good["status"] == "solved"
+    assert "ERROR in test-crash on arg1: RuntimeError: boom" in err  # as the README shows
     assert "Traceback" not in err
 
 
