@@ -37,7 +37,12 @@ def add_parser(subparsers: Any) -> None:
         help="instead of --size: e.g. 6x6:3x2, 9x9-x (Sudoku-X)",
     )
     parser.add_argument("-x", "--sudoku-x", action="store_true", help="Sudoku-X (both diagonals)")
-    parser.add_argument("--difficulty", choices=DIFFICULTIES, default="easy")
+    parser.add_argument(
+        "--difficulty",
+        choices=DIFFICULTIES,
+        default="easy",
+        help="the rating the puzzles must have (easy)",
+    )
     parser.add_argument(
         "--count", type=positive_int, default=1, metavar="K", help="how many puzzles (1)"
     )
