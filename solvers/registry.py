@@ -173,6 +173,28 @@ BUILTIN: tuple[Backend, ...] = (
         in_all=False,  # 1.2-1.56 x the time of `cpsat` on top95 + easy50: a variant to compare
     ),
     Backend(
+        "milp",
+        "solvers.milp:MilpSolver",
+        "MILP: the exact-cover matrix as a 0/1 program (A x = 1) solved by SCIP via "
+        "OR-Tools; counts with no-good cuts",
+        aliases=("scip", "ilp"),
+        **ORTOOLS,
+    ),
+    Backend(
+        "milp-highs",
+        "solvers.milp:MilpHighsSolver",
+        "the milp back-end with HiGHS instead of SCIP",
+        **ORTOOLS,
+        in_all=False,
+    ),
+    Backend(
+        "milp-cbc",
+        "solvers.milp:MilpCbcSolver",
+        "the milp back-end with COIN-OR CBC instead of SCIP",
+        **ORTOOLS,
+        in_all=False,
+    ),
+    Backend(
         "sat",
         "solvers.sat:SatSolver",
         "SAT: extended CNF encoding (a variable per cell and digit) solved by CaDiCaL 1.5.3 "

@@ -59,6 +59,11 @@ TARGETS: tuple[Target, ...] = (
         "(export: DIMACS CNF)",
     ),
     Target(
+        "milp",
+        "reductions.milp",
+        "0/1 integer program, the exact-cover matrix as A x = 1 (export: free MPS)",
+    ),
+    Target(
         "csp",
         "reductions.csp",
         "python-constraint model, a variable per cell and AllDifferent per unit (export: XCSP3)",
