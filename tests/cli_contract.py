@@ -104,6 +104,7 @@ REDUCE = {
             "clauses_givens",
         }
     ),
+    "milp": frozenset({"id", "target", "solver", "variables", "constraints", "clashes"}),
     "cp-model": frozenset({"id", "target", "encoding", "variables", "constraints"}),
     "csp": frozenset({"id", "target", "givens", "variables", "constraints"}),
 }
