@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
@@ -39,10 +39,11 @@ def result_record(
     }
 
 
-def print_json(record: dict[str, Any]) -> None:
-    """One object per line (JSON Lines), flushed so a pipe sees each as it comes."""
-    sys.stdout.write(json.dumps(record, sort_keys=False) + "\n")
-    sys.stdout.flush()
+def print_json(record: dict[str, Any], out: TextIO | None = None) -> None:
+    """One object per line (JSON Lines) on stdout (or `out`), flushed so a pipe sees each."""
+    stream = out or sys.stdout
+    stream.write(json.dumps(record, sort_keys=False) + "\n")
+    stream.flush()
 
 
 def write_output(path: Path, text: str, *, make_folder: bool = False) -> None:

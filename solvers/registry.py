@@ -67,6 +67,10 @@ class Backend:
         module_name, _, class_name = self.target.partition(":")
         solver_class = getattr(importlib.import_module(module_name), class_name)
         solver: Solver[Any] = solver_class(**{**self.options, **overrides})
+        if solver.name != self.name:
+            # a configuration of a shared class (propagating-singles is PropagatingSolver with
+            # options) must name its results after itself, or they read as the plain back-end's
+            solver.name = self.name  # type: ignore[misc]
         return solver
 
 
