@@ -76,10 +76,12 @@ def positive_float(text: str) -> float:
 
 
 def add_task_arguments(parser: argparse.ArgumentParser, timeout_help: str) -> None:
-    """-s, --timeout, -j and --quiet."""
+    """-s (also spelled --solver or --solvers, as in solve and count), --timeout, -j, --quiet."""
     parser.add_argument(
         "-s",
         "--solvers",
+        "--solver",
+        dest="solvers",
         default="all",
         metavar="NAMES",
         help="comma-separated back-ends, or 'all' (every available one; default)",

@@ -8,7 +8,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
@@ -42,10 +42,11 @@ def result_record(
     }
 
 
-def print_json(record: dict[str, Any]) -> None:
-    """One object per line (JSON Lines), flushed so a pipe sees each as it comes."""
-    sys.stdout.write(json.dumps(record, sort_keys=False) + "\n")
-    sys.stdout.flush()
+def print_json(record: dict[str, Any], out: TextIO | None = None) -> None:
+    """One object per line (JSON Lines) on stdout (or `out`), flushed so a pipe sees each."""
+    stream = out or sys.stdout
+    stream.write(json.dumps(record, sort_keys=False) + "\n")
+    stream.flush()
 
 
 # Text read with --skip-invalid from a file that is not all UTF-8 carries its stray bytes

@@ -26,6 +26,9 @@ DEFAULT_SUITE: tuple[Part, ...] = (
     Part("17clue", 20),
     Part("multi", 10),
     Part("4x4", 20),
+    Part("6x6", 10),
+    Part("sudoku-x", 10),
+    Part("12x12", 5),
     Part("16x16", 5),
 )
 DEFAULT_TIMEOUT_S = 1.0  # per task: the cut-off of the default suite's report

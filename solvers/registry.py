@@ -71,6 +71,10 @@ class Backend:
         module_name, _, class_name = self.target.partition(":")
         solver_class = getattr(importlib.import_module(module_name), class_name)
         solver: Solver[Any] = solver_class(**{**self.options, **overrides})
+        if solver.name != self.name:
+            # a configuration of a shared class (propagating-singles is PropagatingSolver with
+            # options) must name its results after itself, or they read as the plain back-end's
+            solver.name = self.name  # type: ignore[misc]
         return solver
 
 
@@ -171,6 +175,28 @@ BUILTIN: tuple[Backend, ...] = (
         "OR-Tools CP-SAT on 0/1 variables, exactly-one per cell and per unit and digit",
         **ORTOOLS,
         in_all=False,  # 1.2-1.56 x the time of `cpsat` on top95 + easy50: a variant to compare
+    ),
+    Backend(
+        "milp",
+        "solvers.milp:MilpSolver",
+        "MILP: the exact-cover matrix as a 0/1 program (A x = 1) solved by SCIP via "
+        "OR-Tools; counts with no-good cuts",
+        aliases=("scip", "ilp"),
+        **ORTOOLS,
+    ),
+    Backend(
+        "milp-highs",
+        "solvers.milp:MilpHighsSolver",
+        "the milp back-end with HiGHS instead of SCIP",
+        **ORTOOLS,
+        in_all=False,
+    ),
+    Backend(
+        "milp-cbc",
+        "solvers.milp:MilpCbcSolver",
+        "the milp back-end with COIN-OR CBC instead of SCIP",
+        **ORTOOLS,
+        in_all=False,
     ),
     Backend(
         "sat",

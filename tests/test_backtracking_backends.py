@@ -35,7 +35,9 @@ ALL = pytest.mark.parametrize("name", list(SOLVERS))
 
 @ALL
 def test_registered_under_its_name(name: str) -> None:
-    assert create(name).name == SOLVERS[name].name
+    solver = create(name)
+    assert type(solver) is type(SOLVERS[name])
+    assert solver.name == name  # propagating-singles too, not its class's "propagating"
 
 
 @ALL

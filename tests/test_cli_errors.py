@@ -20,12 +20,13 @@ from harness.testing import registered
 from harness.worker import Settings
 from puzzles.collections import bundled_text
 from solvers.registry import Backend, get, register, unregister
+from tests.cli_contract import SOLVERS
 
 
 def test_solvers_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solvers", "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert {"name", "aliases", "available", "version", "library", "summary"} <= set(records[0])
+    assert all(set(record) == SOLVERS for record in records)
     assert [r["name"] for r in records][:2] == ["backtracking", "propagating"]
 
 
@@ -99,13 +100,25 @@ def test_version_is_printed_on_stdout(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 @pytest.mark.parametrize("spelling", ["-s", "--solver", "--solvers"])
-@pytest.mark.parametrize("command", ["solve", "count", "check"])
+@pytest.mark.parametrize("command", ["solve", "count", "check", "bench"])
 def test_solver_option_spellings(
-    command: str, spelling: str, capsys: pytest.CaptureFixture[str]
+    command: str, spelling: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    extra = ["--quiet"] if command == "check" else []
+    extra = {
+        "check": ["--quiet"],
+        "bench": ["--quiet", "--db", str(tmp_path / "runs.sqlite")],
+    }.get(command, [])
     assert main([command, FOURS, spelling, "backtracking", "--json", *extra]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[0])["solver"] == "backtracking"
+
+
+@pytest.mark.parametrize("command", ["check", "bench"])
+def test_solver_spelling_is_its_own_option_not_an_abbreviation(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README promises --solver wherever -s is taken; --help must say so too."""
+    assert exit_code([command, "--help"]) == 0
+    assert "--solver NAMES" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

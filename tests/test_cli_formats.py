@@ -10,6 +10,7 @@ import pytest
 from harness.cli import main
 from puzzles.collections import BUNDLED, load
 from puzzles.formats import read_file
+from tests.cli_contract import COLLECTIONS, SHOW
 
 SEED = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 
@@ -135,6 +136,7 @@ def test_show_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "show", SEED, "--json")
     assert code == 0
     (record,) = [json.loads(line) for line in out.splitlines()]
+    assert set(record) == SHOW
     assert record["id"] == "arg1"
     assert record["geometry"] == "9x9" and record["givens"] == 30
     assert record["puzzle"] == SEED.replace("0", ".")
@@ -155,6 +157,7 @@ def test_collections(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     records = {r["name"]: r for r in map(json.loads, out.splitlines())}
     assert set(records) == set(BUNDLED)
+    assert all(set(record) == COLLECTIONS for record in records.values())
     assert records["top95"]["count"] == 95
     assert records["seeds"]["sizes"] == ["4x4", "9x9"] and records["seeds"]["solutions"] == 5
     assert all(r["source"] and r["summary"] for r in records.values())

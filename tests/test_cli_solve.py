@@ -13,26 +13,10 @@ from puzzles.collections import load
 from puzzles.grid import Grid
 from solvers.base import Deadline, SearchOutcome, Solver
 from solvers.registry import Backend, register, unregister
+from tests.cli_contract import SOLVE
 
 EMPTY_4X4 = "." * 16
 SEED_9X9 = load("seeds")[0]
-JSON_KEYS = {
-    "id",
-    "puzzle",
-    "solver",
-    "status",
-    "solutions",
-    "count",
-    "exact",
-    "verdict",
-    "build_s",
-    "solve_s",
-    "nodes",
-    "guesses",
-    "counters",
-    "message",
-    "verified",
-}
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -68,7 +52,7 @@ def test_solve_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) 
     found = records(out)
     assert len(found) == 10
     for record in found:
-        assert set(record) >= JSON_KEYS
+        assert set(record) == SOLVE
         assert record["verified"] is True
         assert record["count"] == 1
     by_id = {(r["id"], r["solver"]): r for r in found}
@@ -92,6 +76,7 @@ def test_count_json_for_the_empty_4x4(capsys: pytest.CaptureFixture[str]) -> Non
     code, out, _ = run(capsys, "count", EMPTY_4X4, "--limit", "1000", "--json")
     assert code == 0
     (record,) = records(out)
+    assert set(record) == SOLVE
     assert (record["count"], record["exact"], record["status"]) == (288, True, "solved")
     assert len(record["solutions"]) == 288
 
@@ -202,4 +187,13 @@ def test_a_crashing_back_end_becomes_an_error_result(capsys: pytest.CaptureFixtu
     crash, good = records(out)
     assert crash["status"] == "error" and "RuntimeError: boom" in crash["message"]
     assert good["status"] == "limit" or good["status"] == "solved"
+    assert "ERROR in test-crash on arg1: RuntimeError: boom" in err  # as the README shows
     assert "Traceback" not in err
+
+
+def test_configurations_of_one_class_are_told_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "count", EMPTY_4X4, "-s", "propagating,propagating-singles", "--json"
+    )
+    assert code == 0
+    assert [r["solver"] for r in records(out)] == ["propagating", "propagating-singles"]

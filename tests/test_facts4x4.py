@@ -18,6 +18,7 @@ from harness.facts4x4 import (
 from puzzles.checker import is_solution
 from puzzles.grid import Grid
 from solvers.registry import create
+from tests.cli_contract import FACTS4X4, FACTS4X4_BY_GIVENS
 from tests.logic_backends import second_counter
 
 
@@ -76,5 +77,7 @@ def test_back_ends_agree_on_sample_puzzles() -> None:
 def test_the_command(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["facts4x4", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
+    assert set(record) == FACTS4X4
+    assert all(set(row) == FACTS4X4_BY_GIVENS for row in record["by_givens"])
     assert (record["grids"], record["classes"], record["minimum_givens"]) == (288, 2, 4)
     assert record["counted"] == 288

@@ -16,6 +16,19 @@ from harness.testing import ReferenceSolver, registered
 from puzzles.grid import Grid
 from solvers.base import Deadline, SearchOutcome
 from solvers.registry import Backend, register, unregister
+from tests.cli_contract import (
+    BENCH,
+    CONFIGURATION,
+    MACHINE,
+    REPORT_CSV,
+    REPORT_DEFINITIONS,
+    REPORT_JSON,
+    REPORT_RUN,
+    REPORT_SUMMARY,
+    REPORT_TASK,
+    SETTINGS,
+    STORE_TABLES,
+)
 
 FOUR = "...3..4114..3..."  # a 4x4 puzzle with one solution
 FOUR_SOLVED = "4123234114323214"
@@ -101,11 +114,28 @@ def test_store_is_in_wal_mode(faulty_run: Path) -> None:
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def test_store_tables_have_the_documented_columns(faulty_run: Path) -> None:
+    db = SQLiteStore(faulty_run).db
+    for table, columns in STORE_TABLES.items():
+        found = tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
+        assert found == columns, table
+    (settings, configuration) = db.execute(
+        "SELECT settings, configuration FROM runs JOIN tasks ON tasks.run = runs.id"
+    ).fetchone()
+    assert set(json.loads(settings)) == SETTINGS
+    assert set(json.loads(configuration)) == CONFIGURATION
+
+
 def test_report_table_counts_and_flags_the_wrong_grids(
     faulty_run: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["report", "--db", str(faulty_run), "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
+    assert set(document) == REPORT_JSON
+    assert set(document["run"]) == REPORT_RUN and set(document["run"]["machine"]) == MACHINE
+    assert set(document["definitions"]) == REPORT_DEFINITIONS
+    assert all(set(row) == REPORT_SUMMARY for row in document["summary"])
+    assert all(set(task) == REPORT_TASK for task in document["tasks"])
     overall = {s["solver"]: s for s in document["summary"] if s["collection"] == "(all)"}
     assert overall["reference"]["solved"] == 3 and overall["reference"]["agree"] == 3
     assert overall["wrong-grid"]["solved"] == 3 and overall["wrong-grid"]["agree"] == 0
@@ -121,21 +151,9 @@ def test_csv_has_one_row_per_task_with_the_documented_keys(
     faulty_run: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["report", "--db", str(faulty_run), "--format", "csv"]) == 0
-    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert len(rows) == 15
-    for key in (
-        "run",
-        "puzzle_id",
-        "puzzle",
-        "solver",
-        "repeat",
-        "status",
-        "count",
-        "exact",
-        "build_s",
-        "solve_s",
-    ):
-        assert key in rows[0]
+    reader = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    assert tuple(reader.fieldnames or ()) == REPORT_CSV
+    assert len(list(reader)) == 15
 
 
 @pytest.mark.parametrize("fmt", ["table", "md", "latex"])
@@ -178,6 +196,7 @@ def test_json_lines_per_task(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         assert bench(tmp_path / "j.sqlite", FOUR, "-s", "reference", "--json") == 0
     (line,) = capsys.readouterr().out.splitlines()
     record = json.loads(line)
+    assert set(record) == BENCH
     assert record["status"] == "limit" and record["solutions"] == [FOUR_SOLVED]
     assert record["run"] == 1 and record["collection"] == "arguments"
 

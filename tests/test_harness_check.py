@@ -11,6 +11,7 @@ from harness.cli import main
 from harness.crosscheck import Answer, check_puzzle, contradiction
 from harness.testing import ReferenceSolver, registered
 from puzzles.grid import Grid
+from tests.cli_contract import CHECK
 
 UNIQUE = "...3..4114..3..."
 UNIQUE_SOLVED = "4123234114323214"
@@ -81,6 +82,7 @@ def test_json_records_say_who_agrees(capsys: pytest.CaptureFixture[str]) -> None
         assert check(TWO, "-s", "reference,false-unique", "--json") == 1
     captured = capsys.readouterr()
     records = [json.loads(line) for line in captured.out.splitlines()]
+    assert all(set(record) == CHECK for record in records)
     assert {(r["solver"], r["verdict"], r["agrees"]) for r in records} == {
         ("reference", "multiple", True),
         ("false-unique", "unique", False),

@@ -15,6 +15,7 @@ from harness import machine, session
 from harness.cli import main
 from harness.report import Report
 from harness.store import Resumption, RunInfo, SQLiteStore
+from tests.cli_contract import REPORT_RESUME
 
 PUZZLES = "...3..4114..3...\n1..4..1..3..4..3\n3....21..34....1\n"
 REPEAT = 12
@@ -132,6 +133,7 @@ def test_a_resumption_elsewhere_is_named_in_the_report(tmp_path: Path) -> None:
         "(with another host, cpu, sudoku-bench commit, ortools version)"
     )
     document = json.loads(report.as_json())
+    assert all(set(resume) == REPORT_RESUME for resume in document["run"]["resumes"])
     assert [r["differences"] for r in document["run"]["resumes"]] == [
         [],
         ["host", "cpu", "sudoku-bench commit", "ortools version"],

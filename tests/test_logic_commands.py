@@ -11,6 +11,7 @@ from harness.rating import level_table, rate
 from puzzles.collections import load
 from puzzles.grid import Grid
 from solvers.logic import TECHNIQUES
+from tests.cli_contract import EXPLAIN, RATE, STEP_DETAIL
 
 NEWSPAPER = "004036927100005000000200004005000060640000085070000200500001000000700002437920500"
 HARD = "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
@@ -27,6 +28,8 @@ def test_explain_prints_the_steps_then_the_boxed_grid(capsys: pytest.CaptureFixt
 def test_explain_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "--json", NEWSPAPER]) == 0
     record = json.loads(capsys.readouterr().out)
+    assert set(record) == EXPLAIN
+    assert all(set(step) == STEP_DETAIL for step in record["step_details"])
     assert record["status"] == "solved" and record["rating"] == "easy"
     assert record["log"][0] == "1. r1c1 = 8: naked single"
     assert record["step_details"][0] == {
@@ -60,6 +63,7 @@ def test_rate_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert "50 puzzles: easy 40, medium 9, hard 1" in out
     assert main(["rate", "--json", NEWSPAPER, HARD]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert all(set(record) == RATE for record in records)
     assert [r["rating"] for r in records] == ["easy", "beyond logic"]
     assert records[0]["hardest"] == "naked single" and records[0]["score"] == 53
 

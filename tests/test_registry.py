@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from puzzles.grid import Grid
 from solvers.registry import (
     Backend,
     SolverUnavailableError,
@@ -56,3 +57,14 @@ def test_select_keeps_order_and_drops_repeats() -> None:
     chosen = select("propagating,backtracking,fast")
     assert [b.name for b in chosen] == ["propagating", "backtracking"]
     assert all(b.in_all and b.available() for b in select("all"))
+
+
+def test_a_configuration_of_a_shared_class_names_its_results_after_itself() -> None:
+    """propagating-singles is PropagatingSolver with options: its results (and so the `solver`
+    of every --json record) must say propagating-singles, not propagating."""
+    empty = Grid.from_string("." * 16)
+    for name in ("propagating-singles", "logic-singles", "fast"):
+        solver = get(name).create()
+        assert solver.name == get(name).name
+        assert solver.solve(empty).solver == get(name).name
+    assert get("propagating").create().name == "propagating"  # the class's own name kept

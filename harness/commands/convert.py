@@ -19,7 +19,7 @@ formats (chosen by the output file's extension, or --to):
 examples:
   sudoku-bench convert top95 -o top95.json
   sudoku-bench convert puzzles.sdk --to line
-  sudoku-bench convert 16x16 --to-alphabet hex --blank 0 --to grid
+  sudoku-bench convert 16x16 --to-alphabet letters --blank 0 --to grid
   sudoku-bench convert big.txt --skip-invalid -o clean.csv
 """
 

@@ -39,7 +39,12 @@ def add_parser(subparsers: Any) -> None:
         help="instead of --size: e.g. 6x6:3x2, 9x9-x (Sudoku-X)",
     )
     parser.add_argument("-x", "--sudoku-x", action="store_true", help="Sudoku-X (both diagonals)")
-    parser.add_argument("--difficulty", choices=DIFFICULTIES, default="easy")
+    parser.add_argument(
+        "--difficulty",
+        choices=DIFFICULTIES,
+        default="easy",
+        help="the rating the puzzles must have (easy)",
+    )
     parser.add_argument(
         "--count", type=positive_int, default=1, metavar="K", help="how many puzzles (1)"
     )
@@ -71,7 +76,8 @@ def add_parser(subparsers: Any) -> None:
         "--json",
         action="store_true",
         help="one JSON object per puzzle: id, puzzle, solution, geometry, difficulty, seed, "
-        "empty, target, rating, hardest, steps, score, attempts, note",
+        "symmetric, minimal, empty, target, rating, hardest, steps, score, techniques, "
+        "attempts, note",
     )
     parser.set_defaults(run=run)
 

@@ -59,6 +59,11 @@ TARGETS: tuple[Target, ...] = (
         "(export: DIMACS CNF)",
     ),
     Target(
+        "milp",
+        "reductions.milp",
+        "0/1 integer program, the exact-cover matrix as A x = 1 (export: free MPS)",
+    ),
+    Target(
         "csp",
         "reductions.csp",
         "python-constraint model, a variable per cell and AllDifferent per unit (export: XCSP3)",
@@ -111,11 +116,12 @@ def run(args: argparse.Namespace) -> int:
         **target.function("describe")(entry.puzzle),
     }
     to_stdout = args.output is not None and str(args.output) == "-"
-    if args.json and not to_stdout:
-        print_json(summary)
-    else:  # with `-o -` the model owns stdout, so the summary goes to stderr
+    out = sys.stderr if to_stdout else sys.stdout  # with `-o -` the model owns stdout
+    if args.json:
+        print_json(summary, out)
+    else:
         for key, value in summary.items():
-            print(f"{key}: {value}", file=sys.stderr if to_stdout else sys.stdout)
+            print(f"{key}: {value}", file=out)
     if args.output is not None:
         text = target.function("export")(entry.puzzle)
         if str(args.output) == "-":

@@ -1,0 +1,118 @@
+"""The `milp` back-ends: a 0/1 integer program (`reductions.milp`) solved by SCIP, CBC or HiGHS.
+
+The three are the mixed-integer solvers shipped in the `ortools` wheel, driven through its
+`pywraplp` wrapper, so this method needs no dependency beyond the `ortools` extra. A MILP solver
+answers one feasibility question per call, so counting re-solves: after each solution a no-good
+cut excludes it, and INFEASIBLE proves there is no other (as `cpsat` counts with several
+workers). Each call gets the time left before the deadline as its own time limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ortools.linear_solver import pywraplp
+
+from puzzles.grid import Grid
+from reductions.milp import MilpData, MilpReduction
+from solvers.base import Counters, Deadline, SearchOutcome, Solver
+
+_SOLVED = (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE)
+_STATUS_NAMES = {
+    pywraplp.Solver.OPTIMAL: "OPTIMAL",
+    pywraplp.Solver.FEASIBLE: "FEASIBLE",
+    pywraplp.Solver.INFEASIBLE: "INFEASIBLE",
+    pywraplp.Solver.UNBOUNDED: "UNBOUNDED",
+    pywraplp.Solver.ABNORMAL: "ABNORMAL",
+    pywraplp.Solver.MODEL_INVALID: "MODEL_INVALID",
+    pywraplp.Solver.NOT_SOLVED: "NOT_SOLVED",
+}
+
+
+@dataclass
+class MilpProblem:
+    solver: pywraplp.Solver
+    data: MilpData
+
+
+class MilpSolver(Solver[MilpProblem]):
+    """A MILP solver on the exact-cover program; `backend` is SCIP, CBC or HIGHS."""
+
+    name = "milp"
+
+    def __init__(self, backend: str = "SCIP", threads: int = 1) -> None:
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, got {threads}")
+        self.reduction = MilpReduction(backend)
+        self.threads = threads  # one by default, like `cpsat`: a fair single-core comparison
+
+    def _build(self, puzzle: Grid, deadline: Deadline) -> MilpProblem:
+        solver, data = self.reduction.apply(puzzle)
+        solver.SetNumThreads(self.threads)
+        return MilpProblem(solver, data)
+
+    def _search(
+        self, problem: MilpProblem, puzzle: Grid, limit: int, deadline: Deadline
+    ) -> SearchOutcome:
+        solver, data = problem.solver, problem.data
+        solutions: list[Grid] = []
+        statuses: list[str] = []
+        counters: Counters = {"nodes": 0, "iterations": 0, "solves": 0}
+        while True:
+            remaining = deadline.remaining()
+            if remaining is not None and remaining <= 0:
+                outcome = _timed_out(solutions, "the deadline passed between two solves")
+                break
+            if remaining is not None:
+                solver.SetTimeLimit(max(1, int(remaining * 1000)))
+            status = solver.Solve()
+            statuses.append(_STATUS_NAMES.get(status, str(status)))
+            counters["nodes"] += solver.nodes()
+            counters["iterations"] += solver.iterations()
+            counters["solves"] += 1
+            if status == pywraplp.Solver.INFEASIBLE:
+                outcome = SearchOutcome(solutions, exhausted=True)
+                break
+            if status not in _SOLVED:
+                if not deadline.expired():  # ABNORMAL, MODEL_INVALID, ...: not the puzzle's fault
+                    raise RuntimeError(f"{self.backend} ended with status {statuses[-1]}")
+                # SCIP says NOT_SOLVED at its time limit, HiGHS a code pywraplp does not list
+                outcome = _timed_out(solutions, f"{self.backend} stopped at its time limit")
+                break
+            solution = self.reduction.invert([v.solution_value() for v in data.variables], data)
+            solutions.append(solution)
+            if len(solutions) >= limit:
+                outcome = SearchOutcome(solutions, exhausted=False)
+                break
+            self.reduction.exclude(solver, data, solution)
+        outcome.counters = counters
+        outcome.details["statuses"] = statuses
+        outcome.details["solver"] = self.backend
+        return outcome
+
+    @property
+    def backend(self) -> str:
+        return self.reduction.backend
+
+
+def _timed_out(solutions: list[Grid], message: str) -> SearchOutcome:
+    return SearchOutcome(solutions, exhausted=False, timed_out=True, message=message)
+
+
+class MilpHighsSolver(MilpSolver):
+    """The `milp-highs` configuration: its own class so that results carry its name."""
+
+    name = "milp-highs"
+
+    def __init__(self, backend: str = "HIGHS", **options: Any) -> None:
+        super().__init__(backend, **options)
+
+
+class MilpCbcSolver(MilpSolver):
+    """The `milp-cbc` configuration."""
+
+    name = "milp-cbc"
+
+    def __init__(self, backend: str = "CBC", **options: Any) -> None:
+        super().__init__(backend, **options)
