@@ -111,7 +111,11 @@ def _stdin_text(options: ReadOptions) -> str:
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # a text stream put in place of stdin (tests, embedding)
         return sys.stdin.read()
-    return decode(buffer.read(), "stdin", options)
+    try:
+        data = buffer.read()
+    except OSError as error:
+        raise PuzzleFormatError(f"cannot read: {error.strerror}", source="stdin") from None
+    return decode(data, "stdin", options)
 
 
 def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:

@@ -501,3 +501,19 @@ def test_a_read_only_output_file_is_not_replaced(
     assert main(["convert", FOURS, "-o", str(out)]) == 2
     assert capsys.readouterr().err.endswith(f"{out}: cannot write: Permission denied\n")
     assert out.read_text() == "mine\n"
+
+
+class _BrokenInput(io.BytesIO):
+    def read(self, size: int | None = -1) -> bytes:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+
+def test_stdin_that_cannot_be_read_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An I/O error on stdin would have been reported as 'cannot write the output'."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(_BrokenInput()))
+    assert main(["show", "-"]) == 2
+    assert (
+        capsys.readouterr().err == "sudoku-bench: error: stdin: cannot read: Input/output error\n"
+    )
