@@ -182,6 +182,7 @@ def execute(
         on_done(outcome)
 
     if work.tasks:
-        with Pool(work.jobs, work.settings, work.backends) as pool:
+        # no more workers than tasks: each is a process to start and stop
+        with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
             pool.run(work.tasks, finished, tick)
     store.finish_run(work.run_id)

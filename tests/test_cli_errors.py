@@ -9,6 +9,7 @@ import json
 import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -517,3 +518,20 @@ def test_stdin_that_cannot_be_read_is_named(
     assert (
         capsys.readouterr().err == "sudoku-bench: error: stdin: cannot read: Input/output error\n"
     )
+
+
+def test_no_more_workers_than_tasks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-j 8 on one task started eight worker processes, seven of them for nothing."""
+    started: list[int] = []
+
+    class Counted(Pool):
+        def __init__(self, jobs: int, *args: Any) -> None:
+            started.append(jobs)
+            super().__init__(jobs, *args)
+
+    monkeypatch.setattr("harness.commands.check.Pool", Counted)
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert main(["check", FOURS, "-s", "backtracking", "-j", "8", "--quiet"]) == 0
+    assert started == [1]
