@@ -381,9 +381,11 @@ def test_a_folder_given_as_puzzles_is_named_a_folder(
     """It was "'<folder>' is neither a file nor a bundled collection"."""
     assert main(["solve", str(tmp_path)]) == 2
     assert capsys.readouterr().err == (
-        f"sudoku-bench: error: {tmp_path} is a folder: name the puzzle files in it "
+        f"sudoku-bench: error: '{tmp_path}' is a folder: name the puzzle files in it "
         f"(e.g. {tmp_path / '*.txt'})\n"
     )
+    assert main(["show", ""]) == 2  # Path("") is the current folder, but '' names nothing
+    assert "'' is neither a file nor a bundled collection" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
