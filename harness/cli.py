@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
+import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from puzzles.errors import SudokuBenchError
 
@@ -52,8 +54,16 @@ examples:
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line like every other error (argparse prints the
+    whole usage block first, which for `bench` is eight lines above the one that matters)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sudoku-bench",
         description=DESCRIPTION,
         epilog=EPILOG,
@@ -88,11 +98,15 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # "µs" on an ASCII terminal was a traceback
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)  # the command line, for records
     try:
         code: int = args.run(args)
+        sys.stdout.flush()  # here, so that a full disk is reported like any other error
     except SudokuBenchError as error:
         print(f"sudoku-bench: error: {error}", file=sys.stderr)
         return error.exit_code
@@ -102,7 +116,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `sudoku-bench ... | head` is not an error
         sys.stderr.close()
         return 0
+    except OSError as error:  # a full disk, a device gone: the system's words, no traceback
+        _drop_unwritable_stdout()
+        where = f"{error.filename}: " if error.filename else "cannot write the output: "
+        print(f"sudoku-bench: error: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
     return code
+
+
+def _drop_unwritable_stdout() -> None:
+    """If stdout cannot take its buffered text, send it to /dev/null: Python flushes stdout
+    again at exit, and that second failure would print a traceback of its own."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        if sys.__stdout__ is not None and sys.stdout is sys.__stdout__:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
 
 
 if __name__ == "__main__":

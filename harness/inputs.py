@@ -8,7 +8,14 @@ from pathlib import Path
 
 from puzzles.collections import BUNDLED, load, split_selector
 from puzzles.errors import GeometryError, PuzzleFormatError
-from puzzles.formats import PuzzleEntry, ReadOptions, ReadReport, parse_puzzle, read_text
+from puzzles.formats import (
+    PuzzleEntry,
+    ReadOptions,
+    ReadReport,
+    decode,
+    parse_puzzle,
+    read_text,
+)
 from puzzles.geometry import Geometry
 from puzzles.symbols import Alphabet, alphabet_named
 
@@ -67,7 +74,10 @@ def alphabet_of(name: str) -> Alphabet:
     try:
         return alphabet_named(name)
     except ValueError as error:
-        raise PuzzleFormatError(str(error)) from None
+        message = str(error)  # "an alphabet's symbols must be distinct" did not say which
+        raise PuzzleFormatError(
+            message if repr(name) in message else f"the alphabet {name!r}: {message}"
+        ) from None
 
 
 def read_options(args: argparse.Namespace) -> ReadOptions:
@@ -81,13 +91,31 @@ def read_options(args: argparse.Namespace) -> ReadOptions:
 
 
 def looks_like_puzzle(text: str) -> bool:
-    """A command-line argument that is a puzzle string rather than a name or a path."""
-    if len(text) < 16 or "/" in text or text in BUNDLED or split_selector(text) is not None:
+    """A command-line argument that is a puzzle string rather than a name or a path.
+
+    Short strings of digits and dots count too (`.....`), so that their error is the
+    puzzle's size, not "neither a file nor a bundled collection"."""
+    short = len(text) < 16 and not text.strip("0123456789.")
+    if (len(text) < 16 and not short) or "/" in text or text in BUNDLED:
+        return False
+    if split_selector(text) is not None:
         return False
     try:
         return not Path(text).exists()
     except OSError:  # a 16x16 or 25x25 puzzle is longer than a file name may be
         return True
+
+
+def _stdin_text(options: ReadOptions) -> str:
+    """Standard input, decoded as files are (UTF-8 checked, a BOM dropped)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # a text stream put in place of stdin (tests, embedding)
+        return sys.stdin.read()
+    try:
+        data = buffer.read()
+    except OSError as error:
+        raise PuzzleFormatError(f"cannot read: {error.strerror}", source="stdin") from None
+    return decode(data, "stdin", options)
 
 
 def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
@@ -98,18 +126,22 @@ def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
     entries: list[PuzzleEntry] = []
     for number, spec in enumerate(args.inputs, 1):
         if spec == "-":
-            entries += read_text(sys.stdin.read(), "stdin", fmt or ".txt", options, report)
+            entries += read_text(_stdin_text(options), "stdin", fmt or ".txt", options, report)
         elif looks_like_puzzle(spec):
             try:
                 entries.append(PuzzleEntry(f"arg{number}", parse_puzzle(spec, options)))
             except PuzzleFormatError as error:
-                raise error.located(source=f"argument {number}") from None
+                where = error.located(source=f"argument {number}")
+                if not options.skip_invalid:  # it was raised even with --skip-invalid
+                    raise where from None
+                report.skipped.append(where)
         else:
             entries += load(spec, options, report, fmt)
     for skipped in report.skipped:
         print(f"skipped {skipped}", file=sys.stderr)
     if report.skipped:
-        print(f"skipped {len(report.skipped)} invalid entries", file=sys.stderr)
+        count = len(report.skipped)
+        print(f"skipped {count} invalid {'entry' if count == 1 else 'entries'}", file=sys.stderr)
     if not entries:  # an empty file is a mistake to name, not a silent exit 0
         why = "every entry was invalid" if report.skipped else "no puzzles"
         raise PuzzleFormatError(f"{why} in {', '.join(args.inputs)}")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -46,11 +49,37 @@ def print_json(record: dict[str, Any], out: TextIO | None = None) -> None:
     stream.flush()
 
 
+# Text read with --skip-invalid from a file that is not all UTF-8 carries its stray bytes
+# (as surrogates, `puzzles.formats.decode`): they are written back as the bytes they were.
+KEEP_BYTES = "surrogateescape"
+
+
 def write_output(path: Path, text: str, *, make_folder: bool = False) -> None:
-    """Write a command's output file; a path that cannot be written is a user error."""
+    """Write a command's output file; a path that cannot be written is a user error.
+
+    The text goes to a temporary file beside `path`, renamed over it when complete: a full
+    disk or a Ctrl-C leaves the old file (or none), never a cut one that looks whole.
+    Devices, pipes and links (`-o /dev/stdout`) are written in place.
+    """
     try:
         if make_folder:
             path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            path.write_text(text, encoding="utf-8", errors=KEEP_BYTES)
+        else:
+            _replace(path, text)
     except OSError as error:
         raise SudokuBenchError(f"{path}: cannot write: {error.strerror}") from None
+
+
+def _replace(path: Path, text: str) -> None:
+    if path.exists() and not os.access(path, os.W_OK):  # a rename would overwrite it anyway
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8", errors=KEEP_BYTES)
+        if path.exists():
+            shutil.copymode(path, partial)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)

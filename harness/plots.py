@@ -119,6 +119,8 @@ def _save(fig: Any, plt: Any, path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         fig.tight_layout()
         fig.savefig(path, dpi=110)
+    except FileExistsError:  # mkdir's word for "a file stands where the folder should"
+        raise SudokuBenchError(f"{path.parent} is a file, not a folder for the plots") from None
     except OSError as error:
         raise SudokuBenchError(f"{path}: cannot write: {error.strerror}") from None
     finally:

@@ -144,10 +144,11 @@ class Pool:
         ready = backend.name in slot.built and not self.settings.warmup
         slot.task, slot.backend, slot.solving = task, backend, ready
         slot.started = time.monotonic()
+        warmup = self.settings.warmup
         slot.deadline = slot.started + (
             kill_after(self.settings.timeout)
-            if ready
-            else SETUP_SECONDS + self.settings.warmup * kill_after(self.settings.timeout)
+            if ready  # no warm-up, no product: 0 times an infinite limit is NaN
+            else SETUP_SECONDS + (warmup * kill_after(self.settings.timeout) if warmup else 0.0)
         )
         try:
             slot.conn.send((task, backend, self.settings, not ready))

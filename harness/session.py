@@ -37,11 +37,7 @@ def choose_backends(spec: str, warn: Callable[[str], None]) -> list[Backend]:
     usable = []
     for backend in chosen:
         if not backend.available():  # only when named: `all` picks available ones
-            hint = f": pip install 'sudoku-bench[{backend.extra}]'" if backend.extra else ""
-            raise SudokuBenchError(
-                f"back-end {backend.name!r} needs {', '.join(backend.requires)}, "
-                f"which is not installed{hint}"
-            )
+            raise SudokuBenchError(backend.not_installed())
         if importable(backend):
             usable.append(backend)
         elif backend.name in explicit or explicit & set(backend.aliases):
@@ -186,6 +182,7 @@ def execute(
         on_done(outcome)
 
     if work.tasks:
-        with Pool(work.jobs, work.settings, work.backends) as pool:
+        # no more workers than tasks: each is a process to start and stop
+        with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
             pool.run(work.tasks, finished, tick)
     store.finish_run(work.run_id)

@@ -22,11 +22,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache, wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from harness.tasks import Outcome, Task
 from puzzles.errors import SudokuBenchError
@@ -202,13 +204,35 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _reported(
+    method: Callable[Concatenate[SQLiteStore, P], R],
+) -> Callable[Concatenate[SQLiteStore, P], R]:
+    """SQLite's errors after opening (a full disk, a lock held too long) as a `StoreError`
+    naming the file; the results written before it stay (each is its own transaction)."""
+
+    @wraps(method)
+    def reported(self: SQLiteStore, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: the results store failed: {error}") from None
+
+    return reported
+
+
 class SQLiteStore(Store):
     """One SQLite file; every write is its own committed transaction."""
 
-    def __init__(self, path: Path | str = DEFAULT_PATH) -> None:
+    def __init__(self, path: Path | str = DEFAULT_PATH, *, create: bool = True) -> None:
         self.path = Path(path)
+        _check_path(self.path, create)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            _check_ours(self.db, self.path)  # before WAL mode, which would change the file
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
             self.db.executescript(_SCHEMA)
@@ -219,6 +243,7 @@ class SQLiteStore(Store):
     def close(self) -> None:
         self.db.close()
 
+    @_reported
     def create_run(
         self, info: RunInfo, tasks: Sequence[Task], configurations: dict[str, Any]
     ) -> int:
@@ -258,6 +283,7 @@ class SQLiteStore(Store):
             )
         return run_id
 
+    @_reported
     def run(self, run_id: int | None = None) -> RunInfo:
         if run_id is None:
             row = self.db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
@@ -270,10 +296,12 @@ class SQLiteStore(Store):
                 raise StoreError(f"{self.path} has no run {run_id} (runs: {known})")
         return self._with_resumes(_run_info(row))
 
+    @_reported
     def runs(self) -> list[RunInfo]:
         rows = self.db.execute("SELECT * FROM runs ORDER BY id").fetchall()
         return [self._with_resumes(_run_info(row)) for row in rows]
 
+    @_reported
     def add_resumption(self, run_id: int, resumption: Resumption) -> None:
         machine = resumption.machine
         self.db.execute(
@@ -303,6 +331,7 @@ class SQLiteStore(Store):
         ]
         return info
 
+    @_reported
     def tasks(self, run_id: int) -> list[Task]:
         rows = self.db.execute(
             "SELECT task, collection, puzzle_id, geometry, puzzle, solver, repeat FROM tasks"
@@ -311,16 +340,19 @@ class SQLiteStore(Store):
         )
         return [Task(*row) for row in rows]
 
+    @_reported
     def configurations(self, run_id: int) -> dict[str, Any]:
         rows = self.db.execute(
             "SELECT DISTINCT solver, configuration FROM tasks WHERE run = ?", (run_id,)
         )
         return {row[0]: json.loads(row[1]) for row in rows}
 
+    @_reported
     def finished_tasks(self, run_id: int) -> set[int]:
         rows = self.db.execute("SELECT task FROM results WHERE run = ?", (run_id,))
         return {row[0] for row in rows}
 
+    @_reported
     def add(self, run_id: int, outcome: Outcome) -> None:
         record = outcome.record()
         configuration = self._configuration(run_id, outcome.task.key)
@@ -338,9 +370,11 @@ class SQLiteStore(Store):
             [values[column] for column in columns],
         )
 
+    @_reported
     def finish_run(self, run_id: int) -> None:
         self.db.execute("UPDATE runs SET finished = ? WHERE id = ?", (now(), run_id))
 
+    @_reported
     def results(self, run_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT * FROM results WHERE run = ? ORDER BY task", (run_id,))
         found = []
@@ -395,5 +429,57 @@ def _machine(row: sqlite3.Row) -> dict[str, Any]:
     return {key: row[key] for key in _MACHINE_COLUMNS}
 
 
-def open_store(path: Path | str | None) -> Store:
-    return SQLiteStore(path or DEFAULT_PATH)
+def _check_path(path: Path, create: bool) -> None:
+    """Say what is wrong with a store's path in words (SQLite says 'unable to open')."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder: --db takes a file, e.g. {path / DEFAULT_PATH}")
+    if path.exists():
+        if not path.is_file():  # SQLite says "disk I/O error" of /dev/null
+            raise StoreError(f"{path} is not a regular file: --db takes an SQLite file")
+        return
+    if not create:  # reading (report, --resume) must not leave an empty store behind
+        raise StoreError(f"{path}: no such results store (run `sudoku-bench bench` first)")
+    if not path.parent.is_dir():
+        raise StoreError(f"{path}: the folder {path.parent} does not exist")
+
+
+def _check_ours(db: sqlite3.Connection, path: Path) -> None:
+    """A database with tables of its own is someone else's: never add ours to it. Ours from
+    another version of the schema would fail at the first missing column: say so instead."""
+    tables = _columns(db)
+    if tables and "runs" not in tables:
+        db.close()
+        raise StoreError(
+            f"{path} is an SQLite database but not a results store (its tables: "
+            f"{', '.join(sorted(tables))}): give --db a new file or a sudoku-bench store"
+        )
+    for table, wanted in _schema_columns().items():
+        missing = [column for column in wanted if table in tables and column not in tables[table]]
+        if missing:
+            db.close()
+            raise StoreError(
+                f"{path} is a results store of another version: its table {table} has no "
+                f"{', '.join(missing)}; give --db a new file to start another"
+            )
+
+
+def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
+    """Table -> its column names (SQLite's own tables left out)."""
+    names = db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+    return {
+        name: {row[1] for row in db.execute(f"PRAGMA table_info({name})")}
+        for (name,) in names
+        if not name.startswith("sqlite_")
+    }
+
+
+@cache
+def _schema_columns() -> dict[str, list[str]]:
+    with closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(_SCHEMA)
+        return {table: sorted(columns) for table, columns in _columns(db).items()}
+
+
+def open_store(path: Path | str | None, *, create: bool = True) -> Store:
+    """The store at `path`; with `create=False` (reading a run) it must exist already."""
+    return SQLiteStore(path or DEFAULT_PATH, create=create)

@@ -154,6 +154,10 @@ def load(
     path = Path(spec)
     if path.is_file():
         return read_file(path, options, report, fmt=fmt)
+    if spec and path.is_dir():  # Path("") is the current folder
+        raise UnknownCollectionError(
+            f"{spec!r} is a folder: name the puzzle files in it (e.g. {path / '*.txt'})"
+        )
     raise UnknownCollectionError(
         f"{spec!r} is neither a file nor a bundled collection ({', '.join(BUNDLED)})"
     )

@@ -17,12 +17,23 @@ def default_box_shape(size: int) -> tuple[int, int]:
     """The most nearly square rows x cols box with rows <= cols (6 -> 2x3, 12 -> 3x4)."""
     if size < 4:  # also keeps 0 and negative sizes away from isqrt and max below
         raise GeometryError(f"size {size} is too small: the smallest Sudoku is 4x4")
+    _check_not_too_large(size)  # the search below takes isqrt(size) steps
     rows = max(d for d in range(1, math.isqrt(size) + 1) if size % d == 0)
     if rows == 1:
         raise GeometryError(
             f"a {size}x{size} grid has no box shape (a box needs rows x cols = {size}, both > 1)"
         )
     return rows, size // rows
+
+
+# Far past any puzzle a back-end here can solve (25x25 is the largest collection, and the
+# alphabets end at 25 symbols); a bound keeps `--geometry 10**30` from factoring for hours.
+MAX_SIZE = 1024
+
+
+def _check_not_too_large(size: int) -> None:
+    if size > MAX_SIZE:
+        raise GeometryError(f"size {size} is too large: sudoku-bench goes up to {MAX_SIZE}")
 
 
 @dataclass(frozen=True)
@@ -37,6 +48,7 @@ class Geometry:
     def __post_init__(self) -> None:
         if self.size < 4:
             raise GeometryError(f"size {self.size} is too small: the smallest Sudoku is 4x4")
+        _check_not_too_large(self.size)
         if self.box_rows * self.box_cols != self.size or min(self.box_rows, self.box_cols) < 2:
             raise GeometryError(
                 f"boxes of {self.box_rows}x{self.box_cols} do not tile a "
@@ -66,7 +78,12 @@ class Geometry:
         spec = spec.removesuffix("-x")
         side, _, box = spec.partition(":")
         try:
-            size = int(side.split("x")[0])
+            sides = [int(part) for part in side.split("x")]
+            size = sides[0]
+            if len(sides) > 2:
+                raise ValueError(side)
+            if len(set(sides)) > 1:  # `9x8` was read as 9x9
+                raise GeometryError(f"a Sudoku grid is square: {text.strip()!r} is not")
             if box:
                 rows, cols = (int(part) for part in box.split("x"))
                 return Geometry(size, rows, cols, diagonals)

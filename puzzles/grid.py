@@ -63,18 +63,17 @@ class Grid:
                 object.__setattr__(grid, "geometry", fast[0])
                 object.__setattr__(grid, "values", fast[1])
                 return grid
-        chars = [(column, char) for column, char in enumerate(text, 1) if not char.isspace()]
+        # Counted before the cells are listed: a 20-million-character line (a file that is not
+        # puzzles) took gigabytes to list, only to be refused for its length.
+        count = len("".join(text.split()))
         if geometry is None:
-            geometry = _geometry_for_length(len(chars))
-        elif len(chars) != geometry.cell_count:
-            # the column of the first extra cell, or just past the last one
-            column = chars[geometry.cell_count][0] if len(chars) > geometry.cell_count else None
-            if column is None and chars:
-                column = chars[-1][0] + 1
+            geometry = _geometry_for_length(count)
+        elif count != geometry.cell_count:
             raise PuzzleFormatError(
-                f"expected {geometry.cell_count} cells for a {geometry} puzzle, got {len(chars)}",
-                column=column,
+                f"expected {geometry.cell_count} cells for a {geometry} puzzle, got {count}",
+                column=_column_after(text, geometry.cell_count),
             )
+        chars = [(column, char) for column, char in enumerate(text, 1) if not char.isspace()]
         values = []
         for column, char in chars:
             value = alphabet.value_of(char)
@@ -90,7 +89,10 @@ class Grid:
     def from_rows(cls, rows: Sequence[Sequence[int]], geometry: Geometry | None = None) -> Grid:
         """A grid from a list of lists, `board[row][col]`, 0 for empty (the seeds' form)."""
         if geometry is None:
-            geometry = Geometry.of_size(len(rows))
+            try:
+                geometry = Geometry.of_size(len(rows))
+            except GeometryError as error:  # bad input, to be located like any other
+                raise PuzzleFormatError(f"{len(rows)} rows make no board: {error}") from None
         if len(rows) != geometry.size or any(len(row) != geometry.size for row in rows):
             raise PuzzleFormatError(
                 f"a {geometry} board is {geometry.size} rows of {geometry.size} values"
@@ -202,6 +204,18 @@ def _decode(
 def _separator(geometry: Geometry) -> str:
     stack = "-" * (2 * geometry.box_cols - 1)
     return "-+-".join([stack] * (geometry.size // geometry.box_cols))
+
+
+def _column_after(text: str, cells: int) -> int | None:
+    """The column of cell number `cells + 1` (the first extra one), or just past the last."""
+    last = None
+    for seen, column in enumerate(
+        (column for column, char in enumerate(text, 1) if not char.isspace()), 1
+    ):
+        if seen > cells:
+            return column
+        last = column
+    return None if last is None else last + 1
 
 
 def _geometry_for_length(length: int) -> Geometry:

@@ -48,6 +48,13 @@ class Backend:
         except (ImportError, ValueError):
             return False
 
+    def not_installed(self) -> str:
+        """What is missing and how to install it, in words (for an error or a warning)."""
+        hint = f": pip install 'sudoku-bench[{self.extra}]'" if self.extra else ""
+        return (
+            f"back-end {self.name!r} needs {', '.join(self.requires)}, which is not installed{hint}"
+        )
+
     def version(self) -> str | None:
         """The installed version of the library behind the back-end (None if missing)."""
         import importlib.metadata  # here, not at the top: ~25 ms that `--help` need not pay
@@ -60,10 +67,7 @@ class Backend:
     def create(self, **overrides: Any) -> Solver[Any]:
         """A solver instance of this configuration (keyword options override the stored ones)."""
         if not self.available():
-            hint = f": pip install 'sudoku-bench[{self.extra}]'" if self.extra else ""
-            raise SolverUnavailableError(
-                f"back-end {self.name!r} needs {', '.join(self.requires)}, which is not installed{hint}"
-            )
+            raise SolverUnavailableError(self.not_installed())
         module_name, _, class_name = self.target.partition(":")
         solver_class = getattr(importlib.import_module(module_name), class_name)
         solver: Solver[Any] = solver_class(**{**self.options, **overrides})
@@ -312,6 +316,11 @@ def select(names: str | Iterable[str]) -> list[Backend]:
     """Back-ends from a comma-separated list; `all` means every available one marked `in_all`."""
     if isinstance(names, str):
         names = [part for part in names.split(",") if part.strip()]
+    names = list(names)
+    if not names:  # `-s ''` said "no back-end ... is installed", as if one had been named
+        raise UnknownSolverError(
+            "no back-end named: give comma-separated names or 'all' (see `sudoku-bench solvers`)"
+        )
     chosen: list[Backend] = []
     for name in names:
         if name.strip().lower() == "all":

@@ -162,6 +162,92 @@ def test_missing_and_binary_files(tmp_path: Path) -> None:
     with pytest.raises(PuzzleFormatError, match="cannot read"):
         read_file(tmp_path / "nope.txt")
     binary = tmp_path / "b.txt"
-    binary.write_bytes(b"\xff\xfe\x00\x81")
-    with pytest.raises(PuzzleFormatError, match="not a text file"):
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00")
+    with pytest.raises(PuzzleFormatError, match=r"b\.txt:1:1: not a UTF-8 text file"):
         read_file(binary)
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "expected"),
+    [
+        # rows of numbers that make no board: a bare GeometryError without file or line
+        ('{"puzzle": [[1, 2, 3, 4], [1, 2]]}', "json", 'f:1: "puzzle": 2 rows make no board'),
+        ('\n{"puzzle": []}', "json", 'f:2: "puzzle": 0 rows make no board: size 0 is too small'),
+        ('{"puzzle": [[0]]}\n', "jsonl", 'f:1: "puzzle": 1 rows make no board'),
+        # Python's parser recurses: a RecursionError traceback
+        ("[" * 100_000, "json", "f: JSON nested too deeply to be a puzzle"),
+        ("[" * 100_000 + "\n", "jsonl", "f:1: JSON nested too deeply to be a puzzle"),
+    ],
+)
+def test_json_that_breaks_the_parser_or_the_geometry(text: str, fmt: str, expected: str) -> None:
+    assert error_of(text, fmt).startswith(expected)
+
+
+def test_skip_invalid_passes_over_rows_that_make_no_board() -> None:
+    text = '{"puzzle": [[1, 2], [2, 1]]}\n' + json.dumps({"puzzle": SEED}) + "\n"
+    report = ReadReport()
+    read = read_text(text, "f", "jsonl", ReadOptions(skip_invalid=True), report)
+    assert [e.id for e in read] == ["f:2"] and report.skipped[0].line == 1
+
+
+def test_a_byte_that_is_not_utf8_is_located(tmp_path: Path) -> None:
+    """It was 'not a text file' for the whole file, wherever the byte was: now file:line:column,
+    and --skip-invalid loses only the line it is in (a Latin-1 comment loses nothing)."""
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(f"# Fr\xe9d\xe9ric\n{SEED}\n".encode("latin-1") + b"5\xe9" + SEED[2:].encode())
+    with pytest.raises(PuzzleFormatError) as caught:
+        read_file(path)
+    assert str(caught.value).startswith(f"{path}:1:5: not a UTF-8 text file (byte 0xe9)")
+    report = ReadReport()
+    read = read_file(path, ReadOptions(skip_invalid=True), report)
+    assert [e.id for e in read] == [f"{path}:2"]
+    assert [(e.line, e.column) for e in report.skipped] == [(3, 2)]
+
+
+def test_utf16_and_a_bom_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "windows.txt"  # PowerShell's `>` writes UTF-16 with a BOM
+    path.write_text(SEED + "\r\n", encoding="utf-16")
+    assert [e.puzzle.to_line() for e in read_file(path)] == [SEED.replace("0", ".")]
+    # a BOM that reached read_text (through a pipe) was a 17th cell, read as a grid's title
+    assert len(read_text("\ufeff...3..4114..3...\r\n", "stdin")) == 1
+
+
+@pytest.mark.parametrize("row", [0, 1])
+def test_a_typo_in_a_grids_first_row_is_not_a_title(row: int) -> None:
+    """`x3..7....` was taken for a title: the puzzle shifted by a row and the error named the
+    wrong line and rule, or --skip-invalid lost both puzzles."""
+    typo = grid_text((0, "x3..7...."))[len("Grid 01\n") :]
+    good = "\n".join(GRID) + "\n"
+    text = (typo + "\n" + good) if row == 0 else (good + "\n" + typo)
+    line = 1 if row == 0 else 11
+    assert error_of(text, "grid").startswith(f"f:{line}:1: unexpected 'x': a cell of a 9x9")
+    report = ReadReport()
+    read = read_text(text, "f", "grid", ReadOptions(skip_invalid=True), report)
+    assert [e.id for e in read] == ["f:11" if row == 0 else "f:1"]
+    assert [e.line for e in report.skipped] == [line]
+
+
+def test_csv_fields_past_the_header_are_an_error() -> None:
+    """A row with more fields than the header lost them silently."""
+    text = f"quizzes,solutions\n{SEED},,\n{SEED},,note\n"
+    column = len(SEED) + 3
+    assert error_of(text, ".csv") == (
+        f"f:3:{column}: expected 2 CSV fields (quizzes, solutions), got 3"
+    )
+    report = ReadReport()
+    read = read_text(text, "f", ".csv", ReadOptions(skip_invalid=True), report)
+    assert [e.id for e in read] == ["f:2"] and report.skipped[0].line == 3
+
+
+def test_a_line_of_thousands_of_digits_is_a_size_error() -> None:
+    """Python refuses int() of 4,301 digits or more: the grid sniffer's ValueError escaped."""
+    assert error_of("1" * 5000 + "\n").startswith("f:1: 5000 cells is no puzzle size")
+
+
+def test_extra_cells_are_pointed_at_with_a_known_geometry() -> None:
+    from puzzles import Geometry
+
+    options = ReadOptions(geometry=Geometry.of_size(9))
+    assert error_of(f" {SEED} 12\n", options=options).startswith(
+        "f:1:84: expected 81 cells for a 9x9 puzzle, got 83"
+    )

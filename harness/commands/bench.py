@@ -10,13 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 from harness import session, suite
-from harness.arguments import add_db_argument, add_task_arguments, natural, positive_int
+from harness.arguments import add_db_argument, add_task_arguments, int64, repeats, warmups
 from harness.inputs import add_puzzle_arguments, read_inputs
 from harness.output import print_json
 from harness.progress import TaskProgress
 from harness.records import outcome_record
 from harness.report import Report
-from harness.store import Store, open_store
+from harness.store import Store, StoreError, open_store
 from harness.tasks import Outcome
 from harness.worker import Settings
 from puzzles.errors import SudokuBenchError
@@ -52,14 +52,14 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--repeat",
-        type=positive_int,
+        type=repeats,
         default=1,
         metavar="R",
         help="runs per puzzle and back-end (default 1)",
     )
     parser.add_argument(
         "--warmup",
-        type=natural,
+        type=warmups,
         default=0,
         metavar="W",
         help="untimed solves of each task's puzzle before the timed one, in the same worker (default 0)",
@@ -72,14 +72,14 @@ def add_parser(subparsers: Any) -> None:
         help="solutions to look for: 1 = solve, 2 = also prove uniqueness (default 1)",
     )
     parser.add_argument(
-        "--seed", type=int, metavar="N", help="seed of the task order (default: random, recorded)"
+        "--seed", type=int64, metavar="N", help="seed of the task order (default: random, recorded)"
     )
     add_db_argument(parser)
     parser.add_argument(
         "--resume",
         nargs="?",
         const=0,
-        type=int,
+        type=int64,
         metavar="RUN",
         help="finish a stopped run (default: the latest) with its own settings",
     )
@@ -91,7 +91,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     start = _new_run(args) if args.resume is None else None  # bad input fails before the store
-    store = open_store(args.db)
+    store = open_store(args.db, create=start is not None)
     try:
         work = _resumed(args, store) if start is None else start(store)
         done = work.total - len(work.tasks)
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
             try:
                 session.execute(store, work, finished, bar.tick)
-            except KeyboardInterrupt:
+            except (KeyboardInterrupt, StoreError):  # a full disk: free some, then resume
                 print(
                     f"\nstopped: `sudoku-bench bench --db {args.db} --resume {work.run_id}` finishes it",
                     file=sys.stderr,

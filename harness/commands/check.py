@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     outcomes: dict[int, list[Outcome]] = defaultdict(list)  # by the puzzle's place in `entries`
     with (
         TaskProgress(len(tasks), "check", enabled=not args.quiet) as bar,
-        Pool(args.jobs or 1, settings, {b.name: b for b in chosen}) as pool,
+        Pool(min(args.jobs or 1, len(tasks)), settings, {b.name: b for b in chosen}) as pool,
     ):
 
         def finished(outcome: Outcome) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import asdict
 from typing import Any
 
@@ -40,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     if backend.available():
         result = create(args.solver).solve(Grid.empty(FOUR), limit=1000)
         counted = result.count if result.exact else None
+    else:  # the enumerated facts stand alone; say why the count is missing (it was silent)
+        print(f"not counted: {backend.not_installed()}", file=sys.stderr)
     if args.json:
         print_json(
             {

@@ -11,11 +11,13 @@ from typing import Any
 
 from tabulate import tabulate
 
-from harness.arguments import positive_int
+from harness.arguments import int64, positive_int
 from harness.generator import DIFFICULTIES, Generated, Generator, solution_counter, target_empty
 from harness.inputs import geometry_argument
 from harness.output import print_json, write_output
+from puzzles.errors import GeometryError
 from puzzles.geometry import Geometry
+from puzzles.symbols import DEFAULT
 
 
 def add_parser(subparsers: Any) -> None:
@@ -46,7 +48,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--count", type=positive_int, default=1, metavar="K", help="how many puzzles (1)"
     )
-    parser.add_argument("--seed", type=int, metavar="S", help="random seed (default: random)")
+    parser.add_argument("--seed", type=int64, metavar="S", help="random seed (default: random)")
     parser.add_argument(
         "--symmetric", action="store_true", help="keep 180° rotational symmetry of the givens"
     )
@@ -81,6 +83,12 @@ def add_parser(subparsers: Any) -> None:
 
 
 def geometry_of(args: argparse.Namespace) -> Geometry:
+    size = args.size if args.geometry is None else args.geometry.size
+    if size > len(DEFAULT.symbols):  # --size 99999 built tables until memory ran out
+        raise GeometryError(
+            f"generate writes puzzles in the default alphabet, which has "
+            f"{len(DEFAULT.symbols)} symbols: sizes up to {len(DEFAULT.symbols)}, not {size}"
+        )
     if args.geometry is not None:
         geometry: Geometry = args.geometry
         return Geometry(

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import plots
-from harness.arguments import add_db_argument
+from harness.arguments import add_db_argument, int64
 from harness.output import write_output
 from harness.report import FORMATS, Report
 from harness.store import open_store
@@ -38,7 +38,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--run",
         dest="run_id",
-        type=int,
+        type=int64,
         metavar="ID",
         help="the run to report (default: the latest)",
     )
@@ -59,9 +59,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not Path(args.db).exists():
-        raise SudokuBenchError(f"{args.db}: no such results store (run `sudoku-bench bench` first)")
-    store = open_store(args.db)
+    if args.scatter and not args.plots:  # it was silently ignored
+        raise SudokuBenchError("--scatter chooses the back-ends of a plot: give --plots DIR too")
+    store = open_store(args.db, create=False)
     try:
         if args.runs:
             for info in store.runs():

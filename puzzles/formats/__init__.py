@@ -10,6 +10,7 @@ A bad entry raises `PuzzleFormatError` naming file, line and column, or, with
 
 from __future__ import annotations
 
+import codecs
 import io
 from collections.abc import Sequence
 from pathlib import Path
@@ -149,6 +150,7 @@ def read_text(
 
     `.txt` (and unknown extensions) are sniffed: grids if `looks_like_grids`, else lines.
     """
+    text = text.removeprefix("\ufeff")  # a BOM that came through a pipe is not a cell
     reader = _reader(text, fmt, options)
     return list(reader(io.StringIO(text), source, options, report or ReadReport()))
 
@@ -173,12 +175,37 @@ def read_file(
 ) -> list[PuzzleEntry]:
     """Every puzzle in the file at `path`; ids are `source:line` (source defaults to the path)."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
     except OSError as error:
         raise PuzzleFormatError(f"cannot read: {error.strerror}", source=str(path)) from None
-    except UnicodeDecodeError:
-        raise PuzzleFormatError("not a text file (expected UTF-8)", source=str(path)) from None
+    text = decode(data, str(path), options)
     return read_text(text, source or str(path), fmt or path.suffix.lower(), options, report)
+
+
+def decode(data: bytes, source: str, options: ReadOptions = ReadOptions()) -> str:
+    """The text of a file's bytes: UTF-8 (a BOM is dropped), or UTF-16 with its BOM (what
+    Windows PowerShell writes). A byte that is not UTF-8 is an error at its line and column;
+    with `skip_invalid`, it spoils only the line it is in (that line's entry is skipped), and
+    elsewhere (a comment, a CSV metadata field) it is kept as a surrogate, which `write_file`
+    writes back as the same byte."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass  # not UTF-16 after all: say where UTF-8 fails
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        if options.skip_invalid:
+            return data.decode("utf-8-sig", errors="surrogateescape")
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        raise PuzzleFormatError(
+            f"not a UTF-8 text file (byte 0x{data[error.start]:02x}): save it as UTF-8, "
+            "or --skip-invalid passes over the lines it spoils",
+            source=source,
+            line=data.count(b"\n", 0, error.start) + 1,
+            column=error.start - line_start + 1,
+        ) from None
 
 
 def write_text(
@@ -198,7 +225,7 @@ def write_file(
     writer = format_named(fmt) if fmt else format_of_path(path)
     text = writer.write(entries, options)
     try:
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8", errors="surrogateescape")  # see `decode`
     except OSError as error:
         raise PuzzleFormatError(f"cannot write: {error.strerror}", source=str(path)) from None
 
@@ -214,6 +241,7 @@ __all__ = [
     "Reader",
     "WriteOptions",
     "Writer",
+    "decode",
     "format_named",
     "format_of_path",
     "looks_like_grids",

@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from puzzles.checker import conflicts, has_conflicts, solution_problems
-from puzzles.errors import InvalidPuzzleError, PuzzleFormatError
+from puzzles.errors import GeometryError, InvalidPuzzleError, PuzzleFormatError
 from puzzles.geometry import Geometry
 from puzzles.grid import Grid
 from puzzles.symbols import DEFAULT, Alphabet
@@ -149,6 +149,8 @@ class located:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, tb: object
     ) -> bool:
+        if isinstance(error, GeometryError):  # a size no Sudoku has, read from the file
+            error = PuzzleFormatError(str(error))
         if not isinstance(error, PuzzleFormatError):
             return False
         where = error.located(source=self.source, line=self.line)

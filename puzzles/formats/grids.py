@@ -91,12 +91,18 @@ def _numeric_row(line: str, alphabet: Alphabet) -> list[Cell] | None:
     if not _WIDE.search(line):  # the common case, at C speed
         return None
     tokens = line.replace("|", " ").split()
+    widest = len(str(len(tokens)))  # digits of the largest number a cell can hold
     cells: list[Cell] = []
     for match in _TOKEN.finditer(line):
         token, column = match.group(), match.start() + 1
         if token in alphabet.blanks:
             cells.append((column, 0))
-        elif token.isdigit() and (len(token) == 1 or token[0] != "0") and int(token) <= len(tokens):
+        elif (
+            token.isdigit()
+            and (len(token) == 1 or token[0] != "0")
+            and len(token) <= widest  # before int(): 4,301 digits are a ValueError
+            and int(token) <= len(tokens)
+        ):
             cells.append((column, int(token)))
         else:
             return None
@@ -157,7 +163,7 @@ def _read_blocks(
             if sdk and text.startswith("[") and text.endswith("]"):
                 continue
             cells = row_values(line, alphabet)
-            if any(value < 0 for value in cells):
+            if _is_title(cells, options):
                 metadata["title"] = text
                 continue
             with located(source, number, options, report):
@@ -181,6 +187,20 @@ def _read_blocks(
             raise pending.error or PuzzleFormatError(
                 f"the file ends after {len(pending.rows)} of the puzzle's {pending.size} rows"
             )
+
+
+def _is_title(cells: list[int], options: ReadOptions) -> bool:
+    """Whether a line before a puzzle is its title (`Grid 01`) rather than its first row.
+
+    A title is mostly characters that are no cell; a row with a typo (`53..7..x.`) is mostly
+    cells, and read as a row it is reported at its column instead of shifting the puzzle.
+    """
+    if all(value >= 0 for value in cells):
+        return False
+    sides = (options.geometry.size,) if options.geometry is not None else COMMON_SIZES
+    side = len(cells)  # the row's own size: `G` is 16, no cell of a 6x6 row like `Grid 01`
+    bad = sum(1 for value in cells if not 0 <= value <= side)
+    return side not in sides or 2 * bad >= side
 
 
 def _side(cells: int, options: ReadOptions) -> int:

@@ -43,6 +43,8 @@ from puzzles.symbols import DEFAULT, Alphabet, alphabet_named
 
 KEYS = ("id", "geometry", "alphabet", "puzzle", "solution", "state")
 _CELL = re.compile(r"r(\d+)c(\d+)")
+# Python's JSON parser recurses on nesting: thousands of `[` are not a puzzle but a crash.
+TOO_DEEP = "JSON nested too deeply to be a puzzle"
 
 
 class _Text:
@@ -83,6 +85,8 @@ def read_jsonl(
                 value = json.loads(line)
             except json.JSONDecodeError as error:
                 raise PuzzleFormatError(f"not JSON: {error.msg}", column=error.colno) from None
+            except RecursionError:
+                raise PuzzleFormatError(TOO_DEEP) from None
             doc = _Text(line, number)
             yield _entry(value, f"{source}:{number}", options, doc, 0, len(line))
 
@@ -114,6 +118,8 @@ def _values(text: str, source: str) -> Iterator[tuple[int, int, Any]]:
         raise PuzzleFormatError(
             f"not JSON: {error.msg}", source=source, line=error.lineno, column=error.colno
         ) from None
+    except RecursionError:
+        raise PuzzleFormatError(TOO_DEEP, source=source) from None
 
 
 def _skip(text: str, pos: int) -> int:

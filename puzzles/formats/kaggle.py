@@ -64,6 +64,11 @@ def read_csv(
             row = _fields(line)
             if len(row) <= puzzle_column:
                 raise PuzzleFormatError(f"expected {len(header)} CSV fields, got {len(row)}")
+            if any(field.strip() for field in row[len(header) :]):  # they were dropped unread
+                raise PuzzleFormatError(
+                    f"expected {len(header)} CSV fields ({', '.join(header)}), got {len(row)}",
+                    column=sum(len(field) + 1 for field in row[: len(header)]) + 1,
+                )
             puzzle = _field_grid(row, puzzle_column, options)
             solution = None
             if solution_column is not None and row[solution_column:] and row[solution_column]:
