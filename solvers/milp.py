@@ -19,6 +19,7 @@ from reductions.milp import MilpData, MilpReduction
 from solvers.base import Counters, Deadline, SearchOutcome, Solver
 
 _SOLVED = (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE)
+_FAILURES = (pywraplp.Solver.ABNORMAL, pywraplp.Solver.MODEL_INVALID, pywraplp.Solver.UNBOUNDED)
 _STATUS_NAMES = {
     pywraplp.Solver.OPTIMAL: "OPTIMAL",
     pywraplp.Solver.FEASIBLE: "FEASIBLE",
@@ -75,9 +76,10 @@ class MilpSolver(Solver[MilpProblem]):
                 outcome = SearchOutcome(solutions, exhausted=True)
                 break
             if status not in _SOLVED:
-                if not deadline.expired():  # ABNORMAL, MODEL_INVALID, ...: not the puzzle's fault
+                # At its time limit SCIP and CBC say NOT_SOLVED (CBC a few ms before our own
+                # clock runs out), HiGHS a code pywraplp does not list; the rest are failures.
+                if remaining is None or status in _FAILURES:
                     raise RuntimeError(f"{self.backend} ended with status {statuses[-1]}")
-                # SCIP says NOT_SOLVED at its time limit, HiGHS a code pywraplp does not list
                 outcome = _timed_out(solutions, f"{self.backend} stopped at its time limit")
                 break
             solution = self.reduction.invert([v.solution_value() for v in data.variables], data)
