@@ -103,7 +103,7 @@ def _timed_out(solutions: list[Grid], message: str) -> SearchOutcome:
 
 
 class MilpHighsSolver(MilpSolver):
-    """The `milp-highs` configuration: its own class so that results carry its name."""
+    """The `milp-highs` configuration (a class of its own: stored runs name it)."""
 
     name = "milp-highs"
 

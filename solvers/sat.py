@@ -187,7 +187,7 @@ class _Run:
 
 
 class GlucoseSatSolver(SatSolver):
-    """The `sat-glucose` configuration: its own class so that results carry its name."""
+    """The `sat-glucose` configuration (a class of its own: stored runs name it)."""
 
     name = "sat-glucose"
 
