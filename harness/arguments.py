@@ -28,11 +28,6 @@ def _whole_number(text: str, minimum: int, maximum: int = INT64_MAX, why: str = 
     return value
 
 
-def natural(text: str) -> int:
-    """An argparse type: a whole number, 0 or more."""
-    return _whole_number(text, 0)
-
-
 def positive_int(text: str) -> int:
     """An argparse type: a whole number, 1 or more (a count, a limit)."""
     return _whole_number(text, 1)

@@ -35,12 +35,6 @@ class Answer:
     def of(cls, outcome: Outcome) -> Answer:
         return cls(outcome.task.solver, outcome.count, outcome.exact, tuple(outcome.solutions))
 
-    @property
-    def verdict(self) -> str:
-        if self.exact:
-            return {0: "none", 1: "unique"}.get(self.count, "multiple")
-        return "multiple" if self.count >= 2 else "unknown"
-
     def describe(self) -> str:
         """E.g. `unique (534678912...)`, `exactly 2`, `at least 1`, `none`."""
         if self.exact:

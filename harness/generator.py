@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from harness.rating import Rating, rate, rating_of
 from puzzles.errors import SudokuBenchError
@@ -175,15 +175,7 @@ class Generator:
             if best is None or _closeness(made) > _closeness(best):
                 best = made
         assert best is not None
-        return Generated(
-            best.puzzle,
-            best.solution,
-            self.difficulty,
-            self.target,
-            best.rating,
-            self.attempts,
-            self.minimal,
-        )
+        return replace(best, attempts=self.attempts)
 
     def _orbits(self) -> list[tuple[int, ...]]:
         """Cells removed together: single cells, or pairs opposite through the centre."""

@@ -129,13 +129,12 @@ class Report:
             )
         return lines
 
-    def table_rows(self, collection_column: bool = True) -> list[list[Any]]:
-        keys = [key for key, _ in COLUMNS if collection_column or key != "collection"]
+    def table_rows(self) -> list[list[Any]]:
         # times are shown in milliseconds (the summaries and raw rows keep seconds)
         return [
             [
                 _cell(getattr(s, key) * 1000 if key.endswith("_s") else getattr(s, key))
-                for key in keys
+                for key, _ in COLUMNS
             ]
             for s in self.summaries
         ]

@@ -57,7 +57,6 @@ class _Slot:
     process: BaseProcess
     conn: Connection
     task: Task | None = None
-    backend: Backend | None = None
     solving: bool = False  # False while the solver is built and warmed up
     started: float = 0.0
     deadline: float = float("inf")
@@ -139,17 +138,17 @@ class Pool:
 
     def _assign(self, slot: _Slot, task: Task) -> None:
         backend = self.backends[task.solver]
+        warmup = self.settings.warmup
         # A worker that has built this solver before starts solving at once: no "start" message
         # (one wake-up fewer per task), and the clock runs from now.
-        ready = backend.name in slot.built and not self.settings.warmup
-        slot.task, slot.backend, slot.solving = task, backend, ready
+        ready = backend.name in slot.built and not warmup
+        slot.task, slot.solving = task, ready
         slot.started = time.monotonic()
-        warmup = self.settings.warmup
-        slot.deadline = slot.started + (
-            kill_after(self.settings.timeout)
-            if ready  # no warm-up, no product: 0 times an infinite limit is NaN
-            else SETUP_SECONDS + (warmup * kill_after(self.settings.timeout) if warmup else 0.0)
-        )
+        limit = kill_after(self.settings.timeout)
+        if ready:
+            slot.deadline = slot.started + limit
+        else:  # no warm-up, no product: 0 times an infinite limit is NaN
+            slot.deadline = slot.started + SETUP_SECONDS + (warmup * limit if warmup else 0.0)
         try:
             slot.conn.send((task, backend, self.settings, not ready))
         except OSError:  # the idle worker died (killed from outside): give the task a new one
@@ -218,7 +217,7 @@ class Pool:
         return outcome
 
     def _free(self, slot: _Slot) -> None:
-        slot.task, slot.backend, slot.solving, slot.deadline = None, None, False, float("inf")
+        slot.task, slot.solving, slot.deadline = None, False, float("inf")
 
     def _replace(self, slot: _Slot) -> None:
         slot.conn.close()

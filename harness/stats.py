@@ -12,6 +12,7 @@ Conventions (stated in every report):
 
 from __future__ import annotations
 
+import bisect
 import math
 import statistics
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -82,7 +83,7 @@ def profile(ratios: Iterable[float], taus: Sequence[float]) -> list[float]:
     values = sorted(ratios)
     if not values:
         return [0.0 for _ in taus]
-    return [sum(1 for r in values if r <= tau) / len(values) for tau in taus]
+    return [bisect.bisect_right(values, tau) / len(values) for tau in taus]
 
 
 def cactus(times: Iterable[float | None]) -> list[float]:

@@ -133,10 +133,6 @@ class Grid:
     def empty_cells(self) -> list[int]:
         return [cell for cell, value in enumerate(self.values) if value == 0]
 
-    @property
-    def is_complete(self) -> bool:
-        return all(self.values)
-
     def to_rows(self) -> list[list[int]]:
         n = self.geometry.size
         return [list(self.values[r * n : (r + 1) * n]) for r in range(n)]

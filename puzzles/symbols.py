@@ -29,9 +29,6 @@ class Alphabet:
         index = self.symbols.find(char.upper())
         return index + 1 if index >= 0 else None
 
-    def symbol_of(self, value: int) -> str:
-        return self.blanks[0] if value == 0 else self.symbols[value - 1]
-
     def describe(self, size: int) -> str:
         """Words for the error message: what a cell of an N x N puzzle may hold."""
         return f"one of {self.symbols[:size]!r} or a blank {self.blanks!r}"

@@ -73,6 +73,14 @@ class ExactCoverMatrix:
             "ones": self.ones,
         }
 
+    def rows_by_column(self) -> list[list[int]]:
+        """For each column, the rows that have a 1 in it."""
+        by_column: list[list[int]] = [[] for _ in self.columns]
+        for row, columns in enumerate(self.rows):
+            for column in columns:
+                by_column[column].append(row)
+        return by_column
+
     def is_exact_cover(self, chosen: Iterable[int]) -> bool:
         """Whether the chosen rows meet every primary column once and no column twice."""
         hits = [0] * len(self.columns)
@@ -253,12 +261,7 @@ def full_matrix(geometry: Geometry) -> ExactCoverMatrix:
 @cache
 def rows_meeting(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
     """For each column of the full matrix, the rows that have a 1 in it."""
-    matrix = full_matrix(geometry)
-    meeting: list[list[int]] = [[] for _ in matrix.columns]
-    for row, columns in enumerate(matrix.rows):
-        for column in columns:
-            meeting[column].append(row)
-    return tuple(tuple(rows) for rows in meeting)
+    return tuple(tuple(rows) for rows in full_matrix(geometry).rows_by_column())
 
 
 REDUCTION = SudokuExactCover()

@@ -25,7 +25,7 @@ from ortools.linear_solver import pywraplp
 from puzzles.grid import Grid
 from reductions.base import Reduction
 from reductions.exact_cover import REDUCTION as EXACT_COVER
-from reductions.exact_cover import ExactCoverMatrix, SudokuCover
+from reductions.exact_cover import SudokuCover
 
 # The MILP solvers of the ortools wheel, by the names `pywraplp.Solver.CreateSolver` takes.
 BACKENDS = ("SCIP", "CBC", "HIGHS")
@@ -60,10 +60,8 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
         variables = tuple(
             solver.BoolVar(_variable_name(puzzle, cover, row)) for row in range(len(matrix.rows))
         )
-        for column, rows in enumerate(_rows_by_column(matrix)):
-            bound = (
-                1.0 if column < matrix.primary else 0.0
-            )  # primary: exactly one; secondary: at most
+        for column, rows in enumerate(matrix.rows_by_column()):
+            bound = 1.0 if column < matrix.primary else 0.0  # primary: exactly one; else at most
             constraint = solver.Constraint(bound, 1.0, _constraint_name(matrix.columns[column]))
             for row in rows:
                 constraint.SetCoefficient(variables[row], 1.0)
@@ -88,14 +86,6 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
 
     def size(self, model: pywraplp.Solver) -> dict[str, int]:
         return {"variables": model.NumVariables(), "constraints": model.NumConstraints()}
-
-
-def _rows_by_column(matrix: ExactCoverMatrix) -> list[list[int]]:
-    by_column: list[list[int]] = [[] for _ in matrix.columns]
-    for row, columns in enumerate(matrix.rows):
-        for column in columns:
-            by_column[column].append(row)
-    return by_column
 
 
 def _variable_name(puzzle: Grid, cover: SudokuCover, row: int) -> str:

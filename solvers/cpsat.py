@@ -204,7 +204,7 @@ def _timed_out(solutions: list[Grid], solver: cp_model.CpSolver, status: Any) ->
 
 
 class CpSatOneHotSolver(CpSatSolver):
-    """The `cpsat-onehot` configuration: its own class so that results carry its name."""
+    """The `cpsat-onehot` configuration (a class of its own: stored runs name it)."""
 
     name = "cpsat-onehot"
 

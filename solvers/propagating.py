@@ -125,7 +125,7 @@ class PropagatingModel:
 
 
 class PropagatingSolver(Solver[PropagatingModel]):
-    """Bit-mask candidates, singles (and locked candidates) to a fixpoint, fewest choices."""
+    """Bit-mask candidates, singles (and locked candidates) to a fixpoint, dom/wdeg branching."""
 
     name = "propagating"
 

@@ -150,7 +150,8 @@ class PythonConstraintSolver(Solver[CspModel]):
         return []
 
 
-# The named configurations: classes of their own so that results carry their names.
+# The named configurations. `Backend.create` names results after the configuration anyway;
+# the classes stay because a store records each run's `module:Class` and resuming imports it.
 
 
 class SinglesSolver(PythonConstraintSolver):

@@ -14,7 +14,8 @@ Maple*, MergeSat, MiniCard, GlueCard) can be interrupted, so a `threading.Timer`
 `interrupt()` at the deadline while `solve_limited(expect_interrupt=True)` runs with the GIL
 released. CaDiCaL (every version PySAT ships) refuses `interrupt()`, so it runs in slices: a
 conflict budget (`conf_budget`) per `solve_limited` call, the deadline checked between
-slices, the budget doubled while a slice takes under 20 ms and halved past 100 ms, so the
+slices; each next budget is what the last slice's rate of conflicts fits in the time left
+(at most `MAX_SLICE_S`), never more than double the last nor under `MIN_BUDGET`, so the
 deadline is overshot by about one slice at most. Lingeling, Kissat and CryptoMiniSat allow
 neither (Kissat is not even incremental) and are not offered.
 
@@ -187,7 +188,7 @@ class _Run:
 
 
 class GlucoseSatSolver(SatSolver):
-    """The `sat-glucose` configuration: its own class so that results carry its name."""
+    """The `sat-glucose` configuration (a class of its own: stored runs name it)."""
 
     name = "sat-glucose"
 

@@ -12,7 +12,7 @@ from harness.arguments import positive_float
 from harness.commands.explain import make_solver
 from harness.inputs import add_puzzle_arguments, read_inputs
 from harness.output import print_json, result_record
-from harness.rating import LABELS, level_table, rating_of
+from harness.rating import LABELS, NO_SOLUTION, level_table, rating_of
 
 
 def add_parser(subparsers: Any) -> None:
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         print(tabulate(rows, headers=["puzzle", "rating", "hardest", "steps", "score", "empty"]))
         if len(rows) > 1:
             summary = ", ".join(
-                f"{label} {labels[label]}" for label in (*LABELS, "no solution") if labels[label]
+                f"{label} {labels[label]}" for label in (*LABELS, NO_SOLUTION) if labels[label]
             )
             print(f"\n{len(rows)} puzzles: {summary}")
     return 0

@@ -84,8 +84,7 @@ def add_parser(subparsers: Any) -> None:
         "--to",
         dest="target",
         choices=names,
-        default=names[0] if names else None,
-        required=not names,
+        default=names[0],
         help="the model to build",
     )
     parser.add_argument(
@@ -100,9 +99,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    target = next((t for t in TARGETS if t.name == args.target), None)
-    if target is None:
-        raise SudokuBenchError(f"unknown reduction target {args.target!r}")
+    target = next(t for t in TARGETS if t.name == args.target)  # argparse checked the name
     entries = read_inputs(args)
     if len(entries) > 1:  # a model is of one puzzle; quietly taking the first would mislead
         raise SudokuBenchError(

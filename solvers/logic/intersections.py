@@ -6,9 +6,7 @@ from __future__ import annotations
 from functools import cache
 
 from puzzles.geometry import Geometry
-from solvers.logic.state import Candidates, Move, Step, digits_of
-
-GROUP_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+from solvers.logic.state import GROUP_NAMES, Candidates, Move, Step, digits_of
 
 
 @cache

@@ -16,6 +16,7 @@ from puzzles.grid import Grid
 
 Move = tuple[int, int]  # (cell, digit)
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # how candidates are written, as in the formats
+GROUP_NAMES = {2: "pair", 3: "triple", 4: "quad"}  # naked/hidden subsets, pointing groups
 
 
 class Contradiction(Exception):

@@ -5,9 +5,16 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from solvers.logic.state import Candidates, Move, Step, bit, cells_text, digits_of, digits_text
-
-SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+from solvers.logic.state import (
+    GROUP_NAMES,
+    Candidates,
+    Move,
+    Step,
+    bit,
+    cells_text,
+    digits_of,
+    digits_text,
+)
 
 
 def naked_subset(state: Candidates, size: int) -> Step | None:
@@ -31,7 +38,7 @@ def naked_subset(state: Candidates, size: int) -> Step | None:
                 if masks[cell] & bit(digit)
             )
             if eliminations:
-                name = f"naked {SUBSET_NAMES[size]}"
+                name = f"naked {GROUP_NAMES[size]}"
                 return Step(
                     name.replace(" ", "_"),
                     f"{name} {digits_text(digits)} in {cells_text(geometry, group)} "
@@ -63,7 +70,7 @@ def hidden_subset(state: Candidates, size: int) -> Step | None:
                 (cell, digit) for cell in sorted(cells) for digit in digits_of(masks[cell] & ~keep)
             )
             if eliminations:
-                name = f"hidden {SUBSET_NAMES[size]}"
+                name = f"hidden {GROUP_NAMES[size]}"
                 return Step(
                     name.replace(" ", "_"),
                     f"{name} {digits_text(digits)} in {cells_text(geometry, cells)} "
