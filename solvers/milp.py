@@ -61,7 +61,10 @@ class MilpSolver(Solver[MilpProblem]):
         statuses: list[str] = []
         counters: Counters = {"nodes": 0, "iterations": 0, "solves": 0}
         while True:
-            remaining = deadline.remaining()  # never 0: a passed deadline leaves 1 ms
+            if deadline.expired():  # else a count could go on in 1 ms solves that each succeed
+                outcome = _timed_out(solutions, "the deadline passed between two solves")
+                break
+            remaining = deadline.remaining()
             if remaining is not None:
                 solver.SetTimeLimit(max(1, int(remaining * 1000)))
             status = solver.Solve()
