@@ -50,6 +50,31 @@ def test_convert_to_stdout_names_what_is_lost(capsys: pytest.CaptureFixture[str]
     assert "note: the line format does not keep 5 puzzles' solutions" in err
 
 
+def test_convert_names_only_what_the_target_really_loses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "x.json"  # JSON keeps the diagonals and the solution
+    assert run(capsys, "convert", "sudoku-x:1", "-o", str(target)) == (
+        0,
+        "",
+        f"wrote 1 puzzle to {target} (json)\n",
+    )
+    assert load(str(target))[0].puzzle.geometry.name == "9x9-x"
+    code, _, err = run(capsys, "convert", "sudoku-x:1", "--to", "grid")
+    assert code == 0 and err.splitlines() == [
+        "note: the grid format does not keep 1 puzzle's solutions",
+        "note: the grid format does not keep 1 puzzle's metadata",
+        "note: the grid format does not keep 1 puzzle's diagonals (Sudoku-X: they read back as "
+        "plain Sudoku)",
+    ]
+    tall_boxes = ["1" + "." * 35, "--geometry", "6x6:3x2"]
+    assert run(capsys, "convert", *tall_boxes, "--to", "grid")[::2] == (0, "")  # it draws them
+    assert run(capsys, "convert", *tall_boxes, "--to", "line")[2] == (
+        "note: the line format does not keep 1 puzzle's box shapes other than the usual one "
+        "(e.g. 6x6:3x2)\n"
+    )
+
+
 def test_convert_alphabet_and_blank(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "convert", "16x16", "--to-alphabet", "hex", "--blank", "-")
     assert code == 0

@@ -77,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     write_output(args.output, text)
-    print(f"wrote {len(entries)} puzzles to {args.output} ({target.name})", file=sys.stderr)
+    puzzles = "1 puzzle" if len(entries) == 1 else f"{len(entries)} puzzles"
+    print(f"wrote {puzzles} to {args.output} ({target.name})", file=sys.stderr)
     return 0
 
 

@@ -173,7 +173,7 @@ class Format:
     summary: str
     read: Reader
     write: Writer
-    keeps: frozenset[str] = frozenset()  # of "solution", "metadata", "state", "geometry"
+    keeps: frozenset[str] = frozenset()  # of "solution", "metadata", "state", "box", "diagonals"
 
     def losses(self, entries: Sequence[PuzzleEntry]) -> list[str]:
         """What writing `entries` in this format leaves out, in words (for a warning)."""
@@ -181,20 +181,27 @@ class Format:
             "solution": sum(1 for e in entries if e.solution is not None),
             "metadata": sum(1 for e in entries if e.metadata),
             "state": sum(1 for e in entries if e.state is not None),
-            "geometry": sum(1 for e in entries if _unusual(e.puzzle.geometry)),
+            "box": sum(1 for e in entries if _unusual_box(e.puzzle.geometry)),
+            "diagonals": sum(1 for e in entries if e.puzzle.geometry.diagonals),
         }
         words = {
             "solution": "solutions",
             "metadata": "metadata",
             "state": "player states",
-            "geometry": "geometries other than the usual box shape (e.g. Sudoku-X)",
+            "box": "box shapes other than the usual one (e.g. 6x6:3x2)",
+            "diagonals": "diagonals (Sudoku-X: they read back as plain Sudoku)",
         }
         return [
-            f"{count} puzzles' {words[kind]}"
+            f"{_of_puzzles(count)} {words[kind]}"
             for kind, count in lost.items()
             if count and kind not in self.keeps
         ]
 
 
-def _unusual(geometry: Geometry) -> bool:
-    return geometry != Geometry.of_size(geometry.size)
+def _of_puzzles(count: int) -> str:
+    return "1 puzzle's" if count == 1 else f"{count} puzzles'"
+
+
+def _unusual_box(geometry: Geometry) -> bool:
+    usual = Geometry.of_size(geometry.size)
+    return (geometry.box_rows, geometry.box_cols) != (usual.box_rows, usual.box_cols)
