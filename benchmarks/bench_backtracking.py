@@ -136,7 +136,7 @@ def norvig_solve(puzzle: Grid) -> Grid | None:
     values = solve(puzzle.to_line())
     if values is False:
         return None
-    return Grid(puzzle.geometry, tuple(int(values[s]) for s in squares))
+    return Grid(puzzle.rules, tuple(int(values[s]) for s in squares))
 
 
 def backend_solve(name: str) -> Callable[[Grid], Grid | None]:

@@ -27,8 +27,8 @@ from tabulate import tabulate
 
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions.exact_cover import full_matrix, placement_row
 from solvers.dlx.solver import DlxSolver
 
@@ -40,8 +40,8 @@ Label = tuple[int, tuple[int, int]]
 Placement = tuple[int, int, int]
 
 
-def assaf_sudoku(geometry: Geometry, grid: list[list[int]]) -> Iterator[list[list[int]]]:
-    n = geometry.size
+def assaf_sudoku(rules: Rules, grid: list[list[int]]) -> Iterator[list[list[int]]]:
+    n = rules.size
     x_labels: list[Label] = (
         [(0, rc) for rc in product(range(n), range(n))]
         + [(1, rn) for rn in product(range(n), range(1, n + 1))]
@@ -50,7 +50,7 @@ def assaf_sudoku(geometry: Geometry, grid: list[list[int]]) -> Iterator[list[lis
     )
     y: dict[Placement, list[Label]] = {}
     for r, c, d in product(range(n), range(n), range(1, n + 1)):
-        b = geometry.box_of(geometry.cell(r, c))
+        b = rules.box_of(rules.cell(r, c))
         y[(r, c, d)] = [(0, (r, c)), (1, (r, d)), (2, (c, d)), (3, (b, d))]
     x = assaf_exact_cover(x_labels, y)
     for i, row in enumerate(grid):
@@ -118,8 +118,8 @@ def assaf_deselect(
 def count_reference(puzzle: Grid) -> list[str]:
     """Up to two solutions from the reference (givens that clash would raise KeyError)."""
     found = []
-    for grid in islice(assaf_sudoku(puzzle.geometry, puzzle.to_rows()), 2):
-        found.append(Grid.from_rows(grid, puzzle.geometry).to_line())
+    for grid in islice(assaf_sudoku(puzzle.rules, puzzle.to_rows()), 2):
+        found.append(Grid.from_rows(grid, puzzle.rules).to_line())
     return found
 
 
@@ -136,13 +136,13 @@ def count_dlx_package(puzzle: Grid) -> list[str]:
     """The PyPI `dlx` package on the same full matrix, givens forced with `useRow`."""
     from dlx import DLX  # optional and untyped: see the mypy override in pyproject.toml
 
-    geometry = puzzle.geometry
-    matrix = full_matrix(geometry)
+    rules = puzzle.rules
+    matrix = full_matrix(rules)
     links = DLX([(name, DLX.PRIMARY) for name in matrix.columns])
     ids = links.appendRows([list(row) for row in matrix.rows])
     for cell, digit in enumerate(puzzle.values):
         if digit:
-            links.useRow(ids[placement_row(geometry, cell, digit)])
+            links.useRow(ids[placement_row(rules, cell, digit)])
     first_row = {node: row for row, node in enumerate(ids)}
     found = []
     for solution in islice(links.solve(), 2):
@@ -151,9 +151,9 @@ def count_dlx_package(puzzle: Grid) -> list[str]:
             # A solution lists some node of each chosen row: walk left to the row's first one.
             while node not in first_row:
                 node = links.L[node]
-            cell, digit = divmod(first_row[node], geometry.size)
+            cell, digit = divmod(first_row[node], rules.size)
             values[cell] = digit + 1
-        found.append(Grid(geometry, tuple(values)).to_line())
+        found.append(Grid(rules, tuple(values)).to_line())
     return found
 
 
@@ -230,7 +230,7 @@ def check(name: str, puzzles: list[Grid], answers: dict[str, list[list[str]]]) -
                 raise SystemExit(f"{name} #{i + 1}: {label} found {got}, reference {expected}")
     for puzzle, solutions in zip(puzzles, reference, strict=True):
         for line in solutions:
-            if not is_solution(puzzle, Grid.from_string(line, puzzle.geometry)):
+            if not is_solution(puzzle, Grid.from_string(line, puzzle.rules)):
                 raise SystemExit(f"{name}: {line} does not solve {puzzle.to_line()}")
 
 

@@ -30,13 +30,13 @@ from solvers import create
 
 def bare_scip(puzzle: Grid) -> int:
     """The textbook 0/1 model (N³ binaries, givens as equations), counting to two."""
-    geometry, n = puzzle.geometry, puzzle.geometry.size
+    rules, n = puzzle.rules, puzzle.rules.size
     solver = pywraplp.Solver.CreateSolver("SCIP")
-    x = {(c, d): solver.BoolVar(f"x{c}_{d}") for c in geometry.cells for d in geometry.digits}
-    for c in geometry.cells:
-        solver.Add(sum(x[c, d] for d in geometry.digits) == 1)
-    for unit in geometry.units:
-        for d in geometry.digits:
+    x = {(c, d): solver.BoolVar(f"x{c}_{d}") for c in rules.cells for d in rules.digits}
+    for c in rules.cells:
+        solver.Add(sum(x[c, d] for d in rules.digits) == 1)
+    for unit in rules.units:
+        for d in rules.digits:
             solver.Add(sum(x[c, d] for c in unit) == 1)
     for c, value in enumerate(puzzle.values):
         if value:
@@ -45,10 +45,7 @@ def bare_scip(puzzle: Grid) -> int:
     while found < 2 and solver.Solve() == pywraplp.Solver.OPTIMAL:
         found += 1
         chosen = [
-            x[c, d]
-            for c in geometry.cells
-            for d in range(1, n + 1)
-            if x[c, d].solution_value() > 0.5
+            x[c, d] for c in rules.cells for d in range(1, n + 1) if x[c, d].solution_value() > 0.5
         ]
         solver.Add(sum(chosen) <= len(chosen) - 1)
     return found

@@ -51,7 +51,7 @@ def wrong_grids(puzzle: Grid, answer: Answer) -> list[str]:
     problems = []
     for number, line in enumerate(answer.solutions, 1):
         try:
-            found = solution_problems(puzzle, Grid.from_string(line, puzzle.geometry))
+            found = solution_problems(puzzle, Grid.from_string(line, puzzle.rules))
         except SudokuBenchError as error:
             found = [f"cannot be read: {error}"]
         if found:

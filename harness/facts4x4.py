@@ -16,24 +16,24 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, permutations, product
 
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 
-FOUR = Geometry.of_size(4)
+FOUR = Rules.of_size(4)
 
 
 @cache
-def all_grids(geometry: Geometry = FOUR) -> tuple[Grid, ...]:
+def all_grids(rules: Rules = FOUR) -> tuple[Grid, ...]:
     """Every complete grid of a (small) geometry, in lexicographic order."""
-    values = [0] * geometry.cell_count
+    values = [0] * rules.cell_count
     found: list[Grid] = []
 
     def fill(cell: int) -> None:
-        if cell == geometry.cell_count:
-            found.append(Grid(geometry, tuple(values)))
+        if cell == rules.cell_count:
+            found.append(Grid(rules, tuple(values)))
             return
-        for digit in geometry.digits:
-            if all(values[peer] != digit for peer in geometry.peers[cell]):
+        for digit in rules.digits:
+            if all(values[peer] != digit for peer in rules.peers[cell]):
                 values[cell] = digit
                 fill(cell + 1)
         values[cell] = 0
@@ -57,12 +57,12 @@ def line_orders(bands: int, per_band: int) -> list[tuple[int, ...]]:
     return orders
 
 
-def cell_maps(geometry: Geometry) -> list[tuple[int, ...]]:
+def cell_maps(rules: Rules) -> list[tuple[int, ...]]:
     """Each symmetry of the grid as a map new cell -> old cell (transposition needs square boxes)."""
-    n = geometry.size
-    rows = line_orders(n // geometry.box_rows, geometry.box_rows)
-    cols = line_orders(n // geometry.box_cols, geometry.box_cols)
-    transposes = (False, True) if geometry.box_rows == geometry.box_cols else (False,)
+    n = rules.size
+    rows = line_orders(n // rules.box_rows, rules.box_rows)
+    cols = line_orders(n // rules.box_cols, rules.box_cols)
+    transposes = (False, True) if rules.box_rows == rules.box_cols else (False,)
     maps = []
     for row_order, col_order, transpose in product(rows, cols, transposes):
         cells = []
@@ -87,7 +87,7 @@ def canonical(grid: Grid, maps: list[tuple[int, ...]]) -> tuple[int, ...]:
 
 def classes(grids: Sequence[Grid]) -> Counter[tuple[int, ...]]:
     """Class representative -> how many of the grids fall in it."""
-    maps = cell_maps(grids[0].geometry)
+    maps = cell_maps(grids[0].rules)
     return Counter(canonical(grid, maps) for grid in grids)
 
 
@@ -100,7 +100,7 @@ class GivensCount:
 
 def puzzles_by_givens(grids: Sequence[Grid], givens: int) -> GivensCount:
     """Every puzzle with `givens` givens drawn from a grid, and how many are unique."""
-    cells = range(grids[0].geometry.cell_count)
+    cells = range(grids[0].rules.cell_count)
     puzzles = unique = 0
     for chosen in combinations(cells, givens):
         agreeing = Counter(tuple(grid.values[c] for c in chosen) for grid in grids)

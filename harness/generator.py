@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 
 from harness.rating import Rating, rate, rating_of
 from puzzles.errors import SudokuBenchError
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers.base import Solver
 from solvers.logic import LEVELS, TECHNIQUES, LogicSolver
 from solvers.registry import create
@@ -54,11 +54,11 @@ def solution_counter(backend: str = "propagating") -> Counter:
     return count
 
 
-def random_full_grid(geometry: Geometry, rng: random.Random) -> Grid:
+def random_full_grid(rules: Rules, rng: random.Random) -> Grid:
     """A random complete grid: fewest-candidates cell first, its digits in random order."""
-    values = [0] * geometry.cell_count
-    peers = geometry.peers
-    full = (1 << geometry.size) - 1
+    values = [0] * rules.cell_count
+    peers = rules.peers
+    full = (1 << rules.size) - 1
 
     def free(cell: int) -> int:
         used = 0
@@ -70,15 +70,15 @@ def random_full_grid(geometry: Geometry, rng: random.Random) -> Grid:
     def fill(left: int) -> bool:
         if not left:
             return True
-        best, best_mask, best_count = -1, 0, geometry.size + 1
-        for cell in geometry.cells:
+        best, best_mask, best_count = -1, 0, rules.size + 1
+        for cell in rules.cells:
             if not values[cell]:
                 mask = free(cell)
                 if mask.bit_count() < best_count:
                     best, best_mask, best_count = cell, mask, mask.bit_count()
                     if best_count <= 1:
                         break
-        digits = [d for d in geometry.digits if best_mask >> (d - 1) & 1]
+        digits = [d for d in rules.digits if best_mask >> (d - 1) & 1]
         rng.shuffle(digits)
         for digit in digits:
             values[best] = digit
@@ -87,9 +87,9 @@ def random_full_grid(geometry: Geometry, rng: random.Random) -> Grid:
         values[best] = 0
         return False
 
-    if not fill(geometry.cell_count):
-        raise GeneratorError(f"no complete {geometry} grid exists")
-    return Grid(geometry, tuple(values))
+    if not fill(rules.cell_count):
+        raise GeneratorError(f"no complete {rules} grid exists")
+    return Grid(rules, tuple(values))
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class Generator:
 
     def __init__(
         self,
-        geometry: Geometry,
+        rules: Rules,
         difficulty: str,
         *,
         seed: int | None = None,
@@ -144,15 +144,15 @@ class Generator:
             raise GeneratorError(
                 f"unknown difficulty {difficulty!r}: choose {', '.join(DIFFICULTIES)}"
             )
-        self.geometry = geometry
+        self.rules = rules
         self.difficulty = difficulty
         self.rng = random.Random(seed)
         self.symmetric = symmetric
         self.minimal = minimal
         self.count = counter or solution_counter()
         self.attempts = attempts
-        self.target = target_empty(geometry.size, difficulty)
-        self.slack = round(5 * geometry.cell_count / 81)
+        self.target = target_empty(rules.size, difficulty)
+        self.slack = round(5 * rules.cell_count / 81)
         ceiling = max(LEVELS.index(level) for level in ACCEPTED[difficulty])
         keys = [t.key for t in TECHNIQUES if LEVELS.index(t.level) <= ceiling]
         self.logic = LogicSolver(keys, explain=False)
@@ -164,7 +164,7 @@ class Generator:
         """The first attempt whose rating fits the difficulty, else the closest one."""
         best: Generated | None = None
         for attempt in range(1, self.attempts + 1):
-            solution = random_full_grid(self.geometry, self.rng)
+            solution = random_full_grid(self.rules, self.rng)
             puzzle, rating, exhausted = self.carve(solution)
             made = Generated(
                 puzzle, solution, self.difficulty, self.target, rating, attempt, self.minimal
@@ -179,12 +179,12 @@ class Generator:
 
     def _orbits(self) -> list[tuple[int, ...]]:
         """Cells removed together: single cells, or pairs opposite through the centre."""
-        last = self.geometry.cell_count - 1
+        last = self.rules.cell_count - 1
         orbits: list[tuple[int, ...]]
         if self.symmetric:
             orbits = [(c, last - c) if c != last - c else (c,) for c in range(last // 2 + 1)]
         else:
-            orbits = [(c,) for c in self.geometry.cells]
+            orbits = [(c,) for c in self.rules.cells]
         self.rng.shuffle(orbits)
         return orbits
 
@@ -205,7 +205,7 @@ class Generator:
             trial = list(values)
             for cell in orbit:
                 trial[cell] = 0
-            puzzle = Grid(self.geometry, tuple(trial))
+            puzzle = Grid(self.rules, tuple(trial))
             if self.count(puzzle) != 1:  # first: counting is cheaper than rating
                 continue
             if not self.minimal:
@@ -220,7 +220,7 @@ class Generator:
             empty += len(orbit)
             if not self.minimal:
                 rating = trial_rating
-        puzzle = Grid(self.geometry, tuple(values))
+        puzzle = Grid(self.rules, tuple(values))
         if self.minimal:
             rating = rate(puzzle, solver=LogicSolver(explain=False))
         return puzzle, rating, exhausted

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from puzzles.collections import BUNDLED, load, split_selector
-from puzzles.errors import GeometryError, PuzzleFormatError
+from puzzles.errors import PuzzleFormatError, RulesError
 from puzzles.formats import (
     PuzzleEntry,
     ReadOptions,
@@ -16,7 +16,7 @@ from puzzles.formats import (
     parse_puzzle,
     read_text,
 )
-from puzzles.geometry import Geometry
+from puzzles.rules import Rules
 from puzzles.symbols import Alphabet, alphabet_named
 
 
@@ -61,11 +61,11 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str | int = 
     )
 
 
-def geometry_argument(text: str) -> Geometry:
-    """`Geometry.parse` for argparse: a geometry that makes no Sudoku is a usage error."""
+def geometry_argument(text: str) -> Rules:
+    """`Rules.parse` for argparse: rules that makes no Sudoku is a usage error."""
     try:
-        return Geometry.parse(text)
-    except GeometryError as error:
+        return Rules.parse(text)
+    except RulesError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
@@ -83,7 +83,7 @@ def alphabet_of(name: str) -> Alphabet:
 def read_options(args: argparse.Namespace) -> ReadOptions:
     return ReadOptions(
         alphabet=alphabet_of(args.alphabet),
-        geometry=args.geometry,
+        rules=args.geometry,
         diagonals=args.sudoku_x,
         check_givens=not args.allow_conflicts,
         skip_invalid=args.skip_invalid,

@@ -13,7 +13,7 @@ from solvers.base import Result, Status
 
 def as_result(outcome: Outcome) -> Result:
     """The outcome as a `Result` (an unsupported puzzle shows as an error with its message)."""
-    geometry = outcome.task.grid().geometry
+    rules = outcome.task.grid().rules
     try:
         status = Status(outcome.status)
     except ValueError:
@@ -21,7 +21,7 @@ def as_result(outcome: Outcome) -> Result:
     return Result(
         outcome.task.solver,
         status,
-        [Grid.from_string(line, geometry) for line in outcome.solutions],
+        [Grid.from_string(line, rules) for line in outcome.solutions],
         exhausted=outcome.exact,
         build_s=outcome.build_s,
         search_s=outcome.solve_s,

@@ -11,8 +11,8 @@ from typing import Any
 from harness import stats
 from harness.crosscheck import Answer, check_puzzle
 from harness.tasks import ANSWERED, UNSUPPORTED
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 
 ALL = "(all)"
 Row = dict[str, Any]
@@ -65,7 +65,7 @@ def blamed(rows: Sequence[Row]) -> dict[PuzzleKey, set[str]]:
     found = {}
     for key, group in by_puzzle.items():
         first = group[0]
-        puzzle = Grid.from_string(first["puzzle"], Geometry.parse(first["geometry"]))
+        puzzle = Grid.from_string(first["puzzle"], Rules.parse(first["geometry"]))
         answers = [
             Answer(r["solver"], r["count"], r["exact"], tuple(r["solutions"]))
             for r in group

@@ -11,8 +11,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from puzzles.formats import PuzzleEntry
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 
 # Outcome statuses: the solver's own (`solvers.base.Status` values) plus one of the harness's.
 ANSWERED = ("solved", "no_solution", "limit")  # the back-end did what `limit` asked
@@ -26,13 +26,13 @@ class Task:
     key: int
     collection: str
     puzzle_id: str
-    geometry: str  # `Geometry.name`, so the puzzle string reads back exactly
+    geometry: str  # `Rules.spec`: the name of classic rules, else their canonical JSON
     puzzle: str
     solver: str
     repeat: int
 
     def grid(self) -> Grid:
-        return Grid.from_string(self.puzzle, Geometry.parse(self.geometry))
+        return Grid.from_string(self.puzzle, Rules.parse(self.geometry))
 
 
 @dataclass
@@ -103,7 +103,7 @@ def plan(entries: Sequence[PuzzleEntry], solvers: Sequence[str], repeat: int) ->
                         len(tasks),
                         collection_of(entry),
                         entry.id,
-                        grid.geometry.name,
+                        grid.rules.name,
                         grid.to_line(),
                         solver,
                         number,

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers.base import Deadline, SearchOutcome, Solver
 from solvers.registry import Backend, register, unregister
 
@@ -56,18 +56,18 @@ class ReferenceSolver(Solver[Grid]):
         counters["nodes"] += 1
         if int(counters["nodes"]) % 256 == 0:
             deadline.check()
-        geometry = puzzle.geometry
-        best, best_options = -1, list(geometry.digits)
-        for cell in geometry.cells:
+        rules = puzzle.rules
+        best, best_options = -1, list(rules.digits)
+        for cell in rules.cells:
             if values[cell] == 0:
-                taken = {values[peer] for peer in geometry.peers[cell]}
-                options = [d for d in geometry.digits if d not in taken]
+                taken = {values[peer] for peer in rules.peers[cell]}
+                options = [d for d in rules.digits if d not in taken]
                 if len(options) < len(best_options) or best < 0:
                     best, best_options = cell, options
                 if not options:
                     return True
         if best < 0:
-            found.append(Grid(geometry, tuple(values)))
+            found.append(Grid(rules, tuple(values)))
             return len(found) < limit
         counters["guesses"] += len(best_options) > 1
         for digit in best_options:
@@ -120,7 +120,7 @@ class WrongGridSolver(ReferenceSolver):
 
     def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
         filled = tuple(value or 1 for value in puzzle.values)
-        return SearchOutcome([Grid(puzzle.geometry, filled)], exhausted=True)
+        return SearchOutcome([Grid(puzzle.rules, filled)], exhausted=True)
 
 
 class FalseUniqueSolver(ReferenceSolver):
@@ -143,12 +143,12 @@ class LateSolver(ReferenceSolver):
         return super()._search(model, puzzle, limit, Deadline(None))
 
 
-class NoGeometrySolver(ReferenceSolver):
+class UnsupportedRulesSolver(ReferenceSolver):
     """Takes no geometry at all, as a back-end limited to some sizes does for the others."""
 
     name = "no-geometry"
 
-    def supports(self, geometry: Geometry) -> bool:
+    def supports(self, rules: Rules) -> bool:
         return False
 
 
@@ -162,7 +162,7 @@ CLASSES: dict[str, type[ReferenceSolver]] = {
         WrongGridSolver,
         FalseUniqueSolver,
         LateSolver,
-        NoGeometrySolver,
+        UnsupportedRulesSolver,
     )
 }
 

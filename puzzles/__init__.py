@@ -2,14 +2,14 @@
 
 from puzzles.checker import Conflict, conflicts, is_solution, is_valid_puzzle, solution_problems
 from puzzles.errors import (
-    GeometryError,
     InvalidPuzzleError,
     PuzzleFormatError,
+    RulesError,
     SudokuBenchError,
     UnknownCollectionError,
 )
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT, HEX, Alphabet
 
 __all__ = [
@@ -17,11 +17,11 @@ __all__ = [
     "HEX",
     "Alphabet",
     "Conflict",
-    "Geometry",
-    "GeometryError",
     "Grid",
     "InvalidPuzzleError",
     "PuzzleFormatError",
+    "Rules",
+    "RulesError",
     "SudokuBenchError",
     "UnknownCollectionError",
     "conflicts",

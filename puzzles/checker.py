@@ -18,15 +18,15 @@ class Conflict:
     cells: tuple[int, ...]
 
     def describe(self, grid: Grid) -> str:
-        where = ", ".join(grid.geometry.cell_name(cell) for cell in self.cells)
+        where = ", ".join(grid.rules.cell_name(cell) for cell in self.cells)
         return f"{self.digit} appears {len(self.cells)} times in {self.unit} ({where})"
 
 
 def conflicts(grid: Grid) -> list[Conflict]:
     """Every unit in which a digit appears twice or more (empty cells are ignored)."""
-    geometry = grid.geometry
+    rules = grid.rules
     found = []
-    for name, unit in zip(geometry.unit_names, geometry.units, strict=True):
+    for name, unit in zip(rules.unit_names, rules.units, strict=True):
         seen: defaultdict[int, list[int]] = defaultdict(list)
         for cell in unit:
             if grid.values[cell]:
@@ -42,7 +42,7 @@ def has_conflicts(grid: Grid) -> bool:
 
     Each filled cell contributes one key (unit, digit) per unit it is in; a repeat is a conflict.
     """
-    bases, values = grid.geometry.unit_keys, grid.values
+    bases, values = grid.rules.unit_keys, grid.values
     filled = compress(range(len(values)), values)  # at C speed: puzzles are mostly empty
     keys = [base + values[cell] for cell in filled for base in bases[cell]]
     return len(set(keys)) != len(keys)
@@ -50,17 +50,17 @@ def has_conflicts(grid: Grid) -> bool:
 
 def solution_problems(puzzle: Grid, grid: Grid) -> list[str]:
     """Why `grid` is not a solution of `puzzle`, in words; empty when it is one."""
-    if grid.geometry != puzzle.geometry:
-        return [f"the grid is {grid.geometry}, the puzzle {puzzle.geometry}"]
+    if grid.rules != puzzle.rules:
+        return [f"the grid is {grid.rules}, the puzzle {puzzle.rules}"]
     problems = []
-    geometry = puzzle.geometry
-    empty = [geometry.cell_name(cell) for cell, value in enumerate(grid.values) if value == 0]
+    rules = puzzle.rules
+    empty = [rules.cell_name(cell) for cell, value in enumerate(grid.values) if value == 0]
     if empty:
         more = ", ..." if len(empty) > 5 else ""
         cells = "1 cell is" if len(empty) == 1 else f"{len(empty)} cells are"
         problems.append(f"{cells} empty ({', '.join(empty[:5])}{more})")
     changed = [
-        f"{geometry.cell_name(cell)} is {got}, given {given}"
+        f"{rules.cell_name(cell)} is {got}, given {given}"
         for cell, (given, got) in enumerate(zip(puzzle.values, grid.values, strict=True))
         if given and got and given != got  # an emptied given is counted as empty
     ]

@@ -51,7 +51,7 @@ class InvalidPuzzleError(PuzzleFormatError):
     """Well-formed text whose givens break a rule (the same digit twice in a unit)."""
 
 
-class GeometryError(SudokuBenchError):
+class RulesError(SudokuBenchError):
     """A size or box shape that makes no Sudoku."""
 
 

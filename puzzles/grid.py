@@ -7,8 +7,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from puzzles.errors import GeometryError, PuzzleFormatError
-from puzzles.geometry import COMMON_SIZES, Geometry
+from puzzles.errors import PuzzleFormatError, RulesError
+from puzzles.rules import COMMON_SIZES, Rules
 from puzzles.symbols import DEFAULT, Alphabet
 
 
@@ -20,34 +20,34 @@ class Grid:
     solution, which solvers must be able to say. `puzzles.checker` tells the two apart.
     """
 
-    geometry: Geometry
+    rules: Rules
     values: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        n = self.geometry.size
-        if len(self.values) != self.geometry.cell_count:
+        n = self.rules.size
+        if len(self.values) != self.rules.cell_count:
             raise PuzzleFormatError(
-                f"a {self.geometry} grid has {self.geometry.cell_count} cells, got {len(self.values)}"
+                f"a {self.rules} grid has {self.rules.cell_count} cells, got {len(self.values)}"
             )
         if self.values and min(self.values) >= 0 and max(self.values) <= n:
             return  # the common case, checked at C speed (big files are read puzzle by puzzle)
         for cell, value in enumerate(self.values):
             if not 0 <= value <= n:
                 raise PuzzleFormatError(
-                    f"{self.geometry.cell_name(cell)} holds {value}: values are 0 (empty) to {n}"
+                    f"{self.rules.cell_name(cell)} holds {value}: values are 0 (empty) to {n}"
                 )
 
     # ----- building -------------------------------------------------------------------------
 
     @classmethod
-    def empty(cls, geometry: Geometry) -> Grid:
-        return cls(geometry, (0,) * geometry.cell_count)
+    def empty(cls, rules: Rules) -> Grid:
+        return cls(rules, (0,) * rules.cell_count)
 
     @classmethod
     def from_string(
         cls,
         text: str,
-        geometry: Geometry | None = None,
+        rules: Rules | None = None,
         *,
         alphabet: Alphabet = DEFAULT,
     ) -> Grid:
@@ -56,55 +56,53 @@ class Grid:
         White space is ignored. The geometry is inferred from the length unless given.
         Errors name the 1-based column of the offending character.
         """
-        if geometry is None or len(text) == geometry.cell_count:
-            fast = _decode(text, alphabet, geometry)
+        if rules is None or len(text) == rules.cell_count:
+            fast = _decode(text, alphabet, rules)
             if fast is not None:  # values known to be in range: skip __post_init__'s check
                 grid = object.__new__(cls)
-                object.__setattr__(grid, "geometry", fast[0])
+                object.__setattr__(grid, "rules", fast[0])
                 object.__setattr__(grid, "values", fast[1])
                 return grid
         # Counted before the cells are listed: a 20-million-character line (a file that is not
         # puzzles) took gigabytes to list, only to be refused for its length.
         count = len("".join(text.split()))
-        if geometry is None:
-            geometry = _geometry_for_length(count)
-        elif count != geometry.cell_count:
+        if rules is None:
+            rules = _geometry_for_length(count)
+        elif count != rules.cell_count:
             raise PuzzleFormatError(
-                f"expected {geometry.cell_count} cells for a {geometry} puzzle, got {count}",
-                column=_column_after(text, geometry.cell_count),
+                f"expected {rules.cell_count} cells for a {rules} puzzle, got {count}",
+                column=_column_after(text, rules.cell_count),
             )
         chars = [(column, char) for column, char in enumerate(text, 1) if not char.isspace()]
         values = []
         for column, char in chars:
             value = alphabet.value_of(char)
-            if value is None or value > geometry.size:
+            if value is None or value > rules.size:
                 raise PuzzleFormatError(
-                    f"unexpected {char!r}: a {geometry} cell is {alphabet.describe(geometry.size)}",
+                    f"unexpected {char!r}: a {rules} cell is {alphabet.describe(rules.size)}",
                     column=column,
                 )
             values.append(value)
-        return cls(geometry, tuple(values))
+        return cls(rules, tuple(values))
 
     @classmethod
-    def from_rows(cls, rows: Sequence[Sequence[int]], geometry: Geometry | None = None) -> Grid:
+    def from_rows(cls, rows: Sequence[Sequence[int]], rules: Rules | None = None) -> Grid:
         """A grid from a list of lists, `board[row][col]`, 0 for empty (the seeds' form)."""
-        if geometry is None:
+        if rules is None:
             try:
-                geometry = Geometry.of_size(len(rows))
-            except GeometryError as error:  # bad input, to be located like any other
+                rules = Rules.of_size(len(rows))
+            except RulesError as error:  # bad input, to be located like any other
                 raise PuzzleFormatError(f"{len(rows)} rows make no board: {error}") from None
-        if len(rows) != geometry.size or any(len(row) != geometry.size for row in rows):
-            raise PuzzleFormatError(
-                f"a {geometry} board is {geometry.size} rows of {geometry.size} values"
-            )
-        return cls(geometry, tuple(int(value) for row in rows for value in row))
+        if len(rows) != rules.size or any(len(row) != rules.size for row in rows):
+            raise PuzzleFormatError(f"a {rules} board is {rules.size} rows of {rules.size} values")
+        return cls(rules, tuple(int(value) for row in rows for value in row))
 
     def with_values(self, changes: dict[int, int]) -> Grid:
         """A copy with some cells set (cell -> value; 0 empties a cell)."""
         values = list(self.values)
         for cell, value in changes.items():
             values[cell] = value
-        return Grid(self.geometry, tuple(values))
+        return Grid(self.rules, tuple(values))
 
     # ----- reading --------------------------------------------------------------------------
 
@@ -112,7 +110,7 @@ class Grid:
         return self.values[cell]
 
     def at(self, row: int, col: int) -> int:
-        return self.values[self.geometry.cell(row, col)]
+        return self.values[self.rules.cell(row, col)]
 
     def __iter__(self) -> Iterator[int]:
         return iter(self.values)
@@ -122,7 +120,7 @@ class Grid:
 
     @property
     def size(self) -> int:
-        return self.geometry.size
+        return self.rules.size
 
     @property
     def givens(self) -> int:
@@ -134,7 +132,7 @@ class Grid:
         return [cell for cell, value in enumerate(self.values) if value == 0]
 
     def to_rows(self) -> list[list[int]]:
-        n = self.geometry.size
+        n = self.rules.size
         return [list(self.values[r * n : (r + 1) * n]) for r in range(n)]
 
     # ----- writing --------------------------------------------------------------------------
@@ -149,15 +147,15 @@ class Grid:
 
     def picture(self, alphabet: Alphabet = DEFAULT, blank: str = ".") -> str:
         """A boxed picture with `|`, `-` and `+` between boxes, one row per line."""
-        geometry = self.geometry
+        rules = self.rules
         rows = []
         for r, row in enumerate(self.to_rows()):
-            if r and r % geometry.box_rows == 0:
-                rows.append(_separator(geometry))
+            if r and r % rules.box_rows == 0:
+                rows.append(_separator(rules))
             symbols = [alphabet.symbols[v - 1] if v else blank for v in row]
             stacks = [
-                " ".join(symbols[c : c + geometry.box_cols])
-                for c in range(0, geometry.size, geometry.box_cols)
+                " ".join(symbols[c : c + rules.box_cols])
+                for c in range(0, rules.size, rules.box_cols)
             ]
             rows.append(" | ".join(stacks))
         return "\n".join(rows)
@@ -173,33 +171,33 @@ def _decoding(alphabet: Alphabet, size: int) -> dict[int, int]:
 
 
 def _decode(
-    text: str, alphabet: Alphabet, geometry: Geometry | None
-) -> tuple[Geometry, tuple[int, ...]] | None:
+    text: str, alphabet: Alphabet, rules: Rules | None
+) -> tuple[Rules, tuple[int, ...]] | None:
     """The fast path of `Grid.from_string` (C speed): a well-formed line without spaces.
 
     None sends the caller to the slow path, which finds and names what is wrong.
     """
-    if geometry is None:
+    if rules is None:
         side = math.isqrt(len(text))
         if side * side != len(text) or side < 4:
             return None
         try:
-            geometry = Geometry.of_size(side)
-        except GeometryError:
+            rules = Rules.of_size(side)
+        except RulesError:
             return None
     if not text.isprintable():  # control characters would pass through as small values
         return None
     try:
-        values = tuple(text.translate(_decoding(alphabet, geometry.size)).encode("latin-1"))
+        values = tuple(text.translate(_decoding(alphabet, rules.size)).encode("latin-1"))
     except UnicodeEncodeError:
         return None
     # characters outside the table are left as they are: printable, so 32 or more
-    return (geometry, values) if max(values) <= geometry.size else None
+    return (rules, values) if max(values) <= rules.size else None
 
 
-def _separator(geometry: Geometry) -> str:
-    stack = "-" * (2 * geometry.box_cols - 1)
-    return "-+-".join([stack] * (geometry.size // geometry.box_cols))
+def _separator(rules: Rules) -> str:
+    stack = "-" * (2 * rules.box_cols - 1)
+    return "-+-".join([stack] * (rules.size // rules.box_cols))
 
 
 def _column_after(text: str, cells: int) -> int | None:
@@ -214,10 +212,10 @@ def _column_after(text: str, cells: int) -> int | None:
     return None if last is None else last + 1
 
 
-def _geometry_for_length(length: int) -> Geometry:
+def _geometry_for_length(length: int) -> Rules:
     try:
-        return Geometry.for_cell_count(length)
-    except GeometryError:
+        return Rules.for_cell_count(length)
+    except RulesError:
         sizes = [f"{n * n} ({n}x{n})" for n in COMMON_SIZES]
         raise PuzzleFormatError(
             f"{length} cells is no puzzle size: expected {', '.join(sizes[:-1])} or {sizes[-1]}"

@@ -45,8 +45,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions.base import Reduction
 
 GIVENS = ("units", "simplify")
@@ -110,14 +110,14 @@ class CnfData:
     used: frozenset[int]
 
 
-def variable(geometry: Geometry, cell: int, digit: int) -> int:
+def variable(rules: Rules, cell: int, digit: int) -> int:
     """The variable of "cell holds digit": cell·N + digit, 1..N³."""
-    return cell * geometry.size + digit
+    return cell * rules.size + digit
 
 
-def placement(geometry: Geometry, var: int) -> tuple[int, int]:
+def placement(rules: Rules, var: int) -> tuple[int, int]:
     """The (cell, digit) a variable stands for: the inverse of `variable`."""
-    cell, digit = divmod(var - 1, geometry.size)
+    cell, digit = divmod(var - 1, rules.size)
     return cell, digit + 1
 
 
@@ -135,7 +135,7 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
         families = _families(puzzle) if self.givens == "units" else _simplified(puzzle)
         clauses = tuple(clause for _, part in families for clause in part)
         cnf = Cnf(
-            puzzle.geometry.size**3,
+            puzzle.rules.size**3,
             clauses,
             tuple((name, len(part)) for name, part in families),
             _comments(puzzle, self.givens),
@@ -143,18 +143,18 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
         return cnf, CnfData(puzzle, cnf.used_variables)
 
     def invert(self, answer: Iterable[int], data: CnfData) -> Grid:
-        geometry = data.puzzle.geometry
+        rules = data.puzzle.rules
         values = list(data.puzzle.values)
         for literal in answer:
             if literal <= 0 or literal not in data.used:
                 continue
-            cell, digit = placement(geometry, literal)
+            cell, digit = placement(rules, literal)
             if data.puzzle[cell]:
                 continue
             if values[cell]:
-                raise ValueError(f"the model puts two digits in {geometry.cell_name(cell)}")
+                raise ValueError(f"the model puts two digits in {rules.cell_name(cell)}")
             values[cell] = digit
-        return Grid(geometry, tuple(values))
+        return Grid(rules, tuple(values))
 
     def size(self, model: Cnf) -> dict[str, int]:
         sizes = {
@@ -171,8 +171,8 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
         """The clause "some empty cell differs from `solution`", which makes the next model new.
 
         Empty when the puzzle has no empty cell (then there is no other solution)."""
-        geometry = data.puzzle.geometry
-        return tuple(-variable(geometry, c, solution[c]) for c in data.puzzle.empty_cells)
+        rules = data.puzzle.rules
+        return tuple(-variable(rules, c, solution[c]) for c in data.puzzle.empty_cells)
 
 
 Families = list[tuple[str, list[Clause]]]
@@ -180,19 +180,19 @@ Families = list[tuple[str, list[Clause]]]
 
 def _families(puzzle: Grid) -> Families:
     """The full extended encoding, givens as unit clauses."""
-    geometry = puzzle.geometry
-    givens: list[Clause] = [(variable(geometry, c, v),) for c, v in enumerate(puzzle.values) if v]
-    return [*((name, list(clauses)) for name, clauses in _rules(geometry)), ("givens", givens)]
+    rules = puzzle.rules
+    givens: list[Clause] = [(variable(rules, c, v),) for c, v in enumerate(puzzle.values) if v]
+    return [*((name, list(clauses)) for name, clauses in _rules(rules)), ("givens", givens)]
 
 
 @lru_cache(maxsize=4)  # a 25x25's 752,500 clauses are worth keeping, but not many of them
-def _rules(geometry: Geometry) -> tuple[tuple[str, tuple[Clause, ...]], ...]:
+def _rules(rules: Rules) -> tuple[tuple[str, tuple[Clause, ...]], ...]:
     """The clauses every puzzle of a geometry shares (built once: 11988 tuples for 9x9)."""
     cell_least, cell_most = _exactly_one(
-        [variable(geometry, c, d) for d in geometry.digits] for c in geometry.cells
+        [variable(rules, c, d) for d in rules.digits] for c in rules.cells
     )
     unit_least, unit_most = _exactly_one(
-        [variable(geometry, c, d) for c in unit] for unit in geometry.units for d in geometry.digits
+        [variable(rules, c, d) for c in unit] for unit in rules.units for d in rules.digits
     )
     return (
         ("cell-at-least", tuple(cell_least)),
@@ -209,27 +209,27 @@ def _simplified(puzzle: Grid) -> Families:
     in every peer. Each clause with a true literal goes and false literals are removed: what
     is left is the same families over the empty cells' candidates, and for each unit only the
     digits it still lacks."""
-    geometry = puzzle.geometry
+    rules = puzzle.rules
     values = puzzle.values
     if any(
         values[peer] == value
         for cell, value in enumerate(values)
         if value
-        for peer in geometry.peers[cell]
+        for peer in rules.peers[cell]
     ):
         return [(name, [()] if name == "givens" else []) for name in FAMILIES]
-    candidates = [set(geometry.digits) if not value else set() for value in values]
+    candidates = [set(rules.digits) if not value else set() for value in values]
     for cell, value in enumerate(values):
         if value:
-            for peer in geometry.peers[cell]:
+            for peer in rules.peers[cell]:
                 candidates[peer].discard(value)
     cell_least, cell_most = _exactly_one(
-        [variable(geometry, c, d) for d in sorted(candidates[c])] for c in puzzle.empty_cells
+        [variable(rules, c, d) for d in sorted(candidates[c])] for c in puzzle.empty_cells
     )
     unit_least, unit_most = _exactly_one(
-        [variable(geometry, c, d) for c in unit if d in candidates[c]]
-        for unit in geometry.units
-        for d in geometry.digits
+        [variable(rules, c, d) for c in unit if d in candidates[c]]
+        for unit in rules.units
+        for d in rules.digits
         if all(values[c] != d for c in unit)
     )
     return [
@@ -252,14 +252,14 @@ def _exactly_one(groups: Iterable[list[int]]) -> tuple[list[Clause], list[Clause
 
 
 def _comments(puzzle: Grid, givens: str) -> tuple[str, ...]:
-    geometry = puzzle.geometry
-    n = geometry.size
+    rules = puzzle.rules
+    n = rules.size
     return (
-        f"sudoku-bench: {geometry} Sudoku, extended CNF encoding, givens as {givens}",
+        f"sudoku-bench: {rules} Sudoku, extended CNF encoding, givens as {givens}",
         f"puzzle {puzzle.to_line()}",
         f"variable cell*{n} + d: cell 0..{n * n - 1} row-major (r1c1 = 0), digit d = 1..{n}",
         f"e.g. 1 = r1c1 holds 1, {n} = r1c1 holds {n}, {n + 1} = r1c2 holds 1, "
-        f"{n**3} = {geometry.cell_name(n * n - 1)} holds {n}",
+        f"{n**3} = {rules.cell_name(n * n - 1)} holds {n}",
     )
 
 

@@ -63,7 +63,7 @@ class CpModelReduction(Reduction[cp_model.CpModel, Answer]):
             values = tuple(answer(cell) for cell in data.cells)
         else:
             values = tuple(_digit_of(answer, row) for row in data.literals)
-        return Grid(data.puzzle.geometry, values)
+        return Grid(data.puzzle.rules, values)
 
     def size(self, model: cp_model.CpModel) -> dict[str, int]:
         proto = model.proto
@@ -88,30 +88,30 @@ class CpModelReduction(Reduction[cp_model.CpModel, Answer]):
 
 
 def _integer_model(model: cp_model.CpModel, puzzle: Grid) -> CpData:
-    geometry = puzzle.geometry
+    rules = puzzle.rules
     cells = tuple(
-        model.new_int_var(value or 1, value or geometry.size, geometry.cell_name(cell))
+        model.new_int_var(value or 1, value or rules.size, rules.cell_name(cell))
         for cell, value in enumerate(puzzle.values)
     )
-    for unit in geometry.units:
+    for unit in rules.units:
         model.add_all_different(cells[c] for c in unit)
     return CpData(puzzle, "integer", cells=cells)
 
 
 def _onehot_model(model: cp_model.CpModel, puzzle: Grid) -> CpData:
-    geometry = puzzle.geometry
+    rules = puzzle.rules
     # A given's literals are the shared constants; unnamed variables keep building cheap.
     false, true = (model.new_constant(0), model.new_constant(1)) if puzzle.givens else (0, 1)
     literals = tuple(
-        tuple(true if digit == given else false for digit in geometry.digits)
+        tuple(true if digit == given else false for digit in rules.digits)
         if given
-        else tuple(model.new_bool_var("") for _ in geometry.digits)
+        else tuple(model.new_bool_var("") for _ in rules.digits)
         for given in puzzle.values
     )
     for row in literals:
         model.add_exactly_one(row)
-    for unit in geometry.units:
-        for d in range(geometry.size):
+    for unit in rules.units:
+        for d in range(rules.size):
             model.add_exactly_one(literals[c][d] for c in unit)
     return CpData(puzzle, "onehot", literals=literals)
 

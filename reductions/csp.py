@@ -88,20 +88,20 @@ class CspReduction(Reduction[CspModel, Mapping[int, int]]):
         self.hidden_singles = hidden_singles
 
     def apply(self, puzzle: Grid) -> tuple[CspModel, Grid]:
-        geometry = puzzle.geometry
+        rules = puzzle.rules
         problem = Problem(self.solver if self.solver is not None else BacktrackingSolver())
-        digits = list(geometry.digits)
+        digits = list(rules.digits)
         for cell, value in enumerate(puzzle.values):
             problem.addVariable(cell, [value] if value else digits)
-        for unit in geometry.units:
+        for unit in rules.units:
             unit_constraint = (
                 UnitConstraint(digits) if self.hidden_singles else AllDifferentConstraint()
             )
             problem.addConstraint(unit_constraint, list(unit))
-        return CspModel(problem, geometry.cell_count, len(geometry.units)), puzzle
+        return CspModel(problem, rules.cell_count, len(rules.units)), puzzle
 
     def invert(self, answer: Mapping[int, int], data: Grid) -> Grid:
-        return Grid(data.geometry, tuple(answer[cell] for cell in data.geometry.cells))
+        return Grid(data.rules, tuple(answer[cell] for cell in data.rules.cells))
 
     def size(self, model: CspModel) -> dict[str, int]:
         return {"variables": model.variables, "constraints": model.constraints}
@@ -118,11 +118,11 @@ def describe(puzzle: Grid) -> dict[str, Any]:
 
 def export(puzzle: Grid) -> str:
     """The model as an XCSP3 instance: array x[row][col] over 1..N, allDifferent per unit."""
-    geometry = puzzle.geometry
-    n = geometry.size
+    rules = puzzle.rules
+    n = rules.size
 
     def name(cell: int) -> str:
-        return f"x[{geometry.row_of(cell)}][{geometry.col_of(cell)}]"
+        return f"x[{rules.row_of(cell)}][{rules.col_of(cell)}]"
 
     lines = [
         '<instance format="XCSP3" type="CSP">',
@@ -131,7 +131,7 @@ def export(puzzle: Grid) -> str:
         "  </variables>",
         "  <constraints>",
     ]
-    for unit_name, unit in zip(geometry.unit_names, geometry.units, strict=True):
+    for unit_name, unit in zip(rules.unit_names, rules.units, strict=True):
         cells = " ".join(name(cell) for cell in unit)
         lines.append(f'    <allDifferent note="{unit_name}"> {cells} </allDifferent>')
     givens = [cell for cell, value in enumerate(puzzle.values) if value]

@@ -38,8 +38,8 @@ from functools import cache
 from typing import Any
 
 from puzzles.errors import PuzzleFormatError
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions.base import Reduction
 
 
@@ -161,12 +161,10 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
     name = "exact-cover"
 
     def apply(self, puzzle: Grid) -> tuple[ExactCoverMatrix, SudokuCover]:
-        geometry = puzzle.geometry
-        full = full_matrix(geometry)
+        rules = puzzle.rules
+        full = full_matrix(rules)
         given_rows = tuple(
-            placement_row(geometry, cell, digit)
-            for cell, digit in enumerate(puzzle.values)
-            if digit
+            placement_row(rules, cell, digit) for cell, digit in enumerate(puzzle.values) if digit
         )
         covered = [0] * len(full.columns)
         for row in given_rows:
@@ -179,7 +177,7 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
         for new, column in enumerate(keep):
             renumber[column] = new
         removed: set[int] = set()
-        meeting = rows_meeting(geometry)
+        meeting = rows_meeting(rules)
         for column, times in enumerate(covered):
             if times:
                 removed.update(meeting[column])
@@ -191,7 +189,7 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
         )
         data = SudokuCover(
             puzzle=puzzle,
-            placements=tuple(placement_of(geometry, row) for row in kept_rows),
+            placements=tuple(placement_of(rules, row) for row in kept_rows),
             given_rows=given_rows,
             full=full,
             clashes=clashes,
@@ -201,15 +199,15 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
     def invert(self, answer: Iterable[int], data: SudokuCover) -> Grid:
         """The puzzle with the placements of the chosen model rows filled in."""
         values = list(data.puzzle.values)
-        geometry = data.puzzle.geometry
+        rules = data.puzzle.rules
         for row in answer:
             cell, digit = data.placements[row]
             if values[cell]:
                 raise ValueError(
-                    f"rows place both {values[cell]} and {digit} in {geometry.cell_name(cell)}"
+                    f"rows place both {values[cell]} and {digit} in {rules.cell_name(cell)}"
                 )
             values[cell] = digit
-        return Grid(geometry, tuple(values))
+        return Grid(rules, tuple(values))
 
     def encode(self, grid: Grid, data: SudokuCover) -> list[int]:
         """The model rows that stand for the cells `grid` fills beyond the puzzle's givens."""
@@ -224,33 +222,32 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
         return model.size()
 
 
-def placement_row(geometry: Geometry, cell: int, digit: int) -> int:
+def placement_row(rules: Rules, cell: int, digit: int) -> int:
     """The row of the full matrix for `digit` in `cell` (the thesis's order, 0-based)."""
-    return cell * geometry.size + digit - 1
+    return cell * rules.size + digit - 1
 
 
-def placement_of(geometry: Geometry, row: int) -> tuple[int, int]:
+def placement_of(rules: Rules, row: int) -> tuple[int, int]:
     """The (cell, digit) of a row of the full matrix."""
-    cell, index = divmod(row, geometry.size)
+    cell, index = divmod(row, rules.size)
     return cell, index + 1
 
 
 @cache
-def full_matrix(geometry: Geometry) -> ExactCoverMatrix:
+def full_matrix(rules: Rules) -> ExactCoverMatrix:
     """The matrix of the empty grid: N³ rows, (4 + extra units / N)·N² columns."""
-    n = geometry.size
-    cells = geometry.cell_count
-    families = (geometry.rows, geometry.columns, geometry.boxes, geometry.extra_units)
-    names = [geometry.cell_name(cell) for cell in geometry.cells]
+    n = rules.size
+    cells = rules.cell_count
+    families = (rules.rows, rules.columns, rules.boxes, rules.extra_units)
+    names = [rules.cell_name(cell) for cell in rules.cells]
     for prefix, units in zip("rcbx", families, strict=True):
-        names += [f"{prefix}{u + 1}#{d}" for u in range(len(units)) for d in geometry.digits]
+        names += [f"{prefix}{u + 1}#{d}" for u in range(len(units)) for d in rules.digits]
     extra_of = [
-        [k for k, unit in enumerate(geometry.extra_units) if cell in unit]
-        for cell in geometry.cells
+        [k for k, unit in enumerate(rules.extra_units) if cell in unit] for cell in rules.cells
     ]
     rows = []
-    for cell in geometry.cells:
-        r, c, b = geometry.row_of(cell), geometry.col_of(cell), geometry.box_of(cell)
+    for cell in rules.cells:
+        r, c, b = rules.row_of(cell), rules.col_of(cell), rules.box_of(cell)
         for d in range(n):
             columns = [cell, cells + r * n + d, 2 * cells + c * n + d, 3 * cells + b * n + d]
             columns += [4 * cells + k * n + d for k in extra_of[cell]]
@@ -259,9 +256,9 @@ def full_matrix(geometry: Geometry) -> ExactCoverMatrix:
 
 
 @cache
-def rows_meeting(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
+def rows_meeting(rules: Rules) -> tuple[tuple[int, ...], ...]:
     """For each column of the full matrix, the rows that have a 1 in it."""
-    return tuple(tuple(rows) for rows in full_matrix(geometry).rows_by_column())
+    return tuple(tuple(rows) for rows in full_matrix(rules).rows_by_column())
 
 
 REDUCTION = SudokuExactCover()
@@ -276,7 +273,7 @@ def describe(puzzle: Grid) -> dict[str, Any]:
     before = data.full.size()
     after = model.size()
     return {
-        "geometry": puzzle.geometry.name,
+        "geometry": puzzle.rules.name,
         "givens": len(data.given_rows),
         "before": {key: before[key] for key in ("columns", "rows", "ones")},
         "after": {key: after[key] for key in ("columns", "rows", "ones")},
@@ -289,13 +286,13 @@ def export(puzzle: Grid) -> str:
     """The matrix after givens in Knuth's DLX format, with the puzzle and sizes as comments."""
     model, data = REDUCTION.apply(puzzle)
     full = data.full
-    geometry = puzzle.geometry
+    rules = puzzle.rules
     given = ", ".join(
-        f"{geometry.cell_name(cell)}={digit}" for cell, digit in enumerate(puzzle.values) if digit
+        f"{rules.cell_name(cell)}={digit}" for cell, digit in enumerate(puzzle.values) if digit
     )
     comments = [
         "sudoku-bench exact cover (Knuth's DLX format: column line, then one row per line)",
-        f"puzzle {geometry.name} {puzzle.to_line()}",
+        f"puzzle {rules.name} {puzzle.to_line()}",
         f"before givens: {len(full.columns)} columns, {len(full.rows)} rows, {full.ones} ones",
         f"after givens: {len(model.columns)} columns, {len(model.rows)} rows, {model.ones} ones",
         f"givens selected up front ({len(data.given_rows)}): {given or 'none'}",

@@ -90,7 +90,7 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
 
 def _variable_name(puzzle: Grid, cover: SudokuCover, row: int) -> str:
     cell, digit = cover.placements[row]
-    return f"x_{puzzle.geometry.cell_name(cell)}_{digit}"
+    return f"x_{puzzle.rules.cell_name(cell)}_{digit}"
 
 
 def _constraint_name(column: str) -> str:

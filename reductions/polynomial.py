@@ -33,8 +33,8 @@ from functools import cache, cached_property
 from typing import Any, Literal
 
 from puzzles.errors import SudokuBenchError
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions.base import Reduction
 
 Poly = Any  # a sympy PolyElement (sympy ships no type hints)
@@ -329,10 +329,10 @@ def variable_name(cell: int) -> str:
     return f"x{cell + 1}"
 
 
-def pairs_of(geometry: Geometry, cells: Sequence[int]) -> list[tuple[int, int]]:
+def pairs_of(rules: Rules, cells: Sequence[int]) -> list[tuple[int, int]]:
     """The pairs (a, b), a < b, of the given cells that share a unit."""
     chosen = set(cells)
-    return [(a, b) for a in sorted(chosen) for b in geometry.peers[a] if b > a and b in chosen]
+    return [(a, b) for a in sorted(chosen) for b in rules.peers[a] if b > a and b in chosen]
 
 
 class PolynomialSystem:
@@ -348,20 +348,20 @@ class PolynomialSystem:
 
     def __init__(
         self,
-        geometry: Geometry,
+        rules: Rules,
         algebra: Algebra,
         candidates: Mapping[int, UPoly],
         known: Mapping[int, int],
         *,
         unit_sums: bool = False,
     ) -> None:
-        self.geometry = geometry
+        self.rules = rules
         self.algebra = algebra
         self.known = dict(known)
         self.unit_sums = unit_sums
         self.univariate = dict(candidates)  # cell -> C(t)
         for cell in self.univariate:
-            for peer in geometry.peers[cell]:
+            for peer in rules.peers[cell]:
                 if peer in known and known[peer] in algebra.roots(self.univariate[cell]):
                     self.univariate[cell] = algebra.gcd(
                         self.univariate[cell], algebra.G[known[peer]]
@@ -392,7 +392,7 @@ class PolynomialSystem:
         position = {c: i for i, c in enumerate(self.cells)}
         zero = [0] * ring.ngens
         pairs = {}
-        for a, b in pairs_of(self.geometry, self.cells):
+        for a, b in pairs_of(self.rules, self.cells):
             first, second = self.univariate[a], self.univariate[b]
             if algebra.degree(algebra.gcd(first, second)) == 0:
                 continue  # G is a unit modulo C_a, C_b: x_a != x_b holds already
@@ -410,7 +410,7 @@ class PolynomialSystem:
     def clashing_pairs(self) -> list[tuple[int, int]]:
         """Known cells of a unit with the same value (givens that break the rules)."""
         known = self.known
-        return [(a, b) for a, b in pairs_of(self.geometry, list(known)) if known[a] == known[b]]
+        return [(a, b) for a, b in pairs_of(self.rules, list(known)) if known[a] == known[b]]
 
     @cached_property
     def clashes(self) -> list[Poly]:
@@ -431,7 +431,7 @@ class PolynomialSystem:
         value = self.algebra.value
         target = sum(value[d] for d in self.algebra.digits)  # N(N+1)/2 in the thesis
         sums = []
-        for unit in self.geometry.units:
+        for unit in self.rules.units:
             open_cells = [c for c in unit if c in self.univariate]
             if open_cells:
                 fixed = sum(value[self.known[c]] for c in unit if c in self.known)
@@ -466,11 +466,11 @@ def candidate_polynomials(puzzle: Grid, algebra: Algebra) -> dict[int, UPoly]:
 
     This is the gcd of F(x) and the thesis's G(v, x) = F(x)/(x - v) over the given peers.
     """
-    geometry = puzzle.geometry
+    rules = puzzle.rules
     result = {}
     for cell in puzzle.empty_cells:
-        seen = {puzzle[p] for p in geometry.peers[cell]} - {0}
-        result[cell] = algebra.from_roots(d for d in geometry.digits if d not in seen)
+        seen = {puzzle[p] for p in rules.peers[cell]} - {0}
+        result[cell] = algebra.from_roots(d for d in rules.digits if d not in seen)
     return result
 
 
@@ -478,10 +478,10 @@ def system_of(
     puzzle: Grid, *, modulus: int | None = None, unit_sums: bool = False, unity: bool = False
 ) -> PolynomialSystem:
     """The puzzle's ideal with its givens substituted (digits as roots of unity if `unity`)."""
-    algebra = Algebra.of(puzzle.geometry.size, modulus, unity=unity)
+    algebra = Algebra.of(puzzle.rules.size, modulus, unity=unity)
     known = {c: v for c, v in enumerate(puzzle.values) if v}
     return PolynomialSystem(
-        puzzle.geometry,
+        puzzle.rules,
         algebra,
         candidate_polynomials(puzzle, algebra),
         known,
@@ -489,13 +489,13 @@ def system_of(
     )
 
 
-def raw_size(geometry: Geometry, givens: int, *, unit_sums: bool = False) -> dict[str, int]:
+def raw_size(rules: Rules, givens: int, *, unit_sums: bool = False) -> dict[str, int]:
     """The size of the thesis ideal taken as is: every cell a variable, x - v per given."""
-    pairs = sum(len(p) for p in geometry.peers) // 2
-    sums = len(geometry.units) if unit_sums else 0
+    pairs = sum(len(p) for p in rules.peers) // 2
+    sums = len(rules.units) if unit_sums else 0
     return {
-        "raw_variables": geometry.cell_count,
-        "raw_polynomials": geometry.cell_count + pairs + givens + sums,
+        "raw_variables": rules.cell_count,
+        "raw_polynomials": rules.cell_count + pairs + givens + sums,
     }
 
 
@@ -528,7 +528,7 @@ class PolynomialReduction(Reduction[PolynomialSystem, Mapping[int, int]]):
         self.unity = unity
 
     def apply(self, puzzle: Grid) -> tuple[PolynomialSystem, Grid]:
-        modulus = resolve_modulus(self.modulus, puzzle.geometry.size, self.unity)
+        modulus = resolve_modulus(self.modulus, puzzle.rules.size, self.unity)
         system = system_of(puzzle, modulus=modulus, unit_sums=self.unit_sums, unity=self.unity)
         return system, puzzle
 
@@ -550,7 +550,7 @@ def describe(puzzle: Grid) -> dict[str, Any]:
         "formulation": system.algebra.formulation,
         "order": "lex, cells with many candidates first",
         **system.size(),
-        **raw_size(puzzle.geometry, puzzle.givens),
+        **raw_size(puzzle.rules, puzzle.givens),
     }
 
 
@@ -559,14 +559,14 @@ def export(
 ) -> str:
     """The system as a Singular script; `std(I)` there gives the basis the back-end computes."""
     system = system_of(puzzle, modulus=modulus, unit_sums=unit_sums, unity=unity)
-    geometry = puzzle.geometry
+    rules = puzzle.rules
     names = [variable_name(c) for c in system.cells] or ["x0"]
     values = ", ".join(f"{d} -> {v}" for d, v in system.algebra.value.items())
     lines = [
         f"// sudoku-bench: the Sudoku ideal of {puzzle.to_line()}",
-        f"// {geometry} grid, givens substituted; x_k is cell k, row-major from 1 (x1 = r1c1)",
+        f"// {rules} grid, givens substituted; x_k is cell k, row-major from 1 (x1 = r1c1)",
         f"// {system.algebra.formulation} formulation; digit -> root: {values}",
-        *(f"// {variable_name(c)} = {geometry.cell_name(c)}" for c in system.cells),
+        *(f"// {variable_name(c)} = {rules.cell_name(c)}" for c in system.cells),
         f"ring r = {system.algebra.modulus or 0}, ({', '.join(names)}), lp;",
         "ideal I =",
     ]

@@ -51,20 +51,20 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
     name = "backtracking"
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> BacktrackingModel:
-        geometry = puzzle.geometry
-        n = geometry.size
+        rules = puzzle.rules
+        n = rules.size
         extra_units_at: list[list[list[list[Position]]]] = [
             [[] for _ in range(n)] for _ in range(n)
         ]
-        for unit in geometry.extra_units:
+        for unit in rules.extra_units:
             positions = [divmod(cell, n) for cell in unit]
             for row, col in positions:
                 extra_units_at[row][col].append(positions)
         return BacktrackingModel(
             board=puzzle.to_rows(),
             size=n,
-            box_rows=geometry.box_rows,
-            box_cols=geometry.box_cols,
+            box_rows=rules.box_rows,
+            box_cols=rules.box_cols,
             extra_units_at=extra_units_at,
         )
 
@@ -172,6 +172,6 @@ class _Search:
             raise _Stop
 
     def record_solution(self) -> None:
-        self.solutions.append(Grid.from_rows(self.board, self.puzzle.geometry))
+        self.solutions.append(Grid.from_rows(self.board, self.puzzle.rules))
         if len(self.solutions) >= self.limit:
             raise _Stop

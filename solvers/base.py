@@ -16,8 +16,8 @@ from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
 from puzzles.errors import SudokuBenchError
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 
 Counters = dict[str, float]
 
@@ -141,7 +141,7 @@ class Solver(ABC, Generic[ModelT]):
 
     name: ClassVar[str] = ""
 
-    def supports(self, geometry: Geometry) -> bool:
+    def supports(self, rules: Rules) -> bool:
         """Whether this back-end can take puzzles of this geometry at all."""
         return True
 
@@ -149,9 +149,9 @@ class Solver(ABC, Generic[ModelT]):
         """Find up to `limit` solutions of `puzzle`, stopping at `timeout` seconds."""
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
-        if not self.supports(puzzle.geometry):
+        if not self.supports(puzzle.rules):
             raise UnsupportedPuzzleError(
-                f"the {self.name} back-end cannot solve {puzzle.geometry} puzzles"
+                f"the {self.name} back-end cannot solve {puzzle.rules} puzzles"
             )
         deadline = Deadline(timeout)
         start = time.perf_counter()

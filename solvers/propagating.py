@@ -40,8 +40,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers.base import Deadline, SearchOutcome, Solver
 
 CHECK_EVERY = 256  # search nodes between two reads of the clock
@@ -76,16 +76,16 @@ class Tables:
 
 
 @cache
-def tables_for(geometry: Geometry) -> Tables:
+def tables_for(rules: Rules) -> Tables:
     return Tables(
-        size=geometry.size,
-        full=(1 << geometry.size) - 1,
-        peers=geometry.peers,
-        units=geometry.units,
-        units_of=geometry.units_of,
-        unit_bits=tuple(sum(1 << unit for unit in owners) for owners in geometry.units_of),
+        size=rules.size,
+        full=(1 << rules.size) - 1,
+        peers=rules.peers,
+        units=rules.units,
+        units_of=rules.units_of,
+        unit_bits=tuple(sum(1 << unit for unit in owners) for owners in rules.units_of),
         intersections=tuple(
-            (i.units, i.common, i.u_rest, i.v_rest) for i in intersections(geometry.units)
+            (i.units, i.common, i.u_rest, i.v_rest) for i in intersections(rules.units)
         ),
     )
 
@@ -137,7 +137,7 @@ class PropagatingSolver(Solver[PropagatingModel]):
         self.alldiff = alldiff  # None: on for grids of ALLDIFF_FROM digits or more
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> PropagatingModel:
-        tables = tables_for(puzzle.geometry)
+        tables = tables_for(puzzle.rules)
         candidates = [1 << (value - 1) if value else tables.full for value in puzzle.values]
         givens = [cell for cell, value in enumerate(puzzle.values) if value]
         return PropagatingModel(tables, State(candidates, [0] * len(tables.units)), givens)
@@ -155,7 +155,7 @@ class PropagatingSolver(Solver[PropagatingModel]):
         state = State(list(model.start.candidates), list(model.start.placed))
         exhausted = search.run(state, list(model.pending))
         solutions = [
-            Grid(puzzle.geometry, tuple(mask.bit_length() for mask in found))
+            Grid(puzzle.rules, tuple(mask.bit_length() for mask in found))
             for found in search.solutions
         ]
         return SearchOutcome(

@@ -13,21 +13,21 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from puzzles import Geometry, Grid
+from puzzles import Grid, Rules
 from puzzles.formats import PlayerState, PuzzleEntry
 from puzzles.symbols import DEFAULT, HEX, LETTERS, Alphabet
 
 GEOMETRIES = (
-    Geometry.of_size(4),
-    Geometry.of_size(6),
-    Geometry(6, 3, 2),
-    Geometry.of_size(8),
-    Geometry.of_size(9),
-    Geometry.of_size(12),
-    Geometry.of_size(16),
-    Geometry.of_size(25),
-    Geometry.of_size(4, diagonals=True),
-    Geometry.of_size(9, diagonals=True),
+    Rules.of_size(4),
+    Rules.of_size(6),
+    Rules(6, 3, 2),
+    Rules.of_size(8),
+    Rules.of_size(9),
+    Rules.of_size(12),
+    Rules.of_size(16),
+    Rules.of_size(25),
+    Rules.of_size(4, diagonals=True),
+    Rules.of_size(9, diagonals=True),
 )
 
 # Sudoku-X solutions to start from (the 9x9 one was found by a plain backtracker, and the
@@ -38,9 +38,9 @@ X_BASES = {
 }
 
 
-def pattern(geometry: Geometry) -> list[list[int]]:
+def pattern(rules: Rules) -> list[list[int]]:
     """The textbook solution: row r is the first row shifted by the box pattern."""
-    n, rows, cols = geometry.size, geometry.box_rows, geometry.box_cols
+    n, rows, cols = rules.size, rules.box_rows, rules.box_cols
     return [[(cols * (r % rows) + r // rows + c) % n + 1 for c in range(n)] for r in range(n)]
 
 
@@ -50,23 +50,23 @@ def _grouped_permutation(rng: random.Random, groups: int, size: int) -> list[int
     return [g * size + i for g in order for i in rng.sample(range(size), size)]
 
 
-def random_solution(geometry: Geometry, rng: random.Random) -> Grid:
-    n = geometry.size
-    if geometry.diagonals:
+def random_solution(rules: Rules, rng: random.Random) -> Grid:
+    n = rules.size
+    if rules.diagonals:
         rows = Grid.from_string(X_BASES[n]).to_rows()
         if rng.random() < 0.5:
             rows = [row[::-1] for row in rows]
         if rng.random() < 0.5:
             rows = rows[::-1]
     else:
-        base = pattern(geometry)
-        row_order = _grouped_permutation(rng, n // geometry.box_rows, geometry.box_rows)
-        col_order = _grouped_permutation(rng, n // geometry.box_cols, geometry.box_cols)
+        base = pattern(rules)
+        row_order = _grouped_permutation(rng, n // rules.box_rows, rules.box_rows)
+        col_order = _grouped_permutation(rng, n // rules.box_cols, rules.box_cols)
         rows = [[base[r][c] for c in col_order] for r in row_order]
-    if geometry.box_rows == geometry.box_cols and rng.random() < 0.5:
+    if rules.box_rows == rules.box_cols and rng.random() < 0.5:
         rows = [list(column) for column in zip(*rows, strict=True)]
     relabel = [0, *rng.sample(range(1, n + 1), n)]
-    return Grid(geometry, tuple(relabel[v] for row in rows for v in row))
+    return Grid(rules, tuple(relabel[v] for row in rows for v in row))
 
 
 def remove_cells(solution: Grid, rng: random.Random, fraction: float) -> Grid:
@@ -75,12 +75,10 @@ def remove_cells(solution: Grid, rng: random.Random, fraction: float) -> Grid:
 
 
 @st.composite
-def puzzles_with_solutions(
-    draw: Any, geometry: Geometry, fraction: Any = None
-) -> tuple[Grid, Grid]:
+def puzzles_with_solutions(draw: Any, rules: Rules, fraction: Any = None) -> tuple[Grid, Grid]:
     """(puzzle, solution): a random solution grid with a random share of its cells emptied."""
     rng = random.Random(draw(SEEDS))
-    solution = random_solution(geometry, rng)
+    solution = random_solution(rules, rng)
     share = draw(st.floats(0.0, 1.0)) if fraction is None else fraction
     return remove_cells(solution, rng, share), solution
 
@@ -102,10 +100,10 @@ TEXT = (
 
 @st.composite
 def entries(
-    draw: Any, geometry: Geometry, *, solutions: bool, metadata: bool, state: bool
+    draw: Any, rules: Rules, *, solutions: bool, metadata: bool, state: bool
 ) -> PuzzleEntry:
     """A puzzle entry with whatever of solution, metadata and player state is asked for."""
-    puzzle, solution = draw(puzzles_with_solutions(geometry))
+    puzzle, solution = draw(puzzles_with_solutions(rules))
     extra: dict[str, Any] = {}
     if metadata:
         extra = {"author": draw(TEXT), "level": draw(st.sampled_from(["Easy", "Hard", "7"]))}
@@ -114,14 +112,14 @@ def entries(
         rng = random.Random(draw(SEEDS))
         filled = {c: solution[c] for c in puzzle.empty_cells if rng.random() < 0.3}
         marks = [
-            frozenset(rng.sample(geometry.digits, rng.randint(1, 3)))
+            frozenset(rng.sample(rules.digits, rng.randint(1, 3)))
             if puzzle[c] == 0 and rng.random() < 0.2
             else frozenset()
-            for c in geometry.cells
+            for c in rules.cells
         ]
         player = PlayerState(puzzle.with_values(filled), tuple(marks))
     return PuzzleEntry("t:1", puzzle, solution if solutions else None, extra, player)
 
 
-def alphabets_for(geometry: Geometry) -> list[Alphabet]:
-    return [a for a in (DEFAULT, HEX, LETTERS) if len(a.symbols) >= geometry.size]
+def alphabets_for(rules: Rules) -> list[Alphabet]:
+    return [a for a in (DEFAULT, HEX, LETTERS) if len(a.symbols) >= rules.size]

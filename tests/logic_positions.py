@@ -3,10 +3,10 @@ technique (and no simpler one) finds something. Cells not named hold every digit
 
 from __future__ import annotations
 
-from puzzles.geometry import Geometry
+from puzzles.rules import Rules
 from solvers.logic.state import Candidates
 
-NINE = Geometry.of_size(9)
+NINE = Rules.of_size(9)
 ALL = "123456789"
 
 
@@ -14,8 +14,8 @@ def without(digits: str, remove: str) -> str:
     return "".join(d for d in digits if d not in remove)
 
 
-def position(marks: dict[str, str], geometry: Geometry = NINE) -> Candidates:
-    return Candidates.from_marks(geometry, marks)
+def position(marks: dict[str, str], rules: Rules = NINE) -> Candidates:
+    return Candidates.from_marks(rules, marks)
 
 
 def row_cells(row: int, columns: range | list[int]) -> list[str]:

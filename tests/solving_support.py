@@ -11,33 +11,33 @@ import itertools
 import random
 
 from puzzles.checker import conflicts, is_solution
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 
 
-def pattern_grid(geometry: Geometry) -> Grid:
+def pattern_grid(rules: Rules) -> Grid:
     """A valid full grid of any box shape: row r is the digits shifted by a row-dependent step."""
-    n, box_rows, box_cols = geometry.size, geometry.box_rows, geometry.box_cols
+    n, box_rows, box_cols = rules.size, rules.box_rows, rules.box_cols
     values = [
         (box_cols * (row % box_rows) + row // box_rows + col) % n + 1
         for row in range(n)
         for col in range(n)
     ]
-    return Grid(geometry, tuple(values))
+    return Grid(rules, tuple(values))
 
 
-def shuffled_grid(geometry: Geometry, rng: random.Random) -> Grid:
+def shuffled_grid(rules: Rules, rng: random.Random) -> Grid:
     """A random valid full grid: relabel the digits, permute rows within bands, bands,
     columns within stacks and stacks of the pattern grid (each keeps every unit whole)."""
-    n, box_rows, box_cols = geometry.size, geometry.box_rows, geometry.box_cols
+    n, box_rows, box_cols = rules.size, rules.box_rows, rules.box_cols
     labels = list(range(1, n + 1))
     rng.shuffle(labels)
     rows = _shuffled_lines(n // box_rows, box_rows, rng)  # bands of box_rows rows
     cols = _shuffled_lines(n // box_cols, box_cols, rng)  # stacks of box_cols columns
-    base = pattern_grid(geometry)
+    base = pattern_grid(rules)
     values = [labels[base.at(row, col) - 1] for row in rows for col in cols]
-    grid = Grid(geometry, tuple(values))
-    assert is_solution(Grid.empty(geometry), grid)
+    grid = Grid(rules, tuple(values))
+    assert is_solution(Grid.empty(rules), grid)
     return grid
 
 
@@ -55,8 +55,8 @@ def _shuffled_lines(groups: int, per_group: int, rng: random.Random) -> list[int
 def brute_force_solutions(puzzle: Grid, limit: int = 10**9) -> list[Grid]:
     """Every solution (up to `limit`): each row any permutation agreeing with its givens,
     rows added one by one and the partial grid kept only while the checker finds no conflict."""
-    geometry = puzzle.geometry
-    n = geometry.size
+    rules = puzzle.rules
+    n = rules.size
     givens = puzzle.to_rows()
     row_options = [
         [
@@ -72,12 +72,12 @@ def brute_force_solutions(puzzle: Grid, limit: int = 10**9) -> list[Grid]:
         if len(found) >= limit:
             return
         if len(rows) == n:
-            found.append(Grid(geometry, tuple(v for row in rows for v in row)))
+            found.append(Grid(rules, tuple(v for row in rows for v in row)))
             return
         for option in row_options[len(rows)]:
             filled = [*rows, option]
             partial = [v for row in filled for v in row] + [0] * (n * (n - len(filled)))
-            if not conflicts(Grid(geometry, tuple(partial))):
+            if not conflicts(Grid(rules, tuple(partial))):
                 extend(filled)
 
     extend([])

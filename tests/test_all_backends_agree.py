@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzles.checker import is_solution
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers.base import Result, Status
 from solvers.registry import create, select
 
@@ -39,12 +39,12 @@ def answers(puzzle: Grid, limit: int) -> dict[str, Result]:
     return found
 
 
-def puzzle_from(geometry: Geometry, rng: random.Random, empty: float, change: bool) -> Grid:
-    puzzle = remove_cells(random_solution(geometry, rng), rng, empty)
-    givens = [c for c in geometry.cells if puzzle[c]]
+def puzzle_from(rules: Rules, rng: random.Random, empty: float, change: bool) -> Grid:
+    puzzle = remove_cells(random_solution(rules, rng), rng, empty)
+    givens = [c for c in rules.cells if puzzle[c]]
     if change and givens:  # a given altered (kept legal or not): often no solution at all
         cell = rng.choice(givens)
-        puzzle = puzzle.with_values({cell: rng.randint(1, geometry.size)})
+        puzzle = puzzle.with_values({cell: rng.randint(1, rules.size)})
     return puzzle
 
 
@@ -63,7 +63,7 @@ def test_every_chosen_backend_is_installed_here() -> None:
 def test_random_4x4_puzzles_get_the_same_solutions_everywhere(
     rng: random.Random, empty: float, change: bool, diagonals: bool
 ) -> None:
-    puzzle = puzzle_from(Geometry.of_size(4, diagonals=diagonals), rng, empty, change)
+    puzzle = puzzle_from(Rules.of_size(4, diagonals=diagonals), rng, empty, change)
     results = answers(puzzle, limit=300)  # more than the 288 of the empty grid: a full count
     exact = {name: frozenset(r.solutions) for name, r in results.items() if r.exact}
     assert len(set(exact.values())) == 1, {name: len(s) for name, s in exact.items()}
@@ -76,7 +76,7 @@ def test_random_4x4_puzzles_get_the_same_solutions_everywhere(
 def test_random_puzzles_get_the_same_verdict_everywhere(
     size: int, rng: random.Random, empty: float, change: bool
 ) -> None:
-    puzzle = puzzle_from(Geometry.of_size(size), rng, empty, change)
+    puzzle = puzzle_from(Rules.of_size(size), rng, empty, change)
     results = answers(puzzle, limit=2)
     verdicts = {name: r.verdict for name, r in results.items() if r.status is not Status.GAVE_UP}
     assert len(set(verdicts.values())) == 1, verdicts

@@ -18,8 +18,8 @@ from solving_support import brute_force_solutions, remove_cells, shuffled_grid
 
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers.backtracking import BacktrackingSolver
 from solvers.base import Solver, Status
 from solvers.propagating import PropagatingSolver
@@ -51,15 +51,15 @@ def test_each_seed_board_solves_to_its_listed_solution(name: str, entry: Any) ->
 
 @ALL
 def test_the_empty_4x4_grid_has_288_solutions(name: str) -> None:
-    result = SOLVERS[name].solve(Grid.empty(Geometry.of_size(4)), limit=1000)
+    result = SOLVERS[name].solve(Grid.empty(Rules.of_size(4)), limit=1000)
     assert (result.status, result.count, result.exact) == (Status.SOLVED, 288, True)
     assert len(set(result.solutions)) == 288
-    assert all(is_solution(Grid.empty(Geometry.of_size(4)), grid) for grid in result.solutions)
+    assert all(is_solution(Grid.empty(Rules.of_size(4)), grid) for grid in result.solutions)
 
 
 @ALL
 def test_the_empty_sudoku_x_4x4_matches_brute_force(name: str) -> None:
-    puzzle = Grid.empty(Geometry.of_size(4, diagonals=True))
+    puzzle = Grid.empty(Rules.of_size(4, diagonals=True))
     expected = brute_force_solutions(puzzle)
     assert len(expected) == 48  # the diagonals cut 288 down to 48
     result = SOLVERS[name].solve(puzzle, limit=1000)
@@ -150,7 +150,7 @@ def test_the_faithful_solver_honours_a_short_timeout_on_a_hard_puzzle() -> None:
 def test_the_propagating_solver_honours_a_short_timeout() -> None:
     # Counting the empty 16x16 cannot finish on any machine, so the deadline must end it; a hard
     # puzzle would not do: a faster CI machine solved 16x16:85 (725 nodes) inside 0.05 s.
-    empty = Grid.empty(Geometry.of_size(16))
+    empty = Grid.empty(Rules.of_size(16))
     start = time.perf_counter()
     result = PropagatingSolver(locked=False, alldiff=False).solve(empty, limit=10**9, timeout=0.05)
     assert result.status == Status.TIMEOUT
@@ -160,7 +160,7 @@ def test_the_propagating_solver_honours_a_short_timeout() -> None:
 def test_the_faithful_solver_visits_cells_in_row_major_order_with_digits_in_order() -> None:
     # On the empty 4x4 the seeds' algorithm fills 1 2 3 4 / 3 4 1 2 / 2 1 4 3 / 4 3 2 1 first:
     # the lexicographically smallest grid, which only a row-major, ascending search finds first.
-    result = BacktrackingSolver().solve(Grid.empty(Geometry.of_size(4)))
+    result = BacktrackingSolver().solve(Grid.empty(Rules.of_size(4)))
     assert result.solutions[0].to_line() == "1234341221434321"
     # and it gets there without a dead end: one placement per cell, no second digit tried
     assert (result.nodes, result.guesses) == (16, 0)
@@ -169,10 +169,10 @@ def test_the_faithful_solver_visits_cells_in_row_major_order_with_digits_in_orde
 @ALL
 def test_a_timeout_keeps_the_solutions_found(name: str) -> None:
     # the empty 9x9 has far too many solutions to count; the deadline ends the search
-    result = SOLVERS[name].solve(Grid.empty(Geometry.of_size(9)), limit=10**9, timeout=0.3)
+    result = SOLVERS[name].solve(Grid.empty(Rules.of_size(9)), limit=10**9, timeout=0.3)
     assert result.status == Status.TIMEOUT
     assert result.count >= 1
-    assert all(is_solution(Grid.empty(Geometry.of_size(9)), grid) for grid in result.solutions)
+    assert all(is_solution(Grid.empty(Rules.of_size(9)), grid) for grid in result.solutions)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -186,8 +186,8 @@ def test_random_small_puzzles_solve_to_a_grid_that_keeps_the_givens(
     size: int, seed: int, holes: float, name: str
 ) -> None:
     rng = random.Random(seed)
-    geometry = Geometry.of_size(size)
-    full = shuffled_grid(geometry, rng)
+    rules = Rules.of_size(size)
+    full = shuffled_grid(rules, rng)
     puzzle = remove_cells(full, rng.sample(range(size * size), round(holes * size * size)))
     result = SOLVERS[name].solve(puzzle, timeout=20)
     assert result.count == 1

@@ -7,7 +7,7 @@ import random
 import pytest
 from hypothesis import given, settings
 
-from puzzles import Geometry, Grid, conflicts, is_solution, is_valid_puzzle, solution_problems
+from puzzles import Grid, Rules, conflicts, is_solution, is_valid_puzzle, solution_problems
 from puzzles.checker import has_conflicts
 from puzzles.collections import load
 from tests.formats_strategies import GEOMETRIES, SEEDS, X_BASES, random_solution, remove_cells
@@ -57,12 +57,12 @@ def test_a_duplicate_is_rejected_with_its_unit_named(cells: tuple[int, int], uni
 
 
 def test_a_duplicate_on_a_diagonal_is_rejected() -> None:
-    x = Geometry.of_size(9, diagonals=True)
+    x = Rules.of_size(9, diagonals=True)
     grid = Grid(x, Grid.from_string(X_BASES[9]).values)
     empty = Grid.empty(x)
     assert is_solution(empty, grid)
     # the plain 9x9 pattern grid is a Sudoku but breaks both diagonals
-    plain = random_solution(Geometry.of_size(9), random.Random(1))
+    plain = random_solution(Rules.of_size(9), random.Random(1))
     on_x = Grid(x, plain.values)
     names = {conflict.unit for conflict in conflicts(on_x)}
     assert names & {"diagonal", "anti-diagonal"}
@@ -71,16 +71,16 @@ def test_a_duplicate_on_a_diagonal_is_rejected() -> None:
 
 
 def test_a_grid_of_another_geometry_is_rejected() -> None:
-    problems = solution_problems(PUZZLE, Grid.empty(Geometry.of_size(4)))
+    problems = solution_problems(PUZZLE, Grid.empty(Rules.of_size(4)))
     assert problems == ["the grid is 4x4, the puzzle 9x9"]
 
 
-@pytest.mark.parametrize("geometry", GEOMETRIES, ids=str)
+@pytest.mark.parametrize("rules", GEOMETRIES, ids=str)
 @settings(max_examples=5, deadline=None)
 @given(seed=SEEDS)
-def test_fast_check_agrees_with_conflicts(geometry: Geometry, seed: int) -> None:
+def test_fast_check_agrees_with_conflicts(rules: Rules, seed: int) -> None:
     rng = random.Random(seed)
-    solution = random_solution(geometry, rng)
+    solution = random_solution(rules, rng)
     puzzle = remove_cells(solution, rng, rng.random())
     assert is_solution(puzzle, solution)
     assert is_valid_puzzle(puzzle) and not has_conflicts(solution)

@@ -59,7 +59,7 @@ def test_convert_names_only_what_the_target_really_loses(
         "",
         f"wrote 1 puzzle to {target} (json)\n",
     )
-    assert load(str(target))[0].puzzle.geometry.name == "9x9-x"
+    assert load(str(target))[0].puzzle.rules.name == "9x9-x"
     code, _, err = run(capsys, "convert", "sudoku-x:1", "--to", "grid")
     assert code == 0 and err.splitlines() == [
         "note: the grid format does not keep 1 puzzle's solutions",

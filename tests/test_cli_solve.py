@@ -143,7 +143,7 @@ class WrongSolver(Solver[None]):
         return None
 
     def _search(self, model: None, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
-        return SearchOutcome([Grid(puzzle.geometry, (1,) * len(puzzle))], exhausted=True)
+        return SearchOutcome([Grid(puzzle.rules, (1,) * len(puzzle))], exhausted=True)
 
 
 class CrashingSolver(WrongSolver):

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from harness.cli import main
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions import cnf
 from reductions.cnf import Cnf, CnfReduction, placement, variable
 
@@ -62,45 +62,43 @@ def extended_counts(n: int, units: int, givens: int = 0) -> dict[str, int]:
 
 
 @pytest.mark.parametrize(
-    "geometry",
+    "rules",
     [
-        Geometry.of_size(4),
-        Geometry.of_size(6),
-        Geometry.of_size(9),
-        Geometry.of_size(9, diagonals=True),
+        Rules.of_size(4),
+        Rules.of_size(6),
+        Rules.of_size(9),
+        Rules.of_size(9, diagonals=True),
     ],
     ids=str,
 )
-def test_the_sizes_follow_the_formulas(geometry: Geometry) -> None:
-    n = geometry.size
+def test_the_sizes_follow_the_formulas(rules: Rules) -> None:
+    n = rules.size
     reduction = CnfReduction()
-    model, _ = reduction.apply(Grid.empty(geometry))
+    model, _ = reduction.apply(Grid.empty(rules))
     size = reduction.size(model)
-    expected = extended_counts(n, len(geometry.units))
+    expected = extended_counts(n, len(rules.units))
     assert {key: size[key] for key in expected} == expected
     assert size["variables"] == size["used_variables"] == n**3
     assert size["clauses"] == sum(expected.values())
-    assert size["literals"] == n**4 + len(geometry.units) * n**3
+    assert size["literals"] == n**4 + len(rules.units) * n**3
 
 
 def test_the_9x9_numbers() -> None:
     seed = load("seeds")[0].puzzle
-    assert cnf.describe(Grid.empty(Geometry.of_size(9)))["clauses"] == 11988
+    assert cnf.describe(Grid.empty(Rules.of_size(9)))["clauses"] == 11988
     summary = cnf.describe(seed)
     assert summary["variables"] == 729
     assert summary["clauses"] == 11988 + seed.givens
     assert summary["unit_clauses"] == summary["clauses_givens"] == seed.givens
-    assert len(Geometry.of_size(9, diagonals=True).units) == 29  # two diagonals: 18 more clauses
+    assert len(Rules.of_size(9, diagonals=True).units) == 29  # two diagonals: 18 more clauses
 
 
 def test_the_numbering_is_cell_times_n_plus_digit() -> None:
-    geometry = Geometry.of_size(9)
-    assert variable(geometry, 0, 1) == 1 and variable(geometry, 80, 9) == 729
-    assert variable(geometry, 1, 1) == 10
+    rules = Rules.of_size(9)
+    assert variable(rules, 0, 1) == 1 and variable(rules, 80, 9) == 729
+    assert variable(rules, 1, 1) == 10
     assert all(
-        placement(geometry, variable(geometry, c, d)) == (c, d)
-        for c in geometry.cells
-        for d in geometry.digits
+        placement(rules, variable(rules, c, d)) == (c, d) for c in rules.cells for d in rules.digits
     )
 
 
@@ -116,11 +114,11 @@ def test_the_dimacs_export_parses_back_and_the_solution_satisfies_it() -> None:
     # another valid grid breaks the givens' unit clauses; a corrupted one breaks the rules
     swapped = entry.solution.with_values({0: entry.solution[1], 1: entry.solution[0]})
     assert not satisfies(clauses, swapped)
-    relabelled = Grid(entry.solution.geometry, tuple(v % 9 + 1 for v in entry.solution.values))
-    assert is_solution(Grid.empty(relabelled.geometry), relabelled)
+    relabelled = Grid(entry.solution.rules, tuple(v % 9 + 1 for v in entry.solution.values))
+    assert is_solution(Grid.empty(relabelled.rules), relabelled)
     assert not satisfies(clauses, relabelled)
-    _, rules = parse_dimacs(cnf.export(Grid.empty(entry.puzzle.geometry)))
-    assert satisfies(rules, relabelled) and not satisfies(rules, swapped)
+    _, clauses = parse_dimacs(cnf.export(Grid.empty(entry.puzzle.rules)))
+    assert satisfies(clauses, relabelled) and not satisfies(clauses, swapped)
 
 
 def test_the_simplified_formula_keeps_only_candidates() -> None:
@@ -129,7 +127,7 @@ def test_the_simplified_formula_keeps_only_candidates() -> None:
     model, data = CnfReduction("simplify").apply(entry.puzzle)
     full, _ = CnfReduction().apply(entry.puzzle)
     assert model.variables == 729 and len(model.clauses) < len(full.clauses) / 3
-    given_vars = {variable(entry.puzzle.geometry, c, v) for c, v in enumerate(entry.puzzle) if v}
+    given_vars = {variable(entry.puzzle.rules, c, v) for c, v in enumerate(entry.puzzle) if v}
     assert not given_vars & data.used
     _, clauses = parse_dimacs(model.to_dimacs())
     assert satisfies(clauses, entry.solution)
@@ -137,7 +135,7 @@ def test_the_simplified_formula_keeps_only_candidates() -> None:
 
 
 def _true(grid: Grid) -> set[int]:
-    return {variable(grid.geometry, c, d) for c, d in enumerate(grid.values)}
+    return {variable(grid.rules, c, d) for c, d in enumerate(grid.values)}
 
 
 def test_clashing_givens_give_the_empty_clause_when_simplified() -> None:
@@ -150,10 +148,10 @@ def test_clashing_givens_give_the_empty_clause_when_simplified() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from([g for g in GEOMETRIES if g.size <= 16]), st.randoms(), st.booleans())
 def test_invert_round_trips_any_valid_grid(
-    geometry: Geometry, rng: random.Random, simplify: bool
+    rules: Rules, rng: random.Random, simplify: bool
 ) -> None:
-    solution = random_solution(geometry, rng)
-    empties = rng.sample(range(geometry.cell_count), rng.randrange(geometry.cell_count + 1))
+    solution = random_solution(rules, rng)
+    empties = rng.sample(range(rules.cell_count), rng.randrange(rules.cell_count + 1))
     puzzle = solution.with_values(dict.fromkeys(empties, 0))
     reduction = CnfReduction("simplify" if simplify else "units")
     model, data = reduction.apply(puzzle)

@@ -12,14 +12,14 @@ from ortools.sat.python import cp_model
 from harness.cli import main
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions import cp_model as cp_reduction
 from reductions.cp_model import CpModelReduction
 from solvers import SolverUnavailableError, Status, create, get, select
 from solvers.cpsat import CpSatSolver
 
-EMPTY_4X4 = Grid.empty(Geometry.of_size(4))
+EMPTY_4X4 = Grid.empty(Rules.of_size(4))
 
 
 @pytest.mark.parametrize(
@@ -30,7 +30,7 @@ def test_the_models_have_the_documented_size(
     encoding: str, variables: int, constraints: int
 ) -> None:
     reduction = CpModelReduction(encoding)
-    model, _ = reduction.apply(Grid.empty(Geometry.of_size(9)))
+    model, _ = reduction.apply(Grid.empty(Rules.of_size(9)))
     assert reduction.size(model) == {"variables": variables, "constraints": constraints}
 
 
@@ -111,7 +111,7 @@ def test_the_solver_counters_are_reported() -> None:
 
 @pytest.mark.parametrize("options", [{}, {"num_workers": 2}, {"encoding": "onehot"}])
 def test_a_count_that_cannot_finish_stops_at_the_timeout(options: dict[str, Any]) -> None:
-    empty = Grid.empty(Geometry.of_size(9))  # about 6.7e21 solutions
+    empty = Grid.empty(Rules.of_size(9))  # about 6.7e21 solutions
     result = CpSatSolver(**options).solve(empty, limit=10**9, timeout=1.0)
     assert result.status is Status.TIMEOUT and not result.exact
     # the solutions found so far are kept (how many depends on the machine's load)
@@ -120,13 +120,13 @@ def test_a_count_that_cannot_finish_stops_at_the_timeout(options: dict[str, Any]
 
 
 def test_the_max_time_option_caps_the_search() -> None:
-    empty = Grid.empty(Geometry.of_size(9))
+    empty = Grid.empty(Rules.of_size(9))
     result = CpSatSolver(max_time_in_seconds=0.3).solve(empty, limit=10**9)
     assert result.status is Status.TIMEOUT and result.total_s < 4
 
 
 def test_one_worker_with_a_seed_is_repeatable() -> None:
-    empty = Grid.empty(Geometry.of_size(9))
+    empty = Grid.empty(Rules.of_size(9))
     first = CpSatSolver(seed=7).solve(empty).solutions
     assert CpSatSolver(seed=7).solve(empty).solutions == first
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers import Result, Solver, Status, create
 
 # (registry name, constructor overrides): every way these back-ends count.
@@ -54,12 +54,12 @@ def two_solution_puzzle(solution: Grid) -> tuple[Grid, set[int]]:
     Four cells in two rows and two columns, inside exactly two boxes, holding a b / b a:
     with every other cell given, swapping a and b is the only other way to fill them.
     """
-    geometry = solution.geometry
-    for r1, r2 in itertools.combinations(range(geometry.size), 2):
-        for c1, c2 in itertools.combinations(range(geometry.size), 2):
-            corners = [geometry.cell(r, c) for r in (r1, r2) for c in (c1, c2)]
+    rules = solution.rules
+    for r1, r2 in itertools.combinations(range(rules.size), 2):
+        for c1, c2 in itertools.combinations(range(rules.size), 2):
+            corners = [rules.cell(r, c) for r in (r1, r2) for c in (c1, c2)]
             a, b, c, d = (solution[cell] for cell in corners)
-            boxes = {geometry.box_of(cell) for cell in corners}
+            boxes = {rules.box_of(cell) for cell in corners}
             if a == d and b == c and len(boxes) == 2:
                 return solution.with_values(dict.fromkeys(corners, 0)), set(corners)
     raise AssertionError("no unavoidable rectangle in this grid")
@@ -75,7 +75,7 @@ def test_the_seed_boards_give_their_listed_solutions(solver: Solver[Any]) -> Non
 
 @pytest.mark.parametrize(("name", "options"), ENUMERATING, ids=ENUMERATING_IDS)
 def test_the_empty_4x4_grid_has_exactly_288_solutions(name: str, options: dict[str, Any]) -> None:
-    empty = Grid.empty(Geometry.of_size(4))
+    empty = Grid.empty(Rules.of_size(4))
     result = checked(empty, create(name, **options).solve(empty, limit=1000, timeout=60))
     assert (result.status, result.count, result.exact) == (Status.SOLVED, 288, True)
 
@@ -89,9 +89,7 @@ def test_a_two_solution_puzzle_counts_two_exactly(solver: Solver[Any]) -> None:
     assert result.verdict == "multiple"
     assert entry.solution in result.solutions
     other = next(grid for grid in result.solutions if grid != entry.solution)
-    assert {
-        cell for cell in puzzle.geometry.cells if other[cell] != entry.solution[cell]
-    } == emptied
+    assert {cell for cell in puzzle.rules.cells if other[cell] != entry.solution[cell]} == emptied
     # limit 2 stops at the second solution without proving there is no third
     assert solver.solve(puzzle, limit=2, timeout=60).status is Status.LIMIT
 
@@ -101,10 +99,10 @@ def test_an_invalid_puzzle_has_no_solution_and_the_search_is_exhausted(
 ) -> None:
     seed = load("seeds")[0].puzzle
     twice_in_a_row = seed.with_values({1: seed[0]})  # r1c1 = r1c2 = 5
-    n = seed.geometry.size
+    n = seed.rules.size
     # no given repeats, but r1c1 sees 1..8 in its row and 9 in its column: no candidate
-    no_candidate = Grid.empty(seed.geometry).with_values(
-        {**{c: c for c in range(1, n)}, seed.geometry.cell(n - 1, 0): n}
+    no_candidate = Grid.empty(seed.rules).with_values(
+        {**{c: c for c in range(1, n)}, seed.rules.cell(n - 1, 0): n}
     )
     for puzzle in (twice_in_a_row, no_candidate):
         result = solver.solve(puzzle, limit=2, timeout=60)
@@ -120,16 +118,16 @@ def test_a_full_valid_grid_is_its_own_unique_solution(solver: Solver[Any]) -> No
 
 
 def test_sudoku_x_solutions_keep_the_diagonals(solver: Solver[Any]) -> None:
-    x4 = Geometry.of_size(4, diagonals=True)
+    x4 = Rules.of_size(4, diagonals=True)
     empty = Grid.empty(x4)
     # x4 solutions are the 288 plain ones whose diagonals hold 1..4: counted independently
-    plain = create("python-constraint").solve(Grid.empty(Geometry.of_size(4)), limit=300)
+    plain = create("python-constraint").solve(Grid.empty(Rules.of_size(4)), limit=300)
     expected = sum(is_solution(empty, Grid(x4, grid.values)) for grid in plain.solutions)
     assert 0 < expected < 288
     result = checked(empty, solver.solve(empty, limit=300, timeout=60))
     assert (result.count, result.exact) == (expected, True)
 
-    x9 = Geometry.of_size(9, diagonals=True)
+    x9 = Rules.of_size(9, diagonals=True)
     full = checked(Grid.empty(x9), solver.solve(Grid.empty(x9), limit=1, timeout=60))
     assert full.count == 1
     puzzle = full.solutions[0].with_values({cell: 0 for cell in x9.cells if cell % 3 != 1})
@@ -158,7 +156,7 @@ def test_results_carry_the_configuration_name(name: str) -> None:
 
 @functools.cache
 def all_4x4_grids() -> tuple[Grid, ...]:
-    return tuple(create("cpsat").solve(Grid.empty(Geometry.of_size(4)), limit=300).solutions)
+    return tuple(create("cpsat").solve(Grid.empty(Rules.of_size(4)), limit=300).solutions)
 
 
 @settings(max_examples=15, deadline=None)
@@ -172,7 +170,7 @@ def test_random_4x4_puzzles_get_the_same_solutions_everywhere(
 ) -> None:
     """Givens from a random grid (one perhaps changed, so some have no solution at all)."""
     grid = all_4x4_grids()[index]
-    puzzle = grid.with_values({cell: 0 for cell in grid.geometry.cells if not keep[cell]})
+    puzzle = grid.with_values({cell: 0 for cell in grid.rules.cells if not keep[cell]})
     if change is not None:
         puzzle = puzzle.with_values({change[0]: change[1]})
     answers = {}

@@ -8,8 +8,8 @@ import pytest
 
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers import Status, create, get
 from solvers.dlx.solver import DlxSolver
 from tests.dlx_helpers import THESIS_PUZZLE, THESIS_SOLUTION, pattern_solution
@@ -42,11 +42,11 @@ def test_the_thesis_example_gives_the_thesis_solution() -> None:
 
 
 def test_the_empty_4x4_grid_has_288_solutions() -> None:
-    result = SOLVER.solve(Grid.empty(Geometry.of_size(4)), limit=1000)
+    result = SOLVER.solve(Grid.empty(Rules.of_size(4)), limit=1000)
     assert result.status == Status.SOLVED and result.exact
     assert result.count == 288
     assert len({grid.values for grid in result.solutions}) == 288
-    assert all(is_solution(Grid.empty(Geometry.of_size(4)), grid) for grid in result.solutions)
+    assert all(is_solution(Grid.empty(Rules.of_size(4)), grid) for grid in result.solutions)
 
 
 def test_a_puzzle_without_solution_is_exhausted_with_none() -> None:
@@ -80,10 +80,10 @@ def test_counters_are_reported() -> None:
 
 
 def test_a_timeout_keeps_what_was_found() -> None:
-    result = SOLVER.solve(Grid.empty(Geometry.of_size(9)), limit=10**9, timeout=0.2)
+    result = SOLVER.solve(Grid.empty(Rules.of_size(9)), limit=10**9, timeout=0.2)
     assert result.status == Status.TIMEOUT and not result.exact
     assert result.count > 0
-    assert all(is_solution(Grid.empty(Geometry.of_size(9)), grid) for grid in result.solutions)
+    assert all(is_solution(Grid.empty(Rules.of_size(9)), grid) for grid in result.solutions)
 
 
 def test_the_seed_boards_give_their_bundled_solutions() -> None:
@@ -96,27 +96,27 @@ def test_the_seed_boards_give_their_bundled_solutions() -> None:
 @pytest.mark.parametrize("size", [4, 6, 8, 9, 12, 16, 25])
 def test_every_geometry_solves(size: int) -> None:
     """A filled grid with some cells emptied: the solver fills them in by the rules."""
-    geometry = Geometry.of_size(size)
-    full = pattern_solution(geometry)
+    rules = Rules.of_size(size)
+    full = pattern_solution(rules)
     rng = random.Random(size)
-    emptied = set(rng.sample(list(geometry.cells), geometry.cell_count // 3))
-    puzzle = Grid(geometry, tuple(0 if c in emptied else v for c, v in enumerate(full.values)))
+    emptied = set(rng.sample(list(rules.cells), rules.cell_count // 3))
+    puzzle = Grid(rules, tuple(0 if c in emptied else v for c, v in enumerate(full.values)))
     result = SOLVER.solve(puzzle, limit=1)
     assert result.count == 1 and is_solution(puzzle, result.solutions[0])
 
 
 def test_sudoku_x_keeps_both_diagonals() -> None:
-    geometry = Geometry.of_size(9, diagonals=True)
-    result = SOLVER.solve(Grid.empty(geometry), limit=3)
+    rules = Rules.of_size(9, diagonals=True)
+    result = SOLVER.solve(Grid.empty(rules), limit=3)
     assert result.count == 3
     for grid in result.solutions:
-        assert is_solution(Grid.empty(geometry), grid)
-        for diagonal in geometry.extra_units:
-            assert sorted(grid.values[cell] for cell in diagonal) == list(geometry.digits)
+        assert is_solution(Grid.empty(rules), grid)
+        for diagonal in rules.extra_units:
+            assert sorted(grid.values[cell] for cell in diagonal) == list(rules.digits)
 
 
 def test_sudoku_x_counts_the_4x4_grids_that_keep_the_diagonals() -> None:
-    plain, x = Geometry.of_size(4), Geometry.of_size(4, diagonals=True)
+    plain, x = Rules.of_size(4), Rules.of_size(4, diagonals=True)
     every = SOLVER.solve(Grid.empty(plain), limit=1000).solutions
     expected = {g.values for g in every if is_solution(Grid.empty(x), Grid(x, g.values))}
     result = SOLVER.solve(Grid.empty(x), limit=1000)

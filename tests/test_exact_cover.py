@@ -15,8 +15,8 @@ from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.errors import PuzzleFormatError
 from puzzles.formats import PuzzleEntry
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions.exact_cover import (
     ExactCoverMatrix,
     SudokuExactCover,
@@ -34,32 +34,30 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize(
-    ("geometry", "columns", "rows"),
+    ("rules", "columns", "rows"),
     [
-        (Geometry.of_size(4), 64, 64),
-        (Geometry.of_size(6), 144, 216),
-        (Geometry.of_size(9), 324, 729),
-        (Geometry.of_size(9, diagonals=True), 342, 729),
-        (Geometry.of_size(16), 1024, 4096),
+        (Rules.of_size(4), 64, 64),
+        (Rules.of_size(6), 144, 216),
+        (Rules.of_size(9), 324, 729),
+        (Rules.of_size(9, diagonals=True), 342, 729),
+        (Rules.of_size(16), 1024, 4096),
     ],
 )
-def test_the_full_matrix_has_4n2_columns_and_n3_rows(
-    geometry: Geometry, columns: int, rows: int
-) -> None:
-    matrix = full_matrix(geometry)
+def test_the_full_matrix_has_4n2_columns_and_n3_rows(rules: Rules, columns: int, rows: int) -> None:
+    matrix = full_matrix(rules)
     assert (len(matrix.columns), len(matrix.rows)) == (columns, rows)
     assert matrix.primary == columns and matrix.secondary == 0
     assert len(set(matrix.columns)) == columns
     # every column of a family is met by N rows, so ones = 4·N³ (+ N per extra-unit cell)
-    extra = sum(len(unit) for unit in geometry.extra_units)
-    assert matrix.ones == 4 * geometry.size**3 + extra * geometry.size
+    extra = sum(len(unit) for unit in rules.extra_units)
+    assert matrix.ones == 4 * rules.size**3 + extra * rules.size
 
 
 def test_rows_and_columns_are_numbered_as_in_the_thesis() -> None:
-    geometry = Geometry.of_size(4)
-    matrix = full_matrix(geometry)
+    rules = Rules.of_size(4)
+    matrix = full_matrix(rules)
     # the thesis's row 19 (1-based) is "3 in the first cell of the second row"
-    row = placement_row(geometry, geometry.cell(1, 0), 3)
+    row = placement_row(rules, rules.cell(1, 0), 3)
     assert row == 18
     assert [matrix.columns[c] for c in matrix.rows[row]] == ["r2c1", "r2#3", "c1#3", "b1#3"]
     # its columns: (r-1)·4 + c, then +16 for row-digit, +32 column-digit, +48 box-digit
@@ -67,12 +65,12 @@ def test_rows_and_columns_are_numbered_as_in_the_thesis() -> None:
 
 
 def test_sudoku_x_adds_a_family_per_diagonal() -> None:
-    geometry = Geometry.of_size(9, diagonals=True)
-    matrix = full_matrix(geometry)
-    centre = placement_row(geometry, geometry.cell(4, 4), 7)
+    rules = Rules.of_size(9, diagonals=True)
+    matrix = full_matrix(rules)
+    centre = placement_row(rules, rules.cell(4, 4), 7)
     names = [matrix.columns[c] for c in matrix.rows[centre]]
     assert names == ["r5c5", "r5#7", "c5#7", "b5#7", "x1#7", "x2#7"]
-    corner = placement_row(geometry, geometry.cell(0, 8), 1)
+    corner = placement_row(rules, rules.cell(0, 8), 1)
     assert [matrix.columns[c] for c in matrix.rows[corner]][-1] == "x2#1"
 
 
@@ -84,8 +82,8 @@ def test_givens_select_their_rows_up_front() -> None:
     assert "r2c1" not in matrix.columns and "r2#3" not in matrix.columns
     # no row left meets a given's column: the other digits of r2c1 and the 3s of its units
     placements = set(data.placements)
-    assert not any((puzzle.geometry.cell(1, 0), d) in placements for d in range(1, 5))
-    assert (puzzle.geometry.cell(0, 0), 3) not in placements
+    assert not any((puzzle.rules.cell(1, 0), d) in placements for d in range(1, 5))
+    assert (puzzle.rules.cell(0, 0), 3) not in placements
     assert describe(puzzle)["after"] == {"columns": 48, "rows": 24, "ones": 96}
 
 
@@ -151,23 +149,23 @@ def test_invert_refuses_two_digits_in_one_cell() -> None:
 def solved_grids(draw: st.DrawFn) -> Grid:
     """A filled grid: a pattern solution with its digits, bands, stacks, rows and columns
     shuffled (every such shuffle keeps a grid valid)."""
-    geometry = Geometry.of_size(draw(st.sampled_from([4, 6, 8, 9, 12])))
-    n, box_rows, box_cols = geometry.size, geometry.box_rows, geometry.box_cols
+    rules = Rules.of_size(draw(st.sampled_from([4, 6, 8, 9, 12])))
+    n, box_rows, box_cols = rules.size, rules.box_rows, rules.box_cols
     digits = draw(st.permutations(range(1, n + 1)))
     bands = draw(st.permutations(range(n // box_rows)))
     stacks = draw(st.permutations(range(n // box_cols)))
     rows = [b * box_rows + r for b in bands for r in draw(st.permutations(range(box_rows)))]
     cols = [s * box_cols + c for s in stacks for c in draw(st.permutations(range(box_cols)))]
-    base = pattern_solution(geometry)
-    return Grid(geometry, tuple(digits[base.at(r, c) - 1] for r in rows for c in cols))
+    base = pattern_solution(rules)
+    return Grid(rules, tuple(digits[base.at(r, c) - 1] for r in rows for c in cols))
 
 
 @settings(max_examples=60, deadline=None)
 @given(solved_grids(), st.data())
 def test_a_solution_maps_to_an_exact_cover_and_back(grid: Grid, data: st.DataObject) -> None:
-    assert is_solution(Grid.empty(grid.geometry), grid)
-    kept = data.draw(st.sets(st.sampled_from(list(grid.geometry.cells))), label="givens")
-    puzzle = Grid(grid.geometry, tuple(v if c in kept else 0 for c, v in enumerate(grid.values)))
+    assert is_solution(Grid.empty(grid.rules), grid)
+    kept = data.draw(st.sets(st.sampled_from(list(grid.rules.cells))), label="givens")
+    puzzle = Grid(grid.rules, tuple(v if c in kept else 0 for c, v in enumerate(grid.values)))
     matrix, cover = REDUCTION.apply(puzzle)
     rows = REDUCTION.encode(grid, cover)
     assert matrix.is_exact_cover(rows)

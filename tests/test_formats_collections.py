@@ -34,7 +34,7 @@ def test_collection_loads_with_documented_count(name: str) -> None:
     count, sizes = documented_counts()[name]
     entries = load(name)
     assert len(entries) == count
-    assert {entry.puzzle.geometry.name for entry in entries} == set(sizes.split(", "))
+    assert {entry.puzzle.rules.name for entry in entries} == set(sizes.split(", "))
     assert entries[0].id.startswith(f"{name}:")
     assert len({entry.id for entry in entries}) == count
 

@@ -39,9 +39,9 @@ def test_line_format_errors(text: str, expected: str) -> None:
 
 
 def test_wrong_length_with_a_known_geometry_points_past_the_end() -> None:
-    from puzzles import Geometry
+    from puzzles import Rules
 
-    message = error_of(SEED[:80] + "\n", options=ReadOptions(geometry=Geometry.of_size(9)))
+    message = error_of(SEED[:80] + "\n", options=ReadOptions(rules=Rules.of_size(9)))
     assert message.startswith("f:1:81: expected 81 cells for a 9x9 puzzle, got 80")
 
 
@@ -170,7 +170,7 @@ def test_missing_and_binary_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "fmt", "expected"),
     [
-        # rows of numbers that make no board: a bare GeometryError without file or line
+        # rows of numbers that make no board: a bare RulesError without file or line
         ('{"puzzle": [[1, 2, 3, 4], [1, 2]]}', "json", 'f:1: "puzzle": 2 rows make no board'),
         ('\n{"puzzle": []}', "json", 'f:2: "puzzle": 0 rows make no board: size 0 is too small'),
         ('{"puzzle": [[0]]}\n', "jsonl", 'f:1: "puzzle": 1 rows make no board'),
@@ -245,9 +245,9 @@ def test_a_line_of_thousands_of_digits_is_a_size_error() -> None:
 
 
 def test_extra_cells_are_pointed_at_with_a_known_geometry() -> None:
-    from puzzles import Geometry
+    from puzzles import Rules
 
-    options = ReadOptions(geometry=Geometry.of_size(9))
+    options = ReadOptions(rules=Rules.of_size(9))
     assert error_of(f" {SEED} 12\n", options=options).startswith(
         "f:1:84: expected 81 cells for a 9x9 puzzle, got 83"
     )

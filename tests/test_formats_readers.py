@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzles import Geometry, Grid
+from puzzles import Grid, Rules
 from puzzles.formats import (
     FORMATS,
     PlayerState,
@@ -107,10 +107,10 @@ def test_picture_round_trips() -> None:
 
 
 def test_box_shape_is_read_from_the_separators() -> None:
-    tall = Geometry(6, 3, 2)
+    tall = Rules(6, 3, 2)
     grid = Grid(tall, tuple([0] * 36)).with_values({0: 1, 7: 2})
     (entry,) = read_text(grid.picture(), "x", "grid")
-    assert entry.puzzle.geometry == tall
+    assert entry.puzzle.rules == tall
     assert entry.puzzle == grid
 
 
@@ -142,9 +142,9 @@ def test_txt_sniffing(text: str, grids: bool) -> None:
 
 def test_txt_sniffing_with_a_geometry() -> None:
     row = "1.D....4.A58...."
-    assert looks_like_grids(row + "\n", ReadOptions(geometry=Geometry.of_size(16)))
-    assert not looks_like_grids(row + "\n", ReadOptions(geometry=Geometry.of_size(4)))
-    assert looks_like_grids("Grid 01\n", ReadOptions(geometry=Geometry.of_size(9)))
+    assert looks_like_grids(row + "\n", ReadOptions(rules=Rules.of_size(16)))
+    assert not looks_like_grids(row + "\n", ReadOptions(rules=Rules.of_size(4)))
+    assert looks_like_grids("Grid 01\n", ReadOptions(rules=Rules.of_size(9)))
 
 
 SDK = (
@@ -230,7 +230,7 @@ def test_json_player_state_with_pencil_marks() -> None:
 
 
 def test_json_geometry_and_alphabet_keys() -> None:
-    x = Geometry.of_size(9, diagonals=True)
+    x = Rules.of_size(9, diagonals=True)
     puzzle = Grid(x, PUZZLE.values)
     state = PlayerState.blank(puzzle)
     text = write_text([PuzzleEntry("a", puzzle, state=state)], "jsonl", WriteOptions(HEX))

@@ -9,34 +9,34 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzles import Geometry, is_solution
+from puzzles import Rules, is_solution
 from puzzles.formats import FORMATS, ReadOptions, WriteOptions, read_text, write_text
 from tests.formats_strategies import GEOMETRIES, SEEDS, alphabets_for, entries, random_solution
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def read_options(fmt: str, geometry: Geometry, alphabet: Any) -> ReadOptions:
+def read_options(fmt: str, rules: Rules, alphabet: Any) -> ReadOptions:
     """What the reader must be told: the geometry, unless the format itself records it."""
     keeps = FORMATS[fmt].keeps
     if "diagonals" in keeps:
         return ReadOptions(alphabet=alphabet)
-    if "box" in keeps and not geometry.diagonals:
+    if "box" in keeps and not rules.diagonals:
         return ReadOptions(alphabet=alphabet)
-    return ReadOptions(alphabet=alphabet, geometry=geometry)
+    return ReadOptions(alphabet=alphabet, rules=rules)
 
 
 @pytest.mark.parametrize("fmt", list(FORMATS))
-@pytest.mark.parametrize("geometry", GEOMETRIES, ids=str)
+@pytest.mark.parametrize("rules", GEOMETRIES, ids=str)
 @SETTINGS
 @given(data=st.data())
-def test_round_trip(fmt: str, geometry: Geometry, data: st.DataObject) -> None:
+def test_round_trip(fmt: str, rules: Rules, data: st.DataObject) -> None:
     keeps = FORMATS[fmt].keeps
-    alphabet = data.draw(st.sampled_from(alphabets_for(geometry)))
+    alphabet = data.draw(st.sampled_from(alphabets_for(rules)))
     written = data.draw(
         st.lists(
             entries(
-                geometry,
+                rules,
                 solutions="solution" in keeps,
                 metadata="metadata" in keeps,
                 state="state" in keeps,
@@ -46,9 +46,9 @@ def test_round_trip(fmt: str, geometry: Geometry, data: st.DataObject) -> None:
         )
     )
     text = write_text(written, fmt, WriteOptions(alphabet))
-    read = read_text(text, "t", fmt, read_options(fmt, geometry, alphabet))
+    read = read_text(text, "t", fmt, read_options(fmt, rules, alphabet))
     assert [e.puzzle for e in read] == [e.puzzle for e in written]
-    assert [e.puzzle.geometry for e in read] == [geometry] * len(written)
+    assert [e.puzzle.rules for e in read] == [rules] * len(written)
     assert [e.solution for e in read] == [e.solution for e in written]
     assert [e.state for e in read] == [e.state for e in written]
     if "metadata" in keeps:
@@ -58,11 +58,11 @@ def test_round_trip(fmt: str, geometry: Geometry, data: st.DataObject) -> None:
     assert write_text(read, fmt, WriteOptions(alphabet)) == text
 
 
-@pytest.mark.parametrize("geometry", GEOMETRIES, ids=str)
+@pytest.mark.parametrize("rules", GEOMETRIES, ids=str)
 @settings(max_examples=10, deadline=None)
 @given(seed=SEEDS)
-def test_random_grids_are_solutions(geometry: Geometry, seed: int) -> None:
-    grid = random_solution(geometry, random.Random(seed))
+def test_random_grids_are_solutions(rules: Rules, seed: int) -> None:
+    grid = random_solution(rules, random.Random(seed))
     assert is_solution(grid, grid)
 
 

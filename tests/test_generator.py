@@ -11,14 +11,14 @@ from harness.cli import main
 from harness.generator import ACCEPTED, Generator, random_full_grid, target_empty
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers.base import Status
 from solvers.registry import create
 from tests.cli_contract import GENERATE
 from tests.logic_backends import second_counter
 
-NINE = Geometry.of_size(9)
+NINE = Rules.of_size(9)
 
 
 def unique_by_two_backends(puzzles: list[Grid], solution: list[Grid]) -> None:
@@ -36,11 +36,11 @@ def test_targets_scale_with_the_grid() -> None:
     assert [target_empty(16, d) for d in ("easy", "medium", "hard")] == [126, 158, 190]
 
 
-@pytest.mark.parametrize("geometry", ["4", "6", "9", "9x9-x", "12", "16"])
-def test_random_full_grids_are_solutions(geometry: str) -> None:
+@pytest.mark.parametrize("rules", ["4", "6", "9", "9x9-x", "12", "16"])
+def test_random_full_grids_are_solutions(rules: str) -> None:
     import random
 
-    shape = Geometry.parse(geometry)
+    shape = Rules.parse(rules)
     rng = random.Random(5)
     grids = [random_full_grid(shape, rng) for _ in range(2)]
     assert all(is_solution(Grid.empty(shape), grid) for grid in grids)
@@ -86,10 +86,10 @@ def test_minimal_puzzles_lose_uniqueness_without_any_given() -> None:
 
 
 def test_sudoku_x_and_six_by_six() -> None:
-    x = Geometry.of_size(9, diagonals=True)
+    x = Rules.of_size(9, diagonals=True)
     made = Generator(x, "easy", seed=6).generate(2)
     unique_by_two_backends([g.puzzle for g in made], [g.solution for g in made])
-    six = Generator(Geometry.of_size(6), "easy", seed=6).one()
+    six = Generator(Rules.of_size(6), "easy", seed=6).one()
     assert six.empty == target_empty(6, "easy") and six.rating.label == "easy"
 
 

@@ -8,7 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 
-from puzzles import Geometry, Grid, PuzzleFormatError
+from puzzles import Grid, PuzzleFormatError, Rules
 from puzzles.symbols import HEX, LETTERS
 from tests.formats_strategies import GEOMETRIES, SEEDS, random_solution, remove_cells
 
@@ -65,26 +65,26 @@ def test_picture_of_a_6x6_shows_2x3_boxes() -> None:
 
 
 def test_picture_of_a_16x16_in_hex() -> None:
-    grid = Grid.empty(Geometry.of_size(16)).with_values({0: 1, 15: 16})
+    grid = Grid.empty(Rules.of_size(16)).with_values({0: 1, 15: 16})
     first = grid.picture(HEX).splitlines()[0]
     assert first == "0 . . . | . . . . | . . . . | . . . F"
     assert grid.to_line(HEX, blank="-")[:2] == "0-"
 
 
-@pytest.mark.parametrize("geometry", GEOMETRIES, ids=str)
+@pytest.mark.parametrize("rules", GEOMETRIES, ids=str)
 @settings(max_examples=5, deadline=None)
 @given(seed=SEEDS)
-def test_line_rows_and_alphabets_agree(geometry: Geometry, seed: int) -> None:
+def test_line_rows_and_alphabets_agree(rules: Rules, seed: int) -> None:
     rng = random.Random(seed)
-    grid = remove_cells(random_solution(geometry, rng), rng, rng.random())
-    assert Grid.from_rows(grid.to_rows(), geometry) == grid
-    assert Grid.from_string(grid.to_line(), geometry) == grid
-    assert Grid.from_string(grid.to_line().lower(), geometry) == grid  # letters either case
-    if geometry.size <= 16:
-        assert Grid.from_string(grid.to_line(HEX), geometry, alphabet=HEX) == grid
-    assert Grid.from_string(grid.to_line(LETTERS), geometry, alphabet=LETTERS) == grid
+    grid = remove_cells(random_solution(rules, rng), rng, rng.random())
+    assert Grid.from_rows(grid.to_rows(), rules) == grid
+    assert Grid.from_string(grid.to_line(), rules) == grid
+    assert Grid.from_string(grid.to_line().lower(), rules) == grid  # letters either case
+    if rules.size <= 16:
+        assert Grid.from_string(grid.to_line(HEX), rules, alphabet=HEX) == grid
+    assert Grid.from_string(grid.to_line(LETTERS), rules, alphabet=LETTERS) == grid
     spaced = " ".join(grid.to_line())
-    assert Grid.from_string(spaced, geometry) == grid
+    assert Grid.from_string(spaced, rules) == grid
 
 
 def test_grids_are_immutable_and_checked() -> None:
@@ -93,6 +93,6 @@ def test_grids_are_immutable_and_checked() -> None:
         grid.values = ()  # type: ignore[misc]
     assert grid.with_values({2: 4})[2] == 4 and grid[2] == 0
     with pytest.raises(PuzzleFormatError, match="r1c1 holds 10: values are 0"):
-        Grid(grid.geometry, (10, *grid.values[1:]))
+        Grid(grid.rules, (10, *grid.values[1:]))
     with pytest.raises(PuzzleFormatError, match="9 rows of 9 values"):
-        Grid.from_rows(BOARD[:8], grid.geometry)
+        Grid.from_rows(BOARD[:8], grid.rules)

@@ -278,11 +278,11 @@ def test_empty_4x4_288_from_one_roots_of_unity_basis() -> None:
 
 def test_extra_units_and_other_sizes() -> None:
     """Nothing is tied to 9x9: the 4x4 Sudoku-X grids (diagonals too) and a 6x6 grid."""
-    from puzzles.geometry import Geometry
+    from puzzles.rules import Rules
 
-    sudoku_x = Grid.empty(Geometry.of_size(4, diagonals=True))
+    sudoku_x = Grid.empty(Rules.of_size(4, diagonals=True))
     ours = GroebnerSolver().solve(sudoku_x, limit=100)
     theirs = create(reference()).solve(sudoku_x, limit=100)
     assert ours.status is Status.SOLVED and ours.count == theirs.count
-    six = GroebnerSolver().solve(Grid.empty(Geometry.of_size(6)), limit=1)
-    assert six.count == 1 and is_solution(Grid.empty(Geometry.of_size(6)), six.solutions[0])
+    six = GroebnerSolver().solve(Grid.empty(Rules.of_size(6)), limit=1)
+    assert six.count == 1 and is_solution(Grid.empty(Rules.of_size(6)), six.solutions[0])

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers.base import Status
 from solvers.logic import LogicSolver, run_logic
 from solvers.logic.state import Candidates
@@ -26,9 +26,7 @@ def test_newspaper_puzzle_of_seed_004_falls_to_singles_alone() -> None:
     assert result.status is Status.SOLVED
     assert result.solutions[0].to_line() == NEWSPAPER_SOLUTION
     log = result.details["log"]
-    assert (
-        len(log) == Grid.from_string(NEWSPAPER).geometry.cell_count - 28 == result.counters["steps"]
-    )
+    assert len(log) == Grid.from_string(NEWSPAPER).rules.cell_count - 28 == result.counters["steps"]
     assert log[0] == "1. r1c1 = 8: naked single"
     assert all("single" in line for line in log)
     assert result.counters["naked_single"] + result.counters["hidden_single"] == len(log)
@@ -54,7 +52,7 @@ def test_it_gives_up_with_the_partial_grid_and_candidates() -> None:
     assert result.status is Status.GAVE_UP and not result.solutions
     assert result.partial is not None and result.partial.givens >= hard.givens
     marks = result.details["candidates"]
-    assert len(marks) == result.partial.geometry.cell_count - result.partial.givens
+    assert len(marks) == result.partial.rules.cell_count - result.partial.givens
     assert all(len(digits) >= 2 for digits in marks.values())
     assert "no technique applies" in result.message
 
@@ -78,7 +76,7 @@ def test_repeated_givens_have_no_solution() -> None:
 
 
 def test_sudoku_x_uses_the_diagonals() -> None:
-    x = Geometry.of_size(9, diagonals=True)
+    x = Rules.of_size(9, diagonals=True)
     solution = Grid.from_string(
         "123456789456789123789123456214365897368972514597814632941638275832547961675291348", x
     )
@@ -91,7 +89,7 @@ def test_sudoku_x_uses_the_diagonals() -> None:
     assert result.status is Status.SOLVED and result.solutions[0] == solution
     # the centre is fixed by the diagonal, not by its row, column and box
     assert Candidates.from_grid(puzzle).candidates(centre) == [solution[centre]]
-    plain = Grid(Geometry.of_size(9), puzzle.values)
+    plain = Grid(Rules.of_size(9), puzzle.values)
     assert len(Candidates.from_grid(plain).candidates(centre)) > 1
 
 
@@ -106,7 +104,7 @@ def test_other_sizes(name: str) -> None:
 
 
 def test_six_by_six() -> None:
-    six = Geometry.of_size(6)
+    six = Rules.of_size(6)
     solution = Grid.from_string("123456456123231564564231312645645312", six)
     puzzle = solution.with_values({0: 0, 7: 0, 14: 0, 21: 0, 28: 0, 35: 0, 3: 0, 20: 0})
     result = LogicSolver().solve(puzzle)
@@ -129,7 +127,7 @@ def test_every_step_is_sound(line: str, rng: object, keep: float) -> None:
 
     assert isinstance(rng, random.Random)
     solution = Grid.from_string(line)
-    puzzle = Grid(solution.geometry, tuple(v if rng.random() < keep else 0 for v in solution))
+    puzzle = Grid(solution.rules, tuple(v if rng.random() < keep else 0 for v in solution))
     run = run_logic(puzzle)
     assert run.end in ("solved", "stuck")
     for step in run.steps:

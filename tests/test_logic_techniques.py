@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from puzzles.geometry import Geometry
+from puzzles.rules import Rules
 from solvers.logic.state import Candidates, Move, Step
 from solvers.logic.techniques import BY_KEY, TECHNIQUES
 from tests.logic_positions import (
@@ -215,12 +215,12 @@ def test_every_technique_has_a_test_here() -> None:
 
 @pytest.mark.parametrize("size", [4, 6, 16])
 def test_techniques_use_the_geometry_not_nine(size: int) -> None:
-    geometry = Geometry.of_size(size)
-    digits = "".join("123456789ABCDEFG"[d - 1] for d in geometry.digits)
-    marks = [digits] * geometry.cell_count
+    rules = Rules.of_size(size)
+    digits = "".join("123456789ABCDEFG"[d - 1] for d in rules.digits)
+    marks = [digits] * rules.cell_count
     # a naked pair of 1/2 in the first row of any size
     marks[0] = marks[size - 1] = "12"
-    state = Candidates.from_marks(geometry, marks)
+    state = Candidates.from_marks(rules, marks)
     step = BY_KEY["naked_pair"].find(state)
     assert step is not None
     assert set(step.eliminations) == {(c, d) for c in range(1, size - 1) for d in (1, 2)}

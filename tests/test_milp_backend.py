@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from harness.cli import main
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions import milp
 from reductions.exact_cover import REDUCTION as EXACT_COVER
 from reductions.milp import MilpReduction
@@ -54,16 +54,16 @@ def test_counting_with_no_good_cuts_matches_the_propagating_count(name: str) -> 
 
 
 def test_the_empty_sudoku_x_4x4_has_48_solutions() -> None:
-    result = MilpSolver().solve(Grid.empty(Geometry.of_size(4, diagonals=True)), limit=100)
+    result = MilpSolver().solve(Grid.empty(Rules.of_size(4, diagonals=True)), limit=100)
     assert (result.count, result.exact) == (48, True)
     assert all(
-        is_solution(Grid.empty(Geometry.of_size(4, diagonals=True)), g) for g in result.solutions
+        is_solution(Grid.empty(Rules.of_size(4, diagonals=True)), g) for g in result.solutions
     )
 
 
 @pytest.mark.slow
 def test_the_empty_4x4_has_288_solutions() -> None:  # 289 solves, about 8 s
-    result = MilpSolver().solve(Grid.empty(Geometry.of_size(4)), limit=1000)
+    result = MilpSolver().solve(Grid.empty(Rules.of_size(4)), limit=1000)
     assert (result.count, result.exact) == (288, True)
 
 
@@ -95,7 +95,7 @@ def test_a_16x16_solves() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_a_count_that_cannot_finish_stops_at_the_timeout(name: str) -> None:
-    empty = Grid.empty(Geometry.of_size(9))
+    empty = Grid.empty(Rules.of_size(9))
     start = time.perf_counter()
     result = create(name).solve(empty, limit=10**9, timeout=0.3)
     assert result.status is Status.TIMEOUT and not result.exact
@@ -112,8 +112,8 @@ def test_the_exported_mps_reads_back_and_solves_to_the_same_grid() -> None:
     assert solver.solve(model) == model_builder.SolveStatus.OPTIMAL
     chosen = {v.name for v in model.get_variables() if solver.value(v) > 0.5}
     expected = Grid.from_string("4213312424311342")
-    free = [c for c in THESIS.geometry.cells if not THESIS[c]]
-    assert chosen == {f"x_{THESIS.geometry.cell_name(c)}_{expected[c]}" for c in free}
+    free = [c for c in THESIS.rules.cells if not THESIS[c]]
+    assert chosen == {f"x_{THESIS.rules.cell_name(c)}_{expected[c]}" for c in free}
 
 
 def test_the_program_is_the_exact_cover_matrix() -> None:
@@ -135,8 +135,8 @@ def test_the_program_is_the_exact_cover_matrix() -> None:
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from([4, 6, 9]), st.randoms(use_true_random=False))
 def test_invert_round_trips_any_valid_grid(size: int, rng: random.Random) -> None:
-    solution = random_solution(Geometry.of_size(size), rng)
-    puzzle = Grid(solution.geometry, tuple(v if rng.random() < 0.4 else 0 for v in solution.values))
+    solution = random_solution(Rules.of_size(size), rng)
+    puzzle = Grid(solution.rules, tuple(v if rng.random() < 0.4 else 0 for v in solution.values))
     reduction = MilpReduction()
     _, data = reduction.apply(puzzle)
     rows = set(EXACT_COVER.encode(solution, data.cover))

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions.polynomial import (
     Algebra,
     PolynomialOptionsError,
@@ -55,10 +55,10 @@ def test_thesis_first_deduction_x6_is_1() -> None:
 def test_thesis_second_deduction_x8_is_4() -> None:
     """With x5 = 3, x6 = 1, x7 = 2 in row 2, x8 = 4: by the gcd of the G(v, x8) and by the
     thesis's linear row sum x5 + x6 + x7 + x8 = 10."""
-    geometry = Geometry.of_size(4)
+    rules = Rules.of_size(4)
     algebra = Algebra.of(4)
     row = {4: 3, 5: 1, 6: 2}  # x5, x6, x7 (cells 4, 5, 6)
-    system = PolynomialSystem(geometry, algebra, {7: algebra.F}, row, unit_sums=True)
+    system = PolynomialSystem(rules, algebra, {7: algebra.F}, row, unit_sums=True)
     assert algebra.text(system.univariate[7], "x8") == "x8 - 4"
     row_sum = system.sums[0]  # row 2 is the first unit with an open cell
     assert format_polynomial(row_sum, algebra) == "x8 - 4"
@@ -143,7 +143,7 @@ def test_describe_and_raw_size() -> None:
     assert summary["field"] == "QQ"
     # the thesis ideal as is: 16 F's, 56 G's (16 cells x 7 peers / 2), 4 givens
     assert summary["raw_polynomials"] == 16 + 56 + 4
-    assert raw_size(Geometry.of_size(9), 30)["raw_polynomials"] == 81 + 810 + 30
+    assert raw_size(Rules.of_size(9), 30)["raw_polynomials"] == 81 + 810 + 30
 
 
 def test_export_is_a_singular_script() -> None:

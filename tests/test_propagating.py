@@ -12,8 +12,8 @@ from solving_support import brute_force_solutions, remove_cells, shuffled_grid
 from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.formats import PuzzleEntry
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers.base import Status
 from solvers.propagating import PropagatingSolver, intersections
 
@@ -71,18 +71,18 @@ def test_seed_boards_as_sudoku_x(entry: PuzzleEntry) -> None:
     # Sudoku-X only adds constraints, so its solutions are among the plain puzzle's one
     # solution: that one if it keeps both diagonals, else none.
     assert entry.solution is not None
-    geometry = Geometry.of_size(entry.puzzle.size, diagonals=True)
-    puzzle = Grid(geometry, entry.puzzle.values)
-    listed = Grid(geometry, entry.solution.values)
+    rules = Rules.of_size(entry.puzzle.size, diagonals=True)
+    puzzle = Grid(rules, entry.puzzle.values)
+    listed = Grid(rules, entry.solution.values)
     result = SOLVER.solve(puzzle, limit=2)
     assert result.exact
     assert result.solutions == ([listed] if is_solution(puzzle, listed) else [])
 
 
 def test_9x9_sudoku_x_puzzles_solve_to_grids_that_keep_the_diagonals() -> None:
-    geometry = Geometry.of_size(9, diagonals=True)
-    full = SOLVER.solve(Grid.empty(geometry)).solutions[0]
-    assert is_solution(Grid.empty(geometry), full)
+    rules = Rules.of_size(9, diagonals=True)
+    full = SOLVER.solve(Grid.empty(rules)).solutions[0]
+    assert is_solution(Grid.empty(rules), full)
     rng = random.Random(9)
     for _ in range(10):
         puzzle = remove_cells(full, rng.sample(range(81), 55))
@@ -96,8 +96,8 @@ def test_9x9_sudoku_x_puzzles_solve_to_grids_that_keep_the_diagonals() -> None:
 @pytest.mark.parametrize("size", [4, 6])
 def test_small_puzzles_match_brute_force(size: int, diagonals: bool, alldiff: bool | None) -> None:
     solver = PropagatingSolver(alldiff=alldiff)
-    geometry = Geometry.of_size(size, diagonals=diagonals)
-    full = solver.solve(Grid.empty(geometry)).solutions[0]
+    rules = Rules.of_size(size, diagonals=diagonals)
+    full = solver.solve(Grid.empty(rules)).solutions[0]
     rng = random.Random(size)
     for _ in range(5):
         puzzle = remove_cells(full, rng.sample(range(size * size), size * size * 3 // 5))
@@ -107,10 +107,10 @@ def test_small_puzzles_match_brute_force(size: int, diagonals: bool, alldiff: bo
 
 
 def test_locked_candidates_look_at_box_line_and_diagonal_intersections() -> None:
-    plain = intersections(Geometry.of_size(9).units)
+    plain = intersections(Rules.of_size(9).units)
     assert len(plain) == 54  # each of 9 boxes meets 3 rows and 3 columns
     assert all(len(i.common) == 3 and len(i.u_rest) == 6 for i in plain)
-    x = intersections(Geometry.of_size(9, diagonals=True).units)
+    x = intersections(Rules.of_size(9, diagonals=True).units)
     assert len(x) == 54 + 2 * 3  # each diagonal crosses 3 boxes in 3 cells
 
 
@@ -118,7 +118,7 @@ def test_a_25x25_grid_is_solved() -> None:
     # Most bundled 25x25 puzzles (Frisch's, ~270 givens) are beyond this back-end (see
     # test_propagating_alldiff.py); a shuffled full grid with 300 cells removed is not.
     rng = random.Random(25)
-    full = shuffled_grid(Geometry.of_size(25), rng)
+    full = shuffled_grid(Rules.of_size(25), rng)
     puzzle = remove_cells(full, rng.sample(range(625), 300))
     result = SOLVER.solve(puzzle, timeout=60)
     assert result.count == 1 and is_solution(puzzle, result.solutions[0])
@@ -134,8 +134,8 @@ def test_random_puzzles_of_every_geometry_solve_consistently(
     size: int, seed: int, holes: float
 ) -> None:
     rng = random.Random(seed)
-    geometry = Geometry.of_size(size)
-    full = shuffled_grid(geometry, rng)
+    rules = Rules.of_size(size)
+    full = shuffled_grid(rules, rng)
     puzzle = remove_cells(full, rng.sample(range(size * size), round(holes * size * size)))
     result = SOLVER.solve(puzzle, timeout=30)
     assert result.status in (Status.SOLVED, Status.LIMIT)

@@ -12,8 +12,8 @@ from solving_support import remove_cells, shuffled_grid
 
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers.base import Status
 from solvers.propagating import PropagatingSolver, alldiff_filter
 
@@ -101,7 +101,7 @@ GAC = PropagatingSolver(alldiff=True)
 
 
 def test_the_empty_4x4_has_288_grids_with_filtering() -> None:
-    result = GAC.solve(Grid.empty(Geometry.of_size(4)), limit=1000)
+    result = GAC.solve(Grid.empty(Rules.of_size(4)), limit=1000)
     assert (result.count, result.exact) == (288, True)
 
 
@@ -109,7 +109,7 @@ def test_the_empty_4x4_has_288_grids_with_filtering() -> None:
 @given(size=st.sampled_from([4, 6, 8, 9, 12]), seed=st.integers(0, 2**32 - 1))
 def test_filtering_and_restarts_agree_with_the_plain_search(size: int, seed: int) -> None:
     rng = random.Random(seed)
-    full = shuffled_grid(Geometry.of_size(size), rng)
+    full = shuffled_grid(Rules.of_size(size), rng)
     puzzle = remove_cells(full, rng.sample(range(size * size), size * size * 2 // 3))
     plain = PropagatingSolver(alldiff=False).solve(puzzle, limit=20, timeout=30)
     strong = PropagatingSolver(alldiff=True, restarts=True).solve(puzzle, limit=20, timeout=30)

@@ -16,8 +16,8 @@ from constraint import AllDifferentConstraint, BacktrackingSolver, Problem
 from harness.commands import reduce as reduce_command
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions import csp
 from reductions.csp import CspReduction
 from solvers import Backend, SolverUnavailableError, Status, create, get, register, select
@@ -38,7 +38,7 @@ def test_the_reduction_has_a_variable_per_cell_and_a_constraint_per_unit() -> No
 
 
 def test_export_is_an_xcsp3_instance() -> None:
-    x = Geometry.of_size(9, diagonals=True)
+    x = Rules.of_size(9, diagonals=True)
     puzzle = Grid(x, load("seeds")[0].puzzle.values)
     root = ElementTree.fromstring(csp.export(puzzle))
     assert root.get("format") == "XCSP3"
@@ -74,7 +74,7 @@ def test_a_search_that_takes_long_stops_at_the_timeout(name: str) -> None:
 
 
 def test_a_timeout_keeps_the_solutions_found_so_far() -> None:
-    empty = Grid.empty(Geometry.of_size(9))
+    empty = Grid.empty(Rules.of_size(9))
     result = create("python-constraint").solve(empty, limit=10**9, timeout=0.3)
     assert result.status is Status.TIMEOUT and result.count > 0
     assert all(is_solution(empty, grid) for grid in result.solutions)
@@ -110,11 +110,11 @@ def test_every_complete_algorithm_counts_a_4x4_puzzle(algorithm: str, forwardche
 
 def test_counting_takes_limit_solutions_from_the_library_iterator() -> None:
     """The back-end gives what the bare library gives, in the library's order."""
-    empty = Grid.empty(Geometry.of_size(4))
+    empty = Grid.empty(Rules.of_size(4))
     problem = Problem(BacktrackingSolver())
-    for cell in empty.geometry.cells:
+    for cell in empty.rules.cells:
         problem.addVariable(cell, [1, 2, 3, 4])
-    for unit in empty.geometry.units:
+    for unit in empty.rules.units:
         problem.addConstraint(AllDifferentConstraint(), list(unit))
     bare = [tuple(answer[c] for c in range(16)) for answer in islice(problem.getSolutionIter(), 7)]
     ours = create("python-constraint").solve(empty, limit=7)

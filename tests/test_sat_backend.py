@@ -15,13 +15,13 @@ from harness.cli import main
 from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.formats import PuzzleEntry
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from solvers import SolverUnavailableError, Status, create, get, select
 from solvers.sat import SOLVERS, SatSolver, canonical_name
 
 SAT = SatSolver()
-EMPTY_4X4 = Grid.empty(Geometry.of_size(4))
+EMPTY_4X4 = Grid.empty(Rules.of_size(4))
 
 
 def assert_unique_and_agrees_with_dlx(entries: list[PuzzleEntry]) -> None:
@@ -100,12 +100,12 @@ def test_a_full_grid_is_its_own_only_solution() -> None:
 
 def test_sudoku_x_counts_agree_with_propagating() -> None:
     propagating = create("propagating")
-    x4 = Grid.empty(Geometry.of_size(4, diagonals=True))
+    x4 = Grid.empty(Rules.of_size(4, diagonals=True))
     result = SAT.solve(x4, limit=1000)
     assert result.exact and result.count == 48
     assert set(result.solutions) == set(propagating.solve(x4, limit=1000).solutions)
     for entry in load("seeds"):
-        puzzle = Grid(Geometry.of_size(entry.puzzle.size, diagonals=True), entry.puzzle.values)
+        puzzle = Grid(Rules.of_size(entry.puzzle.size, diagonals=True), entry.puzzle.values)
         assert SAT.solve(puzzle, limit=2).solutions == propagating.solve(puzzle, limit=2).solutions
 
 
@@ -126,7 +126,7 @@ def test_the_16x16_set_solves() -> None:
 
 @pytest.mark.parametrize("name", ["sat", "sat-glucose"])  # conflict budgets; interrupt()
 def test_a_count_that_cannot_finish_stops_at_the_timeout(name: str) -> None:
-    empty = Grid.empty(Geometry.of_size(16))
+    empty = Grid.empty(Rules.of_size(16))
     start = time.perf_counter()
     result = create(name).solve(empty, limit=10**9, timeout=0.3)
     elapsed = time.perf_counter() - start

@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from puzzles import Geometry, Grid
+from puzzles import Grid, Rules
 from solvers.base import Deadline, SearchOutcome, SearchTimeout, Solver, Status
 
-FOUR = Geometry.of_size(4)
+FOUR = Rules.of_size(4)
 SOLVED_4X4 = Grid.from_string("4213312424311342")
 
 

@@ -31,13 +31,13 @@ def collection_records() -> list[dict[str, Any]]:
     records = []
     for bundled in BUNDLED.values():
         entries = load(bundled.name)
-        sizes = sorted({entry.puzzle.geometry for entry in entries}, key=lambda g: g.size)
+        sizes = sorted({entry.puzzle.rules for entry in entries}, key=lambda g: g.size)
         records.append(
             {
                 "name": bundled.name,
                 "file": bundled.file,
                 "count": len(entries),
-                "sizes": [geometry.name for geometry in sizes],
+                "sizes": [rules.name for rules in sizes],
                 "solutions": sum(1 for entry in entries if entry.solution is not None),
                 "summary": bundled.summary,
                 "source": bundled.source,

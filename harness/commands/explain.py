@@ -10,7 +10,7 @@ from harness.inputs import add_puzzle_arguments, read_inputs
 from harness.output import print_json, result_record
 from harness.rating import rating_of
 from puzzles.errors import SudokuBenchError
-from puzzles.geometry import Geometry
+from puzzles.rules import Rules
 from solvers.base import Result, Status
 from solvers.logic import TECHNIQUES, LogicSolver
 from solvers.logic.state import SYMBOLS
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         if number:
             print()
-        print(f"{entry.id} ({entry.puzzle.geometry}, {entry.puzzle.givens} givens)")
+        print(f"{entry.id} ({entry.puzzle.rules}, {entry.puzzle.givens} givens)")
         print(entry.puzzle.picture())
         print()
         for line in result.details.get("log", []):
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         if marks:
             print()
             print("candidates left:")
-            print(candidates_picture(entry.puzzle.geometry, grid.values if grid else (), marks))
+            print(candidates_picture(entry.puzzle.rules, grid.values if grid else (), marks))
     return 0
 
 
@@ -101,24 +101,21 @@ def ending(result: Result, label: str, hardest: str | None) -> str:
     return f"gave up after {steps} steps: {result.message}; the grid so far:"
 
 
-def candidates_picture(
-    geometry: Geometry, values: tuple[int, ...] | Any, marks: dict[str, str]
-) -> str:
+def candidates_picture(rules: Rules, values: tuple[int, ...] | Any, marks: dict[str, str]) -> str:
     """The pencil marks as a boxed grid: each empty cell shows its candidates."""
     texts = [
-        marks.get(geometry.cell_name(cell)) or (SYMBOLS[values[cell] - 1] if values[cell] else ".")
-        for cell in geometry.cells
+        marks.get(rules.cell_name(cell)) or (SYMBOLS[values[cell] - 1] if values[cell] else ".")
+        for cell in rules.cells
     ]
     width = max(len(text) for text in texts)
     lines = []
-    for row in range(geometry.size):
-        if row and row % geometry.box_rows == 0:
-            stack = "-" * ((width + 1) * geometry.box_cols - 1)
-            lines.append("-+-".join([stack] * (geometry.size // geometry.box_cols)))
-        cells = [texts[geometry.cell(row, col)].ljust(width) for col in range(geometry.size)]
+    for row in range(rules.size):
+        if row and row % rules.box_rows == 0:
+            stack = "-" * ((width + 1) * rules.box_cols - 1)
+            lines.append("-+-".join([stack] * (rules.size // rules.box_cols)))
+        cells = [texts[rules.cell(row, col)].ljust(width) for col in range(rules.size)]
         stacks = [
-            " ".join(cells[c : c + geometry.box_cols])
-            for c in range(0, geometry.size, geometry.box_cols)
+            " ".join(cells[c : c + rules.box_cols]) for c in range(0, rules.size, rules.box_cols)
         ]
         lines.append(" | ".join(stacks).rstrip())
     return "\n".join(lines)

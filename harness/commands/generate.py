@@ -15,8 +15,8 @@ from harness.arguments import int64, positive_int
 from harness.generator import DIFFICULTIES, Generated, Generator, solution_counter, target_empty
 from harness.inputs import geometry_argument
 from harness.output import print_json, write_output
-from puzzles.errors import GeometryError
-from puzzles.geometry import Geometry
+from puzzles.errors import RulesError
+from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT
 
 
@@ -82,27 +82,25 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def geometry_of(args: argparse.Namespace) -> Geometry:
+def geometry_of(args: argparse.Namespace) -> Rules:
     size = args.size if args.geometry is None else args.geometry.size
     if size > len(DEFAULT.symbols):  # --size 99999 built tables until memory ran out
-        raise GeometryError(
+        raise RulesError(
             f"generate writes puzzles in the default alphabet, which has "
             f"{len(DEFAULT.symbols)} symbols: sizes up to {len(DEFAULT.symbols)}, not {size}"
         )
     if args.geometry is not None:
-        geometry: Geometry = args.geometry
-        return Geometry(
-            geometry.size, geometry.box_rows, geometry.box_cols, args.sudoku_x or geometry.diagonals
-        )
-    return Geometry.of_size(args.size, diagonals=args.sudoku_x)
+        rules: Rules = args.geometry
+        return Rules(rules.size, rules.box_rows, rules.box_cols, args.sudoku_x or rules.diagonals)
+    return Rules.of_size(args.size, diagonals=args.sudoku_x)
 
 
 def run(args: argparse.Namespace) -> int:
-    geometry = geometry_of(args)
+    rules = geometry_of(args)
     if args.seed is None:  # a random seed, reported, so that any run can be repeated
         args.seed = random.SystemRandom().randrange(2**31)
     generator = Generator(
-        geometry,
+        rules,
         args.difficulty,
         seed=args.seed,
         symmetric=args.symmetric,
@@ -116,11 +114,11 @@ def run(args: argparse.Namespace) -> int:
         puzzle = generator.one()
         made.append(puzzle)
         if args.json:
-            print_json(record(number, puzzle, geometry, args))
+            print_json(record(number, puzzle, rules, args))
         elif not args.output:
             rows.append(row(number, puzzle))
     if args.output:
-        write(Path(args.output), made, geometry, args)
+        write(Path(args.output), made, rules, args)
     if not args.json:
         if rows:
             print(
@@ -128,20 +126,18 @@ def run(args: argparse.Namespace) -> int:
                     rows, headers=["#", "puzzle", "empty", "rating", "hardest", "tries", "note"]
                 )
             )
-        print(summary(made, geometry, args))
+        print(summary(made, rules, args))
     else:
-        print(summary(made, geometry, args), file=sys.stderr)
+        print(summary(made, rules, args), file=sys.stderr)
     return 0
 
 
-def record(
-    number: int, made: Generated, geometry: Geometry, args: argparse.Namespace
-) -> dict[str, Any]:
+def record(number: int, made: Generated, rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
     return {
         "id": f"generated:{number}",
         "puzzle": made.puzzle.to_line(),
         "solution": made.solution.to_line(),
-        "geometry": geometry.name,
+        "geometry": rules.name,
         "difficulty": made.difficulty,
         "seed": args.seed,
         "symmetric": args.symmetric,
@@ -166,9 +162,9 @@ def row(number: int, made: Generated) -> list[Any]:
     ]
 
 
-def write(path: Path, made: list[Generated], geometry: Geometry, args: argparse.Namespace) -> None:
+def write(path: Path, made: list[Generated], rules: Rules, args: argparse.Namespace) -> None:
     header = (
-        f"# sudoku-bench generate --geometry {geometry.name} --difficulty {args.difficulty} "
+        f"# sudoku-bench generate --geometry {rules.name} --difficulty {args.difficulty} "
         f"--count {args.count} --seed {args.seed}"
         + (" --symmetric" if args.symmetric else "")
         + (" --minimal" if args.minimal else "")
@@ -183,13 +179,13 @@ def write(path: Path, made: list[Generated], geometry: Geometry, args: argparse.
     write_output(path, "\n".join(lines) + "\n")
 
 
-def summary(made: list[Generated], geometry: Geometry, args: argparse.Namespace) -> str:
-    target = target_empty(geometry.size, args.difficulty)
+def summary(made: list[Generated], rules: Rules, args: argparse.Namespace) -> str:
+    target = target_empty(rules.size, args.difficulty)
     empties = sorted(item.empty for item in made)
     ratings = Counter(item.rating.label for item in made)
     short = sum(1 for item in made if not item.minimal and item.empty < target)
     text = (
-        f"{len(made)} {geometry} {args.difficulty} puzzles: empty cells {empties[0]}-{empties[-1]} "
+        f"{len(made)} {rules} {args.difficulty} puzzles: empty cells {empties[0]}-{empties[-1]} "
         f"(mean {sum(empties) / len(empties):.1f}, target {'minimal' if args.minimal else target}); "
         f"ratings " + ", ".join(f"{label} {n}" for label, n in ratings.most_common())
     )

@@ -57,7 +57,7 @@ def _check_alphabet(grid: Grid, alphabet: Alphabet) -> None:
     if len(alphabet.symbols) < grid.size:
         raise PuzzleFormatError(
             f"the alphabet {alphabet.name or alphabet.symbols!r} has {len(alphabet.symbols)} "
-            f"symbols; a {grid.geometry} puzzle needs {grid.size}"
+            f"symbols; a {grid.rules} puzzle needs {grid.size}"
         )
 
 
@@ -65,7 +65,7 @@ def describe(entry: PuzzleEntry, alphabet: Alphabet, *, with_solution: bool = Fa
     """The id line and the picture(s) of one entry."""
     puzzle = entry.puzzle
     title = entry.metadata.get("title") or entry.metadata.get("description")
-    header = f"{entry.id}  {puzzle.geometry}, {puzzle.givens} givens" + (
+    header = f"{entry.id}  {puzzle.rules}, {puzzle.givens} givens" + (
         f"  ({title})" if title else ""
     )
     parts = [header, puzzle.picture(alphabet)]
@@ -93,7 +93,7 @@ def show_record(entry: PuzzleEntry, alphabet: Alphabet) -> dict[str, Any]:
     solution = entry.solution
     return {
         "id": entry.id,
-        "geometry": entry.puzzle.geometry.name,
+        "geometry": entry.puzzle.rules.name,
         "givens": entry.puzzle.givens,
         "puzzle": entry.puzzle.to_line(alphabet),
         "picture": entry.puzzle.picture(alphabet),

@@ -38,7 +38,7 @@ from puzzles.formats.grids import (
 from puzzles.formats.jsonfmt import read_json, read_jsonl, write_json, write_jsonl
 from puzzles.formats.kaggle import read_csv, write_csv
 from puzzles.formats.lines import content, read_lines, write_lines
-from puzzles.geometry import Geometry
+from puzzles.rules import Rules
 
 FORMATS: dict[str, Format] = {
     f.name: f
@@ -124,16 +124,16 @@ def looks_like_grids(text: str, options: ReadOptions = ReadOptions()) -> bool:
         if any(char in SEPARATORS for char in stripped.replace("-", "")):
             return True
         cells = len(row_values(stripped, options.alphabet))
-        if options.geometry is not None:  # then a 16x16 grid's rows are known for rows
-            geometry = options.geometry
-            return cells != geometry.cell_count and cells <= max(25, geometry.size)
+        if options.rules is not None:  # then a 16x16 grid's rows are known for rows
+            rules = options.rules
+            return cells != rules.cell_count and cells <= max(25, rules.size)
         return cells == 0 or (cells <= 25 and not _is_puzzle_length(cells))
     return False
 
 
 def _is_puzzle_length(cells: int) -> bool:
     try:
-        Geometry.for_cell_count(cells)
+        Rules.for_cell_count(cells)
     except Exception:
         return False
     return True

@@ -8,9 +8,9 @@ from functools import cache
 from typing import Any
 
 from puzzles.checker import conflicts, has_conflicts, solution_problems
-from puzzles.errors import GeometryError, InvalidPuzzleError, PuzzleFormatError
-from puzzles.geometry import Geometry
+from puzzles.errors import InvalidPuzzleError, PuzzleFormatError, RulesError
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT, Alphabet
 
 
@@ -26,7 +26,7 @@ class PlayerState:
 
     @classmethod
     def blank(cls, puzzle: Grid) -> PlayerState:
-        return cls(puzzle, (frozenset(),) * puzzle.geometry.cell_count)
+        return cls(puzzle, (frozenset(),) * puzzle.rules.cell_count)
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class ReadReport:
 @dataclass(frozen=True)
 class ReadOptions:
     alphabet: Alphabet = DEFAULT
-    geometry: Geometry | None = None  # None: inferred from each puzzle's length
+    rules: Rules | None = None  # None: inferred from each puzzle's length
     diagonals: bool = False  # read every puzzle as Sudoku-X
     check_givens: bool = True  # reject puzzles whose givens repeat a digit in a unit
     skip_invalid: bool = False
@@ -68,7 +68,7 @@ class WriteOptions:
 
 def parse_puzzle(text: str, options: ReadOptions = ReadOptions()) -> Grid:
     """One puzzle from one line of text, checked as `options` say."""
-    grid = Grid.from_string(text, options.geometry, alphabet=options.alphabet)
+    grid = Grid.from_string(text, options.rules, alphabet=options.alphabet)
     try:
         return checked(grid, options)
     except InvalidPuzzleError as error:  # point at the repeated given's character
@@ -80,14 +80,14 @@ def parse_puzzle(text: str, options: ReadOptions = ReadOptions()) -> Grid:
 def conflict_cell(grid: Grid, options: ReadOptions) -> int:
     """The cell to point an error at: the second of the first pair of repeated givens."""
     if options.diagonals:
-        grid = Grid(with_diagonals(grid.geometry), grid.values)
+        grid = Grid(with_diagonals(grid.rules), grid.values)
     return conflicts(grid)[0].cells[1]
 
 
 def checked(grid: Grid, options: ReadOptions) -> Grid:
     """`grid` made Sudoku-X if the options say so, and its givens checked against the rules."""
-    if options.diagonals and not grid.geometry.diagonals:
-        grid = Grid(with_diagonals(grid.geometry), grid.values)
+    if options.diagonals and not grid.rules.diagonals:
+        grid = Grid(with_diagonals(grid.rules), grid.values)
     if options.check_givens and has_conflicts(grid):
         raise InvalidPuzzleError(
             "the givens break the rules: "
@@ -98,9 +98,9 @@ def checked(grid: Grid, options: ReadOptions) -> Grid:
 
 
 @cache
-def with_diagonals(geometry: Geometry) -> Geometry:
+def with_diagonals(rules: Rules) -> Rules:
     """The Sudoku-X form of a geometry: one shared instance, so its tables are built once."""
-    return Geometry(geometry.size, geometry.box_rows, geometry.box_cols, diagonals=True)
+    return Rules(rules.size, rules.box_rows, rules.box_cols, diagonals=True)
 
 
 def check_solution(puzzle: Grid, solution: Grid) -> Grid:
@@ -128,11 +128,11 @@ def blank_for(fmt_blank: str, options: WriteOptions, size: int) -> str:
 
 def encode(grid: Grid, options: WriteOptions, fmt_blank: str = ".") -> str:
     """The grid as one line in the options' alphabet, or an error if the alphabet is too short."""
-    size = grid.geometry.size
+    size = grid.rules.size
     if len(options.alphabet.symbols) < size:
         raise PuzzleFormatError(
             f"the {options.alphabet.name or repr(options.alphabet.symbols)} alphabet has "
-            f"{len(options.alphabet.symbols)} symbols; a {grid.geometry} puzzle needs {size}"
+            f"{len(options.alphabet.symbols)} symbols; a {grid.rules} puzzle needs {size}"
         )
     return grid.to_line(options.alphabet, blank_for(fmt_blank, options, size))
 
@@ -149,7 +149,7 @@ class located:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, tb: object
     ) -> bool:
-        if isinstance(error, GeometryError):  # a size no Sudoku has, read from the file
+        if isinstance(error, RulesError):  # a size no Sudoku has, read from the file
             error = PuzzleFormatError(str(error))
         if not isinstance(error, PuzzleFormatError):
             return False
@@ -181,8 +181,8 @@ class Format:
             "solution": sum(1 for e in entries if e.solution is not None),
             "metadata": sum(1 for e in entries if e.metadata),
             "state": sum(1 for e in entries if e.state is not None),
-            "box": sum(1 for e in entries if _unusual_box(e.puzzle.geometry)),
-            "diagonals": sum(1 for e in entries if e.puzzle.geometry.diagonals),
+            "box": sum(1 for e in entries if _unusual_box(e.puzzle.rules)),
+            "diagonals": sum(1 for e in entries if e.puzzle.rules.diagonals),
         }
         words = {
             "solution": "solutions",
@@ -202,6 +202,6 @@ def _of_puzzles(count: int) -> str:
     return "1 puzzle's" if count == 1 else f"{count} puzzles'"
 
 
-def _unusual_box(geometry: Geometry) -> bool:
-    usual = Geometry.of_size(geometry.size)
-    return (geometry.box_rows, geometry.box_cols) != (usual.box_rows, usual.box_cols)
+def _unusual_box(rules: Rules) -> bool:
+    usual = Rules.of_size(rules.size)
+    return (rules.box_rows, rules.box_cols) != (usual.box_rows, usual.box_cols)

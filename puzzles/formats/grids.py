@@ -20,7 +20,7 @@ from functools import cache
 from itertools import chain
 from typing import Any
 
-from puzzles.errors import GeometryError, InvalidPuzzleError, PuzzleFormatError
+from puzzles.errors import InvalidPuzzleError, PuzzleFormatError, RulesError
 from puzzles.formats.common import (
     PuzzleEntry,
     ReadOptions,
@@ -32,8 +32,8 @@ from puzzles.formats.common import (
     encode,
     located,
 )
-from puzzles.geometry import COMMON_SIZES, Geometry
 from puzzles.grid import Grid
+from puzzles.rules import COMMON_SIZES, Rules
 from puzzles.symbols import Alphabet
 
 SEPARATORS = frozenset("|+-=")
@@ -197,7 +197,7 @@ def _is_title(cells: list[int], options: ReadOptions) -> bool:
     """
     if all(value >= 0 for value in cells):
         return False
-    sides = (options.geometry.size,) if options.geometry is not None else COMMON_SIZES
+    sides = (options.rules.size,) if options.rules is not None else COMMON_SIZES
     side = len(cells)  # the row's own size: `G` is 16, no cell of a 6x6 row like `Grid 01`
     bad = sum(1 for value in cells if not 0 <= value <= side)
     return side not in sides or 2 * bad >= side
@@ -205,10 +205,10 @@ def _is_title(cells: list[int], options: ReadOptions) -> bool:
 
 def _side(cells: int, options: ReadOptions) -> int:
     """The grid's side, from the first row's number of cells."""
-    if options.geometry is not None:
-        if cells != options.geometry.size:
+    if options.rules is not None:
+        if cells != options.rules.size:
             raise PuzzleFormatError(
-                f"expected {options.geometry.size} cells in a row of a {options.geometry} "
+                f"expected {options.rules.size} cells in a row of a {options.rules} "
                 f"puzzle, got {cells}"
             )
         return cells
@@ -218,8 +218,8 @@ def _side(cells: int, options: ReadOptions) -> int:
     if cells > largest:  # bigger grids exist (say --geometry), but the wrong format is likelier
         raise PuzzleFormatError(f"{expected} (a whole puzzle on one line? that is the line format)")
     try:
-        Geometry.of_size(cells)
-    except GeometryError:
+        Rules.of_size(cells)
+    except RulesError:
         raise PuzzleFormatError(expected) from None
     return cells
 
@@ -252,27 +252,27 @@ def _add_row(pending: _Pending, line: str, number: int, alphabet: Alphabet) -> N
 def _finish(pending: _Pending, source: str, options: ReadOptions) -> PuzzleEntry:
     if pending.error is not None:
         raise pending.error
-    geometry = options.geometry or _box_shape(pending)
-    grid = Grid(geometry, tuple(chain.from_iterable(pending.rows)))
+    rules = options.rules or _box_shape(pending)
+    grid = Grid(rules, tuple(chain.from_iterable(pending.rows)))
     try:
         grid = checked(grid, options)
     except InvalidPuzzleError as error:  # point at the repeated given, on its own line
         cell = conflict_cell(grid, options)
-        number, line = pending.lines[geometry.row_of(cell)]
+        number, line = pending.lines[rules.row_of(cell)]
         error.line = number
-        error.column = cell_columns(line, options.alphabet)[geometry.col_of(cell)]
+        error.column = cell_columns(line, options.alphabet)[rules.col_of(cell)]
         raise
     return PuzzleEntry(f"{source}:{pending.start}", grid, None, pending.metadata)
 
 
-def _box_shape(pending: _Pending) -> Geometry:
+def _box_shape(pending: _Pending) -> Rules:
     """The usual geometry of that size, unless the separators draw other boxes."""
-    usual = Geometry.of_size(pending.size)
+    usual = Rules.of_size(pending.size)
     rows, cols = pending.rule_after, pending.bar_cells
     if rows and cols and (rows, cols) != (usual.box_rows, usual.box_cols):
         try:
-            return Geometry(pending.size, rows, cols)
-        except GeometryError:
+            return Rules(pending.size, rows, cols)
+        except RulesError:
             return usual
     return usual
 
@@ -298,7 +298,7 @@ def write_grids(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
 
 def _picture(grid: Grid, options: WriteOptions) -> str:
     encode(grid, options)  # the alphabet check
-    return grid.picture(options.alphabet, blank_for(".", options, grid.geometry.size))
+    return grid.picture(options.alphabet, blank_for(".", options, grid.rules.size))
 
 
 def write_sdk(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
@@ -311,7 +311,7 @@ def write_sdk(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
             if letter is not None:
                 lines += [f"#{letter}{part}" for part in str(value).split("\n")]
         line = encode(entry.puzzle, options)
-        n = entry.puzzle.geometry.size
+        n = entry.puzzle.rules.size
         lines += [line[i : i + n] for i in range(0, len(line), n)]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n" if blocks else ""

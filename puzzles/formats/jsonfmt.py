@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from puzzles.errors import GeometryError, InvalidPuzzleError, PuzzleFormatError
+from puzzles.errors import InvalidPuzzleError, PuzzleFormatError, RulesError
 from puzzles.formats.common import (
     PlayerState,
     PuzzleEntry,
@@ -37,8 +37,8 @@ from puzzles.formats.common import (
     encode,
     located,
 )
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT, Alphabet, alphabet_named
 
 KEYS = ("id", "geometry", "alphabet", "puzzle", "solution", "state")
@@ -134,12 +134,12 @@ def _entry(
     if not isinstance(value, dict) or "puzzle" not in value:
         raise PuzzleFormatError('expected a JSON object with a "puzzle" key')
     alphabet = _alphabet(value.get("alphabet"), options.alphabet)
-    geometry = options.geometry or _geometry(value.get("geometry"))
+    rules = options.rules or _geometry(value.get("geometry"))
 
-    def grid(key: str, field: Any, geometry: Geometry | None) -> Grid:
-        return _grid(field, key, geometry, alphabet, doc, start, end)
+    def grid(key: str, field: Any, rules: Rules | None) -> Grid:
+        return _grid(field, key, rules, alphabet, doc, start, end)
 
-    puzzle = grid("puzzle", value["puzzle"], geometry)
+    puzzle = grid("puzzle", value["puzzle"], rules)
     try:
         puzzle = checked(puzzle, options)
     except InvalidPuzzleError as error:  # point at the repeated given in the puzzle string
@@ -149,7 +149,7 @@ def _entry(
         raise
     solution = None
     if value.get("solution") is not None:
-        solution = check_solution(puzzle, grid("solution", value["solution"], puzzle.geometry))
+        solution = check_solution(puzzle, grid("solution", value["solution"], puzzle.rules))
     state = None
     if value.get("state") is not None:
         state = _state(value["state"], puzzle, grid)
@@ -166,19 +166,19 @@ def _alphabet(name: Any, default: Alphabet) -> Alphabet:
         raise PuzzleFormatError(f'"alphabet": {error}') from None
 
 
-def _geometry(name: Any) -> Geometry | None:
+def _geometry(name: Any) -> Rules | None:
     if name is None:
         return None
     try:
-        return Geometry.parse(str(name))
-    except GeometryError as error:
+        return Rules.parse(str(name))
+    except RulesError as error:
         raise PuzzleFormatError(f'"geometry": {error}') from None
 
 
 def _grid(
     field: Any,
     key: str,
-    geometry: Geometry | None,
+    rules: Rules | None,
     alphabet: Alphabet,
     doc: _Text,
     start: int,
@@ -187,11 +187,11 @@ def _grid(
     """A grid from a line string or from rows of numbers; errors point into the file."""
     try:
         if isinstance(field, str):
-            return Grid.from_string(field, geometry, alphabet=alphabet)
+            return Grid.from_string(field, rules, alphabet=alphabet)
         if isinstance(field, list) and all(
             isinstance(row, list) and all(type(v) is int for v in row) for row in field
         ):
-            return Grid.from_rows(field, geometry)
+            return Grid.from_rows(field, rules)
         raise PuzzleFormatError("expected a string of cells or a list of rows of numbers")
     except PuzzleFormatError as error:
         offset = doc.value_offset(start, end, key)
@@ -201,17 +201,15 @@ def _grid(
         raise PuzzleFormatError(f'"{key}": {error.message}', line=error.line) from None
 
 
-def _state(
-    field: Any, puzzle: Grid, grid: Callable[[str, Any, Geometry | None], Grid]
-) -> PlayerState:
+def _state(field: Any, puzzle: Grid, grid: Callable[[str, Any, Rules | None], Grid]) -> PlayerState:
     if not isinstance(field, dict):
         raise PuzzleFormatError('"state": expected an object with "values" and "candidates"')
-    geometry = puzzle.geometry
+    rules = puzzle.rules
     values = puzzle
     if field.get("values") is not None:
-        values = Grid(geometry, grid("values", field["values"], geometry).values)
+        values = Grid(rules, grid("values", field["values"], rules).values)
         changed = [
-            geometry.cell_name(cell)
+            rules.cell_name(cell)
             for cell, given in enumerate(puzzle.values)
             if given and values.values[cell] != given
         ]
@@ -220,21 +218,21 @@ def _state(
     marks = field.get("candidates") or {}
     if not isinstance(marks, dict):
         raise PuzzleFormatError('"candidates": expected an object such as {"r1c2": [1, 4]}')
-    candidates: list[frozenset[int]] = [frozenset()] * geometry.cell_count
+    candidates: list[frozenset[int]] = [frozenset()] * rules.cell_count
     for name, digits in marks.items():
         match = _CELL.fullmatch(str(name))
         row, col = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
-        if not (1 <= row <= geometry.size and 1 <= col <= geometry.size):
+        if not (1 <= row <= rules.size and 1 <= col <= rules.size):
             raise PuzzleFormatError(
-                f'"candidates": {name!r} is no cell: expected r1c1 to r{geometry.size}c{geometry.size}'
+                f'"candidates": {name!r} is no cell: expected r1c1 to r{rules.size}c{rules.size}'
             )
         if not isinstance(digits, list) or not all(
-            type(d) is int and 1 <= d <= geometry.size for d in digits
+            type(d) is int and 1 <= d <= rules.size for d in digits
         ):
             raise PuzzleFormatError(
-                f'"candidates": {name} should list digits from 1 to {geometry.size}'
+                f'"candidates": {name} should list digits from 1 to {rules.size}'
             )
-        candidates[geometry.cell(row - 1, col - 1)] = frozenset(digits)
+        candidates[rules.cell(row - 1, col - 1)] = frozenset(digits)
     return PlayerState(values, tuple(candidates))
 
 
@@ -242,19 +240,19 @@ def entry_object(entry: PuzzleEntry, options: WriteOptions) -> dict[str, Any]:
     """The JSON object for one entry (the schema above); `id` keeps the first source."""
     puzzle = entry.puzzle
     record: dict[str, Any] = {"id": entry.metadata.get("id", entry.id)}
-    if puzzle.geometry != Geometry.of_size(puzzle.geometry.size):
-        record["geometry"] = puzzle.geometry.name
+    if puzzle.rules != Rules.of_size(puzzle.rules.size):
+        record["geometry"] = puzzle.rules.name
     if options.alphabet != DEFAULT:
         record["alphabet"] = options.alphabet.name or options.alphabet.symbols
     record["puzzle"] = encode(puzzle, options)
     if entry.solution is not None:
         record["solution"] = encode(entry.solution, options)
     if entry.state is not None:
-        geometry = puzzle.geometry
+        rules = puzzle.rules
         record["state"] = {
             "values": encode(entry.state.values, options),
             "candidates": {
-                geometry.cell_name(cell): sorted(digits)
+                rules.cell_name(cell): sorted(digits)
                 for cell, digits in enumerate(entry.state.candidates)
                 if digits
             },

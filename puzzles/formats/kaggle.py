@@ -72,7 +72,7 @@ def read_csv(
             puzzle = _field_grid(row, puzzle_column, options)
             solution = None
             if solution_column is not None and row[solution_column:] and row[solution_column]:
-                solved = ReadOptions(options.alphabet, puzzle.geometry, check_givens=False)
+                solved = ReadOptions(options.alphabet, puzzle.rules, check_givens=False)
                 solution = check_solution(puzzle, _field_grid(row, solution_column, solved))
             metadata = {name: row[i] for i, name in extra if i < len(row) and row[i] != ""}
             yield PuzzleEntry(f"{source}:{number}", puzzle, solution, metadata)

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 from functools import cache
 
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions.exact_cover import full_matrix, placement_of, placement_row
 from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
 from solvers.dlx.engine import DancingLinks
 
 
 @cache
-def linked_full_matrix(geometry: Geometry) -> DancingLinks:
+def linked_full_matrix(rules: Rules) -> DancingLinks:
     """The linked matrix of the empty grid (never searched itself: only copied)."""
-    matrix = full_matrix(geometry)
+    matrix = full_matrix(rules)
     return DancingLinks(matrix.rows, matrix.primary, matrix.secondary)
 
 
@@ -33,24 +33,22 @@ class DlxSolver(Solver[DancingLinks]):
     name = "dlx"
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> DancingLinks:
-        geometry = puzzle.geometry
-        links = linked_full_matrix(geometry).copy()
+        rules = puzzle.rules
+        links = linked_full_matrix(rules).copy()
         links.select(
-            placement_row(geometry, cell, digit)
-            for cell, digit in enumerate(puzzle.values)
-            if digit
+            placement_row(rules, cell, digit) for cell, digit in enumerate(puzzle.values) if digit
         )
         return links
 
     def _search(
         self, model: DancingLinks, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
-        geometry = puzzle.geometry
+        rules = puzzle.rules
         solutions = []
         timed_out = False
         try:
             for rows in model.solutions(limit, deadline):
-                solutions.append(grid_of(geometry, rows))
+                solutions.append(grid_of(rules, rows))
         except SearchTimeout:
             timed_out = True
         counters: Counters = {
@@ -61,17 +59,17 @@ class DlxSolver(Solver[DancingLinks]):
         }
         message = ""
         if model.clashes:
-            names = full_matrix(geometry).columns
+            names = full_matrix(rules).columns
             message = "givens clash on " + ", ".join(names[c] for c in model.clashes)
         return SearchOutcome(
             solutions, model.exhausted, timed_out=timed_out, counters=counters, message=message
         )
 
 
-def grid_of(geometry: Geometry, rows: list[int]) -> Grid:
+def grid_of(rules: Rules, rows: list[int]) -> Grid:
     """The grid that a set of full-matrix rows (givens included) stands for."""
-    values = [0] * geometry.cell_count
+    values = [0] * rules.cell_count
     for row in rows:
-        cell, digit = placement_of(geometry, row)
+        cell, digit = placement_of(rules, row)
         values[cell] = digit
-    return Grid(geometry, tuple(values))
+    return Grid(rules, tuple(values))

@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 from reductions.polynomial import (
     Algebra,
     ModulusOption,
@@ -100,9 +100,9 @@ class Search:
         self, puzzle: Grid, solver: GroebnerSolver, limit: int, deadline: Deadline
     ) -> None:
         self.puzzle = puzzle
-        self.geometry: Geometry = puzzle.geometry
-        modulus = resolve_modulus(solver.modulus, self.geometry.size, solver.unity)
-        self.algebra = Algebra.of(self.geometry.size, modulus, unity=solver.unity)
+        self.rules: Rules = puzzle.rules
+        modulus = resolve_modulus(solver.modulus, self.rules.size, solver.unity)
+        self.algebra = Algebra.of(self.rules.size, modulus, unity=solver.unity)
         self.solver = solver
         self.limit = limit
         self.deadline = deadline
@@ -111,7 +111,7 @@ class Search:
         self.complete = True  # False once a leaf had more solutions than were taken
         self.details: dict[str, Any] = {}
         # cells whose polynomial changed since their units were last looked at
-        self.changed: set[int] = set(self.geometry.cells)
+        self.changed: set[int] = set(self.rules.cells)
         self.local_cache: dict[tuple[tuple[int, tuple[int, ...]], ...], dict[int, set[int]]] = {}
 
     # --- leaves: one basis ------------------------------------------------------------
@@ -124,7 +124,7 @@ class Search:
             self.take([{}], 1, known)
             return
         system = PolynomialSystem(
-            self.geometry,
+            self.rules,
             self.algebra,
             {c: knowledge.polys[c] for c in open_cells},
             known,
@@ -197,7 +197,7 @@ class Search:
         try:
             while True:
                 self.gcd_steps(knowledge, fixed)
-                units = {u for cell in self.changed for u in self.geometry.units_of[cell]}
+                units = {u for cell in self.changed for u in self.rules.units_of[cell]}
                 self.changed = set()
                 fixed = self.unit_polynomial_steps(knowledge, sorted(units))
                 if fixed:
@@ -216,7 +216,7 @@ class Search:
         while queue:
             cell = queue.pop()
             (value,) = knowledge.roots[cell]
-            for peer in self.geometry.peers[cell]:
+            for peer in self.rules.peers[cell]:
                 # (when value is no root of C the gcd leaves C unchanged: skipped)
                 if value in knowledge.roots[peer] and self.restrict(
                     knowledge, peer, self.algebra.G[value]
@@ -230,8 +230,8 @@ class Search:
         """
         fixed = []
         for index in units:
-            unit = self.geometry.units[index]
-            for digit in self.geometry.digits:
+            unit = self.rules.units[index]
+            for digit in self.rules.digits:
                 holders = [c for c in unit if digit in knowledge.roots[c]]
                 if not holders:
                     raise Contradiction  # every factor is invertible: 1 is in the ideal
@@ -244,7 +244,7 @@ class Search:
     def local_basis_steps(self, knowledge: Knowledge) -> list[int]:
         """Each unit with few open cells: its basis and variety remove the roots nobody uses."""
         fixed = []
-        for unit in self.geometry.units:
+        for unit in self.rules.units:
             open_cells = [c for c in unit if len(knowledge.roots[c]) > 1]
             if not 2 <= len(open_cells) <= self.solver.local_cells:
                 continue
@@ -264,7 +264,7 @@ class Search:
         key = tuple((c, knowledge.roots[c]) for c in cells)
         if key not in self.local_cache:
             system = PolynomialSystem(
-                self.geometry, self.algebra, {c: knowledge.polys[c] for c in cells}, {}
+                self.rules, self.algebra, {c: knowledge.polys[c] for c in cells}, {}
             )
             basis = compute_basis(system, self.deadline)
             self.stats.basis("local", basis)
@@ -363,6 +363,6 @@ def initial_knowledge(system: PolynomialSystem) -> Knowledge:
     algebra = system.algebra
     polys = [
         algebra.linear(system.known[c]) if c in system.known else system.univariate[c]
-        for c in system.geometry.cells
+        for c in system.rules.cells
     ]
     return Knowledge(polys, [algebra.roots(p) for p in polys])

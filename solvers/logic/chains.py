@@ -11,12 +11,12 @@ from solvers.logic.state import Candidates, Step, bit, cells_text, digits_of, di
 def xy_wing(state: Candidates) -> Step | None:
     """A pivot {a,b} seeing pincers {a,c} and {b,c}: whichever the pivot takes, one pincer is
     c, so c leaves every cell that sees both pincers."""
-    geometry = state.geometry
+    rules = state.rules
     masks = state.masks
-    name = geometry.cell_name
+    name = rules.cell_name
     bivalue = [cell for cell in state.empty_cells() if masks[cell].bit_count() == 2]
     for pivot in bivalue:
-        wings = [p for p in geometry.peers[pivot] if masks[p].bit_count() == 2]
+        wings = [p for p in rules.peers[pivot] if masks[p].bit_count() == 2]
         for first in wings:
             shared = masks[first] & masks[pivot]
             if shared.bit_count() != 1:
@@ -27,7 +27,7 @@ def xy_wing(state: Candidates) -> Step | None:
                 if masks[second] != wanted:
                     continue
                 (digit,) = digits_of(c)
-                seen = set(geometry.peers[first]) & set(geometry.peers[second])
+                seen = set(rules.peers[first]) & set(rules.peers[second])
                 removed = sorted(cell for cell in seen if masks[cell] & c and cell != pivot)
                 if removed:
                     return Step(
@@ -47,7 +47,7 @@ def _marks(state: Candidates, cell: int) -> str:
 def conjugate_links(state: Candidates, digit: int) -> dict[int, set[int]]:
     """Strong links of `digit`: pairs of cells that are its only two places in some unit."""
     links: dict[int, set[int]] = {}
-    for index, unit in enumerate(state.geometry.units):
+    for index, unit in enumerate(state.rules.units):
         if state.unit_placed[index] & bit(digit):
             continue
         places = state.places(unit, digit)
@@ -75,9 +75,9 @@ def simple_colouring(state: Candidates) -> Step | None:
     """Along a chain of conjugate pairs of one digit, one colour holds the digit and the other
     does not. Colour wrap: two cells of one colour share a unit, so that colour is false.
     Colour trap: a cell that sees both colours cannot hold the digit."""
-    geometry = state.geometry
-    peers = [set(p) for p in geometry.peers]
-    for digit in geometry.digits:
+    rules = state.rules
+    peers = [set(p) for p in rules.peers]
+    for digit in rules.digits:
         links = conjugate_links(state, digit)
         done: set[int] = set()
         for start in sorted(links):
@@ -86,13 +86,13 @@ def simple_colouring(state: Candidates) -> Step | None:
             colours = _colour(links, start)
             done |= colours.keys()
             sides = [sorted(c for c, k in colours.items() if k == side) for side in (0, 1)]
-            chain = f"{cells_text(geometry, sides[0])} | {cells_text(geometry, sides[1])}"
+            chain = f"{cells_text(rules, sides[0])} | {cells_text(rules, sides[1])}"
             for side in sides:
                 clash = next(((a, b) for a in side for b in side if a < b and b in peers[a]), None)
                 if clash:
                     return Step(
                         "simple_colouring",
-                        f"simple colouring of {digit}s (colour wrap: {cells_text(geometry, clash)} "
+                        f"simple colouring of {digit}s (colour wrap: {cells_text(rules, clash)} "
                         f"share a colour and a unit; chain {chain})",
                         eliminations=tuple((cell, digit) for cell in side),
                     )

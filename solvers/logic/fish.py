@@ -12,15 +12,15 @@ FISH_NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
 
 def fish(state: Candidates, size: int) -> Step | None:
     """The first fish of `size` lines, with rows as base lines first, then columns."""
-    geometry = state.geometry
+    rules = state.rules
     for base_kind, cover_kind in (("row", "column"), ("column", "row")):
-        bases = geometry.rows if base_kind == "row" else geometry.columns
-        covers = geometry.columns if base_kind == "row" else geometry.rows
+        bases = rules.rows if base_kind == "row" else rules.columns
+        covers = rules.columns if base_kind == "row" else rules.rows
         # a cell's place along a base line is its cover line's index, and the other way round
-        position = geometry.col_of if base_kind == "row" else geometry.row_of
-        base_of = geometry.row_of if base_kind == "row" else geometry.col_of
-        first_base = 0 if base_kind == "row" else geometry.size  # index of bases[0] in units
-        for digit in geometry.digits:
+        position = rules.col_of if base_kind == "row" else rules.row_of
+        base_of = rules.row_of if base_kind == "row" else rules.col_of
+        first_base = 0 if base_kind == "row" else rules.size  # index of bases[0] in units
+        for digit in rules.digits:
             spots = {}
             for index, line in enumerate(bases):
                 if not state.unit_placed[first_base + index] & bit(digit):

@@ -5,20 +5,20 @@ from __future__ import annotations
 
 from functools import cache
 
-from puzzles.geometry import Geometry
+from puzzles.rules import Rules
 from solvers.logic.state import GROUP_NAMES, Candidates, Move, Step, digits_of
 
 
 @cache
-def _crossings(geometry: Geometry) -> tuple[tuple[int, int, frozenset[int]], ...]:
+def _crossings(rules: Rules) -> tuple[tuple[int, int, frozenset[int]], ...]:
     """(box, line, shared cells) for every box and line sharing two or more cells."""
-    n = geometry.size
+    n = rules.size
     boxes = range(2 * n, 3 * n)
-    lines = [*range(2 * n), *range(3 * n, len(geometry.units))]
+    lines = [*range(2 * n), *range(3 * n, len(rules.units))]
     found = []
     for box in boxes:
         for line in lines:
-            shared = frozenset(geometry.units[box]) & frozenset(geometry.units[line])
+            shared = frozenset(rules.units[box]) & frozenset(rules.units[line])
             if len(shared) >= 2:
                 found.append((box, line, shared))
     return tuple(found)
@@ -27,7 +27,7 @@ def _crossings(geometry: Geometry) -> tuple[tuple[int, int, frozenset[int]], ...
 def _confined(state: Candidates, inside: int, outside: int, shared: frozenset[int]) -> int:
     """The digits whose places in unit `inside` all lie in `shared` and which unit `outside`
     still holds beyond `shared`: the digits the intersection removes, as a mask."""
-    units = state.geometry.units
+    units = state.rules.units
     in_shared = state.union(shared)
     rest_inside = state.union(c for c in units[inside] if c not in shared)
     rest_outside = state.union(c for c in units[outside] if c not in shared)
@@ -37,23 +37,23 @@ def _confined(state: Candidates, inside: int, outside: int, shared: frozenset[in
 def _removed(
     state: Candidates, outside: int, shared: frozenset[int], digit: int
 ) -> tuple[Move, ...]:
-    cells = state.places(state.geometry.units[outside], digit)
+    cells = state.places(state.rules.units[outside], digit)
     return tuple((cell, digit) for cell in cells if cell not in shared)
 
 
 def pointing(state: Candidates) -> Step | None:
     """A digit whose places in a box lie on one line leaves the rest of that line."""
-    geometry = state.geometry
-    for box, line, shared in _crossings(geometry):
+    rules = state.rules
+    for box, line, shared in _crossings(rules):
         digits = _confined(state, box, line, shared)
         if digits:
             digit = digits_of(digits)[0]
-            count = len(state.places(geometry.units[box], digit))
+            count = len(state.places(rules.units[box], digit))
             group = GROUP_NAMES.get(count, f"group of {count}")
             return Step(
                 "pointing",
-                f"pointing {group} of {digit}s in {geometry.unit_names[box]} "
-                f"({geometry.unit_names[line]})",
+                f"pointing {group} of {digit}s in {rules.unit_names[box]} "
+                f"({rules.unit_names[line]})",
                 eliminations=_removed(state, line, shared, digit),
             )
     return None
@@ -61,15 +61,15 @@ def pointing(state: Candidates) -> Step | None:
 
 def box_line_reduction(state: Candidates) -> Step | None:
     """A digit whose places in a line lie in one box leaves the rest of that box."""
-    geometry = state.geometry
-    for box, line, shared in _crossings(geometry):
+    rules = state.rules
+    for box, line, shared in _crossings(rules):
         digits = _confined(state, line, box, shared)
         if digits:
             digit = digits_of(digits)[0]
             return Step(
                 "box_line_reduction",
-                f"box/line reduction of {digit}s in {geometry.unit_names[line]} "
-                f"({geometry.unit_names[box]})",
+                f"box/line reduction of {digit}s in {rules.unit_names[line]} "
+                f"({rules.unit_names[box]})",
                 eliminations=_removed(state, box, shared, digit),
             )
     return None

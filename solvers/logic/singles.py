@@ -16,10 +16,10 @@ def naked_single(state: Candidates) -> Step | None:
 
 def hidden_single(state: Candidates) -> Step | None:
     """A digit with one place left in a unit goes there (boxes first, as people look)."""
-    geometry = state.geometry
+    rules = state.rules
     masks = state.masks
-    for index in boxes_first(geometry):
-        unit = geometry.units[index]
+    for index in boxes_first(rules):
+        unit = rules.units[index]
         once = twice = 0  # digits seen in at least one / at least two cells of the unit
         for cell in unit:
             twice |= once & masks[cell]
@@ -30,7 +30,7 @@ def hidden_single(state: Candidates) -> Step | None:
             (cell,) = state.places(unit, digit)
             return Step(
                 "hidden_single",
-                f"hidden single in {geometry.unit_names[index]}",
+                f"hidden single in {rules.unit_names[index]}",
                 placements=((cell, digit),),
             )
     return None

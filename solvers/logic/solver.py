@@ -50,8 +50,8 @@ class LogicRun:
         return Counter(step.technique for step in self.steps)
 
     def log(self) -> list[str]:
-        geometry = self.start.geometry
-        return [f"{i}. {step.describe(geometry)}" for i, step in enumerate(self.steps, 1)]
+        rules = self.start.rules
+        return [f"{i}. {step.describe(rules)}" for i, step in enumerate(self.steps, 1)]
 
     def grid(self) -> Grid:
         return self.state.to_grid() if self.state is not None else self.start
@@ -93,12 +93,12 @@ def run_logic(
 
 def step_record(step: Step, puzzle: Grid) -> dict[str, Any]:
     """A step for `--json`: technique key, text, and the moves as (cell name, digit) pairs."""
-    geometry = puzzle.geometry
+    rules = puzzle.rules
     return {
         "technique": step.technique,
-        "text": step.describe(geometry),
-        "placements": [[geometry.cell_name(c), d] for c, d in step.placements],
-        "eliminations": [[geometry.cell_name(c), d] for c, d in step.eliminations],
+        "text": step.describe(rules),
+        "placements": [[rules.cell_name(c), d] for c, d in step.placements],
+        "eliminations": [[rules.cell_name(c), d] for c, d in step.eliminations],
     }
 
 

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from puzzles.checker import conflicts
-from puzzles.geometry import Geometry
 from puzzles.grid import Grid
+from puzzles.rules import Rules
 
 Move = tuple[int, int]  # (cell, digit)
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # how candidates are written, as in the formats
@@ -43,8 +43,8 @@ def digits_text(digits: Iterable[int]) -> str:
     return "/".join(str(d) for d in sorted(digits))
 
 
-def cells_text(geometry: Geometry, cells: Iterable[int]) -> str:
-    return ", ".join(geometry.cell_name(cell) for cell in sorted(cells))
+def cells_text(rules: Rules, cells: Iterable[int]) -> str:
+    return ", ".join(rules.cell_name(cell) for cell in sorted(cells))
 
 
 @dataclass(frozen=True)
@@ -60,33 +60,33 @@ class Step:
     placements: tuple[Move, ...] = ()
     eliminations: tuple[Move, ...] = ()
 
-    def describe(self, geometry: Geometry) -> str:
+    def describe(self, rules: Rules) -> str:
         if self.placements:
-            moves = ", ".join(f"{geometry.cell_name(c)} = {d}" for c, d in self.placements)
+            moves = ", ".join(f"{rules.cell_name(c)} = {d}" for c, d in self.placements)
             return f"{moves}: {self.reason}"
-        return f"{self.reason} removes {removals_text(geometry, self.eliminations)}"
+        return f"{self.reason} removes {removals_text(rules, self.eliminations)}"
 
 
-def removals_text(geometry: Geometry, eliminations: Iterable[Move]) -> str:
+def removals_text(rules: Rules, eliminations: Iterable[Move]) -> str:
     """`3 from r1c7, r1c8; 5 from r2c2`: eliminations grouped by digit."""
     by_digit: dict[int, list[int]] = {}
     for cell, digit in eliminations:
         by_digit.setdefault(digit, []).append(cell)
     return "; ".join(
-        f"{digit} from {cells_text(geometry, cells)}" for digit, cells in sorted(by_digit.items())
+        f"{digit} from {cells_text(rules, cells)}" for digit, cells in sorted(by_digit.items())
     )
 
 
 class Candidates:
     """Values placed so far and the candidates of every empty cell."""
 
-    def __init__(self, geometry: Geometry, values: Sequence[int], masks: Sequence[int]) -> None:
-        self.geometry = geometry
+    def __init__(self, rules: Rules, values: Sequence[int], masks: Sequence[int]) -> None:
+        self.rules = rules
         self.values = list(values)
         self.masks = list(masks)
-        self.full = (1 << geometry.size) - 1
+        self.full = (1 << rules.size) - 1
         # digits placed in each unit (by index into geometry.units), kept up to date by place()
-        self.unit_placed = [self.placed_in(unit) for unit in geometry.units]
+        self.unit_placed = [self.placed_in(unit) for unit in rules.units]
 
     # ----- building -------------------------------------------------------------------------
 
@@ -94,15 +94,15 @@ class Candidates:
     def from_grid(cls, grid: Grid) -> Candidates:
         """Givens placed, every other cell holding the digits its peers do not (Contradiction
         when the givens repeat a digit in a unit or leave a cell without a candidate)."""
-        geometry = grid.geometry
-        state = cls(geometry, grid.values, [0] * geometry.cell_count)
-        givens = sum(1 for unit in geometry.units for cell in unit if grid.values[cell])
+        rules = grid.rules
+        state = cls(rules, grid.values, [0] * rules.cell_count)
+        givens = sum(1 for unit in rules.units for cell in unit if grid.values[cell])
         if givens != sum(p.bit_count() for p in state.unit_placed):  # a digit twice in a unit
             raise Contradiction(conflicts(grid)[0].describe(grid))
         for cell, value in enumerate(grid.values):
             if not value:
                 seen = 0
-                for index in geometry.units_of[cell]:
+                for index in rules.units_of[cell]:
                     seen |= state.unit_placed[index]
                 state.masks[cell] = state.full & ~seen
         state.check()
@@ -110,7 +110,7 @@ class Candidates:
 
     @classmethod
     def from_marks(
-        cls, geometry: Geometry, marks: Mapping[str, str] | Sequence[str], default: str = ""
+        cls, rules: Rules, marks: Mapping[str, str] | Sequence[str], default: str = ""
     ) -> Candidates:
         """A pencil-mark position, for tests and explanations.
 
@@ -119,26 +119,26 @@ class Candidates:
         (`"127"`; 1-9 then A-Z past 9). Cells not named get `default` (every digit when empty).
         The marks are taken as they are: a placed value does not clear its peers.
         """
-        every = SYMBOLS[: geometry.size]
+        every = SYMBOLS[: rules.size]
         if isinstance(marks, Mapping):
-            names = {geometry.cell_name(cell): cell for cell in geometry.cells}
-            texts = [default or every] * geometry.cell_count
+            names = {rules.cell_name(cell): cell for cell in rules.cells}
+            texts = [default or every] * rules.cell_count
             for name, text in marks.items():
                 texts[names[name]] = text
         else:
             texts = list(marks)
-        values = [0] * geometry.cell_count
-        masks = [0] * geometry.cell_count
+        values = [0] * rules.cell_count
+        masks = [0] * rules.cell_count
         for cell, text in enumerate(texts):
             if text.startswith("="):
                 values[cell] = int(text[1:])
             else:
                 for char in text:
                     masks[cell] |= bit(int(char, 36))
-        return cls(geometry, values, masks)
+        return cls(rules, values, masks)
 
     def copy(self) -> Candidates:
-        return Candidates(self.geometry, self.values, self.masks)
+        return Candidates(self.rules, self.values, self.masks)
 
     def union(self, cells: Iterable[int]) -> int:
         """Every candidate of `cells`, as one mask."""
@@ -173,12 +173,12 @@ class Candidates:
         return all(self.values)
 
     def to_grid(self) -> Grid:
-        return Grid(self.geometry, tuple(self.values))
+        return Grid(self.rules, tuple(self.values))
 
     def marks(self) -> dict[str, str]:
         """Each empty cell's candidates as a digit string, by cell name."""
         return {
-            self.geometry.cell_name(cell): "".join(SYMBOLS[d - 1] for d in self.candidates(cell))
+            self.rules.cell_name(cell): "".join(SYMBOLS[d - 1] for d in self.candidates(cell))
             for cell in self.empty_cells()
         }
 
@@ -186,13 +186,13 @@ class Candidates:
 
     def place(self, cell: int, digit: int) -> None:
         if not self.masks[cell] & bit(digit):
-            raise Contradiction(f"{self.geometry.cell_name(cell)} cannot hold {digit}")
+            raise Contradiction(f"{self.rules.cell_name(cell)} cannot hold {digit}")
         self.values[cell] = digit
         self.masks[cell] = 0
-        for index in self.geometry.units_of[cell]:
+        for index in self.rules.units_of[cell]:
             self.unit_placed[index] |= bit(digit)
         clear = ~bit(digit)
-        for peer in self.geometry.peers[cell]:
+        for peer in self.rules.peers[cell]:
             self.masks[peer] &= clear
 
     def eliminate(self, cell: int, digit: int) -> None:
@@ -204,7 +204,7 @@ class Candidates:
         techniques run dry: checking every unit after every step would double the run time.)"""
         for cell, digit in step.placements:
             self.place(cell, digit)
-            self._check_cells(self.geometry.peers[cell])
+            self._check_cells(self.rules.peers[cell])
         for cell, digit in step.eliminations:
             self.eliminate(cell, digit)
         self._check_cells(cell for cell, _ in step.eliminations)
@@ -212,21 +212,21 @@ class Candidates:
     def _check_cells(self, cells: Iterable[int]) -> None:
         for cell in cells:
             if not self.values[cell] and not self.masks[cell]:
-                raise Contradiction(f"{self.geometry.cell_name(cell)} has no candidate left")
+                raise Contradiction(f"{self.rules.cell_name(cell)} has no candidate left")
 
     def check(self) -> None:
         """Raise Contradiction when an empty cell has no candidate or a unit lacks a digit."""
-        geometry = self.geometry
-        self._check_cells(geometry.cells)
-        for index, unit in enumerate(geometry.units):
+        rules = self.rules
+        self._check_cells(rules.cells)
+        for index, unit in enumerate(rules.units):
             covered = self.unit_placed[index] | self.union(unit)
             if covered != self.full:
                 missing = digits_of(self.full & ~covered)
-                name = geometry.unit_names[index]
+                name = rules.unit_names[index]
                 raise Contradiction(f"{digits_text(missing)} has no place left in {name}")
 
 
-def boxes_first(geometry: Geometry) -> list[int]:
+def boxes_first(rules: Rules) -> list[int]:
     """Unit indices with the boxes first, then rows, columns and extras: the order people scan."""
-    n = geometry.size
-    return [*range(2 * n, 3 * n), *range(2 * n), *range(3 * n, len(geometry.units))]
+    n = rules.size
+    return [*range(2 * n, 3 * n), *range(2 * n), *range(3 * n, len(rules.units))]

@@ -20,9 +20,9 @@ from solvers.logic.state import (
 def naked_subset(state: Candidates, size: int) -> Step | None:
     """`size` cells of one unit whose candidates together are `size` digits: those digits
     leave every other cell that sees all of them."""
-    geometry = state.geometry
+    rules = state.rules
     masks = state.masks
-    for index, unit in enumerate(geometry.units):
+    for index, unit in enumerate(rules.units):
         open_cells = [c for c in unit if masks[c] and masks[c].bit_count() <= size]
         for group in combinations(open_cells, size):
             union = 0
@@ -41,8 +41,8 @@ def naked_subset(state: Candidates, size: int) -> Step | None:
                 name = f"naked {GROUP_NAMES[size]}"
                 return Step(
                     name.replace(" ", "_"),
-                    f"{name} {digits_text(digits)} in {cells_text(geometry, group)} "
-                    f"({geometry.unit_names[index]})",
+                    f"{name} {digits_text(digits)} in {cells_text(rules, group)} "
+                    f"({rules.unit_names[index]})",
                     eliminations=eliminations,
                 )
     return None
@@ -51,13 +51,13 @@ def naked_subset(state: Candidates, size: int) -> Step | None:
 def hidden_subset(state: Candidates, size: int) -> Step | None:
     """`size` digits that have only the same `size` places in a unit: those cells drop
     every other candidate."""
-    geometry = state.geometry
+    rules = state.rules
     masks = state.masks
-    for index, unit in enumerate(geometry.units):
+    for index, unit in enumerate(rules.units):
         placed = state.unit_placed[index]
         places = {
             digit: frozenset(state.places(unit, digit))
-            for digit in geometry.digits
+            for digit in rules.digits
             if not placed & bit(digit)
         }
         few = [digit for digit, cells in places.items() if 2 <= len(cells) <= size]
@@ -73,8 +73,8 @@ def hidden_subset(state: Candidates, size: int) -> Step | None:
                 name = f"hidden {GROUP_NAMES[size]}"
                 return Step(
                     name.replace(" ", "_"),
-                    f"{name} {digits_text(digits)} in {cells_text(geometry, cells)} "
-                    f"({geometry.unit_names[index]})",
+                    f"{name} {digits_text(digits)} in {cells_text(rules, cells)} "
+                    f"({rules.unit_names[index]})",
                     eliminations=eliminations,
                 )
     return None
@@ -82,7 +82,7 @@ def hidden_subset(state: Candidates, size: int) -> Step | None:
 
 def _seen_by_all(state: Candidates, group: tuple[int, ...]) -> list[int]:
     """Empty cells outside `group` that share a unit with every cell of it."""
-    peers = state.geometry.peers
+    peers = state.rules.peers
     common = set(peers[group[0]])
     for cell in group[1:]:
         common &= set(peers[cell])

@@ -10,17 +10,17 @@ import math
 from dataclasses import dataclass
 from functools import cache, cached_property
 
-from puzzles.errors import GeometryError
+from puzzles.errors import RulesError
 
 
 def default_box_shape(size: int) -> tuple[int, int]:
     """The most nearly square rows x cols box with rows <= cols (6 -> 2x3, 12 -> 3x4)."""
     if size < 4:  # also keeps 0 and negative sizes away from isqrt and max below
-        raise GeometryError(f"size {size} is too small: the smallest Sudoku is 4x4")
+        raise RulesError(f"size {size} is too small: the smallest Sudoku is 4x4")
     _check_not_too_large(size)  # the search below takes isqrt(size) steps
     rows = max(d for d in range(1, math.isqrt(size) + 1) if size % d == 0)
     if rows == 1:
-        raise GeometryError(
+        raise RulesError(
             f"a {size}x{size} grid has no box shape (a box needs rows x cols = {size}, both > 1)"
         )
     return rows, size // rows
@@ -33,11 +33,11 @@ MAX_SIZE = 1024
 
 def _check_not_too_large(size: int) -> None:
     if size > MAX_SIZE:
-        raise GeometryError(f"size {size} is too large: sudoku-bench goes up to {MAX_SIZE}")
+        raise RulesError(f"size {size} is too large: sudoku-bench goes up to {MAX_SIZE}")
 
 
 @dataclass(frozen=True)
-class Geometry:
+class Rules:
     """An N x N Sudoku with boxes of `box_rows` x `box_cols` and, if `diagonals`, Sudoku-X."""
 
     size: int
@@ -47,31 +47,31 @@ class Geometry:
 
     def __post_init__(self) -> None:
         if self.size < 4:
-            raise GeometryError(f"size {self.size} is too small: the smallest Sudoku is 4x4")
+            raise RulesError(f"size {self.size} is too small: the smallest Sudoku is 4x4")
         _check_not_too_large(self.size)
         if self.box_rows * self.box_cols != self.size or min(self.box_rows, self.box_cols) < 2:
-            raise GeometryError(
+            raise RulesError(
                 f"boxes of {self.box_rows}x{self.box_cols} do not tile a "
                 f"{self.size}x{self.size} grid (rows x cols must equal {self.size}, both > 1)"
             )
 
     @staticmethod
     @cache
-    def of_size(size: int, *, diagonals: bool = False) -> Geometry:
+    def of_size(size: int, *, diagonals: bool = False) -> Rules:
         """The usual geometry of side `size` (shared instance, so its tables are built once)."""
         rows, cols = default_box_shape(size)
-        return Geometry(size, rows, cols, diagonals)
+        return Rules(size, rows, cols, diagonals)
 
     @staticmethod
-    def for_cell_count(count: int, *, diagonals: bool = False) -> Geometry:
-        """The geometry whose grid has `count` cells (81 -> 9x9), or a GeometryError."""
+    def for_cell_count(count: int, *, diagonals: bool = False) -> Rules:
+        """The geometry whose grid has `count` cells (81 -> 9x9), or a RulesError."""
         size = math.isqrt(count)
         if size * size != count:
-            raise GeometryError(f"{count} cells is not a square grid (81 for 9x9, 16 for 4x4, ...)")
-        return Geometry.of_size(size, diagonals=diagonals)
+            raise RulesError(f"{count} cells is not a square grid (81 for 9x9, 16 for 4x4, ...)")
+        return Rules.of_size(size, diagonals=diagonals)
 
     @staticmethod
-    def parse(text: str) -> Geometry:
+    def parse(text: str) -> Rules:
         """Read a geometry name: `9`, `9x9`, `6x6:3x2` (explicit box), `9x9-x` (Sudoku-X)."""
         spec = text.strip().lower()
         diagonals = spec.endswith("-x")
@@ -83,15 +83,15 @@ class Geometry:
             if len(sides) > 2:
                 raise ValueError(side)
             if len(set(sides)) > 1:  # `9x8` was read as 9x9
-                raise GeometryError(f"a Sudoku grid is square: {text.strip()!r} is not")
+                raise RulesError(f"a Sudoku grid is square: {text.strip()!r} is not")
             if box:
                 rows, cols = (int(part) for part in box.split("x"))
-                return Geometry(size, rows, cols, diagonals)
+                return Rules(size, rows, cols, diagonals)
         except ValueError:
-            raise GeometryError(
+            raise RulesError(
                 f"cannot read geometry {text!r}: expected e.g. 9, 9x9, 6x6:2x3 or 9x9-x"
             ) from None
-        return Geometry.of_size(size, diagonals=diagonals)
+        return Rules.of_size(size, diagonals=diagonals)
 
     @property
     def name(self) -> str:
