@@ -20,10 +20,10 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from harness import session
-from harness.store import SQLiteStore
-from harness.testing import ReferenceSolver, backend
-from harness.worker import Settings
+from harness.running import session
+from harness.running.testing import ReferenceSolver, backend
+from harness.running.worker import Settings
+from harness.storing.store import SQLiteStore
 from puzzles.collections import load
 from puzzles.formats import PuzzleEntry
 

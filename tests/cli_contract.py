@@ -10,7 +10,7 @@ from pathlib import Path
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
-# `harness.output.result_record`: every result-printing command
+# `harness.cli.output.result_record`: every result-printing command
 RESULT = frozenset(
     {
         "id",

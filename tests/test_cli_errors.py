@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from harness.cli import main
-from harness.runner import Pool
-from harness.store import SQLiteStore
-from harness.tasks import Outcome, Task
-from harness.testing import registered
-from harness.worker import Settings
+from harness.running.runner import Pool
+from harness.running.tasks import Outcome, Task
+from harness.running.testing import registered
+from harness.running.worker import Settings
+from harness.storing.store import SQLiteStore
 from puzzles.collections import bundled_text
 from solvers.registry import Backend, get, register, unregister
 from tests.cli_contract import SOLVERS
@@ -533,7 +533,7 @@ def test_no_more_workers_than_tasks(
             started.append(jobs)
             super().__init__(jobs, *args)
 
-    monkeypatch.setattr("harness.commands.check.Pool", Counted)
+    monkeypatch.setattr("harness.cli.commands.check.Pool", Counted)
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     assert main(["check", FOURS, "-s", "backtracking", "-j", "8", "--quiet"]) == 0
     assert started == [1]

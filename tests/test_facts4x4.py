@@ -6,7 +6,7 @@ import json
 from itertools import combinations
 
 from harness.cli import main
-from harness.facts4x4 import (
+from harness.generating.facts4x4 import (
     FOUR,
     all_grids,
     canonical,

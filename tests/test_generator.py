@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from harness.cli import main
-from harness.generator import ACCEPTED, Generator, random_full_grid, target_empty
+from harness.generating.generator import ACCEPTED, Generator, random_full_grid, target_empty
 from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.grid import Grid

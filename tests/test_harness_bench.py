@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from harness.analysing.report import libraries_line
 from harness.cli import main
-from harness.report import libraries_line
-from harness.store import SQLiteStore
-from harness.testing import ReferenceSolver, registered
+from harness.running.testing import ReferenceSolver, registered
+from harness.storing.store import SQLiteStore
 from puzzles.grid import Grid
 from solvers.base import Deadline, SearchOutcome
 from solvers.registry import Backend, register, unregister

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.cli import main
-from harness.crosscheck import Answer, check_puzzle, contradiction
-from harness.testing import ReferenceSolver, registered
+from harness.running.crosscheck import Answer, check_puzzle, contradiction
+from harness.running.testing import ReferenceSolver, registered
 from puzzles.grid import Grid
 from tests.cli_contract import CHECK
 

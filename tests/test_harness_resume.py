@@ -11,17 +11,17 @@ from pathlib import Path
 
 from pytest import MonkeyPatch
 
-from harness import machine, session
+from harness.analysing.report import Report
 from harness.cli import main
-from harness.report import Report
-from harness.store import Resumption, RunInfo, SQLiteStore
+from harness.running import machine, session
+from harness.storing.store import Resumption, RunInfo, SQLiteStore
 from tests.cli_contract import REPORT_RESUME
 
 PUZZLES = "...3..4114..3...\n1..4..1..3..4..3\n3....21..34....1\n"
 REPEAT = 12
 SCRIPT = """
 import sys
-from harness.testing import backend
+from harness.running.testing import backend
 from solvers.registry import register
 from harness.cli import main
 register(backend("reference", "busy", spin=100_000))  # some milliseconds per task

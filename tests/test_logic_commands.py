@@ -7,7 +7,7 @@ import json
 import pytest
 
 from harness.cli import main
-from harness.rating import level_table, rate
+from harness.generating.rating import level_table, rate
 from puzzles.collections import load
 from puzzles.grid import Grid
 from solvers.logic import TECHNIQUES

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from constraint import AllDifferentConstraint, BacktrackingSolver, Problem
 
-from harness.commands import reduce as reduce_command
+from harness.cli.commands import reduce as reduce_command
 from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.grid import Grid

@@ -1,0 +1,1 @@
+"""Analysing runs: statistics, per back-end summaries, reports and plots."""

@@ -1,0 +1,128 @@
+"""Plots of a run (matplotlib, Agg back-end, PNG): cactus, performance profile, scatter.
+
+Each plot takes per-puzzle times: back-end -> puzzle -> seconds (None where it failed).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from harness.analysing import stats
+from puzzles.errors import SudokuBenchError
+
+Times = Mapping[str, Mapping[Any, float | None]]
+VIRTUAL_BEST = "virtual best"
+# Matplotlib's palette has 10 colours: the 11th back-end on a plot gets a new line style.
+LINE_STYLES = ("-", "--", "-.", ":")
+
+
+def _style(number: int) -> str:
+    return LINE_STYLES[number // 10 % len(LINE_STYLES)]
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise SudokuBenchError("plots need matplotlib: pip install 'sudoku-bench[plots]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def cactus(times: Times, path: Path, cutoff: float, title: str = "") -> Path:
+    """Puzzles solved (x) against the time each needed (y, log), one line per back-end,
+    and the virtual best: for each puzzle the fastest back-end."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(9, 4.8))
+    lines = {**times, VIRTUAL_BEST: stats.virtual_best(times)}
+    for number, (name, per_puzzle) in enumerate(lines.items()):
+        solved = stats.cactus(per_puzzle.values())
+        style = (
+            {"color": "black", "linestyle": "--"}
+            if name == VIRTUAL_BEST
+            else {"linestyle": _style(number)}
+        )
+        ax.step(
+            range(1, len(solved) + 1),
+            [max(t, stats.TIME_FLOOR_S) for t in solved],
+            where="post",
+            label=f"{name} ({len(solved)})",
+            **style,
+        )
+    ax.axhline(cutoff, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_yscale("log")
+    ax.set_xlabel("puzzles solved")
+    ax.set_ylabel("time per puzzle (s, log)")
+    ax.set_title(title or f"Cactus plot (time limit {cutoff:g} s)")
+    _legend_outside(ax)
+    return _save(fig, plt, path)
+
+
+def performance_profile(times: Times, path: Path, title: str = "") -> Path:
+    """Dolan–Moré: the share of puzzles each back-end solves within tau x the best time."""
+    plt = _pyplot()
+    ratios = stats.performance_ratios(times)
+    finite = [r for per in ratios.values() for r in per.values() if math.isfinite(r)]
+    top = max(2.0, max(finite, default=2.0) * 1.2)
+    taus = [top ** (i / 400) for i in range(401)]
+    fig, ax = plt.subplots(figsize=(9, 4.8))
+    for number, (name, per_puzzle) in enumerate(ratios.items()):
+        share = stats.profile(per_puzzle.values(), taus)
+        ax.step(taus, share, where="post", label=name, linestyle=_style(number))
+    ax.set_xscale("log", base=2)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("tau: within this factor of the best back-end's time (log2)")
+    ax.set_ylabel("share of puzzles")
+    ax.set_title(title or "Performance profile (Dolan–Moré)")
+    _legend_outside(ax)
+    return _save(fig, plt, path)
+
+
+def scatter(times: Times, pair: Sequence[str], path: Path, cutoff: float) -> Path:
+    """Per puzzle, back-end `a`'s time (x) against `b`'s (y), log-log; failures at 2 x cut-off."""
+    plt = _pyplot()
+    a, b = pair
+    keys = sorted(set(times[a]) & set(times[b]))
+    failed_at = 2 * cutoff
+
+    def placed(t: float | None) -> float:
+        return failed_at if t is None else max(t, stats.TIME_FLOOR_S)
+
+    xs = [placed(times[a][k]) for k in keys]
+    ys = [placed(times[b][k]) for k in keys]
+    fig, ax = plt.subplots(figsize=(5.5, 5.5))
+    ax.scatter(xs, ys, s=10, alpha=0.6)
+    low = min([*xs, *ys, cutoff]) / 2
+    ax.plot([low, failed_at * 1.5], [low, failed_at * 1.5], color="grey", linewidth=0.8)
+    for line in (ax.axvline, ax.axhline):
+        line(cutoff, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(f"{a} (s)")
+    ax.set_ylabel(f"{b} (s)")
+    ax.set_title(f"{a} vs {b}\none dot per puzzle; failures at {failed_at:g} s", fontsize="medium")
+    return _save(fig, plt, path)
+
+
+def _legend_outside(ax: Any) -> None:
+    """Right of the axes, so that no line is hidden however many back-ends there are."""
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+
+
+def _save(fig: Any, plt: Any, path: Path) -> Path:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+    except FileExistsError:  # mkdir's word for "a file stands where the folder should"
+        raise SudokuBenchError(f"{path.parent} is a file, not a folder for the plots") from None
+    except OSError as error:
+        raise SudokuBenchError(f"{path}: cannot write: {error.strerror}") from None
+    finally:
+        plt.close(fig)
+    return path

@@ -1,0 +1,248 @@
+"""A run's report as text: a terminal table, Markdown, LaTeX, CSV (raw rows) or JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from harness.analysing import stats
+from harness.analysing.summary import Row, Summary, summarize
+from harness.storing.store import RunInfo, Store
+
+FORMATS = ("table", "md", "latex", "csv", "json")
+
+# The per-task rows of CSV and JSON, in this order (JSON adds `solutions` and `counters`).
+RAW_KEYS = (
+    "run",
+    "task",
+    "collection",
+    "puzzle_id",
+    "puzzle",
+    "geometry",
+    "solver",
+    "configuration",
+    "repeat",
+    "status",
+    "count",
+    "exact",
+    "verdict",
+    "solution",
+    "build_s",
+    "solve_s",
+    "total_s",
+    "nodes",
+    "guesses",
+    "error",
+    "worker",
+    "finished",
+)
+
+COLUMNS = (
+    ("solver", "solver"),
+    ("collection", "collection"),
+    ("tasks", "tasks"),
+    ("solved", "solved"),
+    ("gave_up", "gave up"),
+    ("timeouts", "timeout"),
+    ("errors", "error"),
+    ("median_s", "median ms"),
+    ("mean_s", "mean ms"),
+    ("max_s", "max ms"),
+    ("sgm_s", "sgm ms"),
+    ("par2_s", "PAR-2 ms"),
+    ("per_second", "puzzles/s"),
+    ("guesses", "guesses"),
+    ("agree", "agree"),
+)
+
+
+class Report:
+    """Everything a report shows, read once from the store."""
+
+    def __init__(self, store: Store, run_id: int | None = None) -> None:
+        self.run: RunInfo = store.run(run_id)
+        self.rows: list[Row] = store.results(self.run.id)
+        self.planned = len(store.tasks(self.run.id))
+        self.cutoff = float(self.run.settings["timeout"])
+        solvers = list(self.run.settings.get("solvers", []))
+        self.summaries: list[Summary] = summarize(self.rows, self.cutoff, solvers)
+        self.made_by = ""  # the report command, shown in the Markdown header when known
+
+    # ----- the parts -----------------------------------------------------------------------
+
+    def resumed_line(self) -> str:
+        """Each resumption's start, and what it changed: mixed setups must not pass unseen."""
+        parts = []
+        for later in self.run.resumes:
+            changed = self.run.differences(later)
+            what = f"with another {', '.join(changed)}" if changed else "same machine and versions"
+            parts.append(f"{later.started} ({what})")
+        return "; ".join(parts)
+
+    def header(self) -> list[tuple[str, str]]:
+        run, settings, machine = self.run, self.run.settings, self.run.machine
+        jobs = int(settings.get("jobs", 1))
+        lines = [
+            ("run", f"{run.id}, started {run.started}, finished {run.finished or 'not yet'}"),
+            ("command", run.command),
+            ("tasks", f"{len(self.rows)} of {self.planned} finished"),
+            (
+                "settings",
+                f"timeout {self.cutoff:g} s, limit {settings.get('limit', 1)}, "
+                f"repeat {settings.get('repeat', 1)}, warm-up {settings.get('warmup', 0)}, "
+                f"jobs {jobs}, seed {run.seed}",
+            ),
+            (
+                "machine",
+                f"{machine.get('cpu')}, {machine.get('cores')} cores, {machine.get('os')}, "
+                f"load average {machine.get('load')} at the start",
+            ),
+            ("python", str(machine.get("python"))),
+            ("sudoku-bench", run.git_commit or "(not a git checkout)"),
+            ("libraries", libraries_line(run.versions, settings.get("solvers"))),
+            *([("resumed", self.resumed_line())] if run.resumes else []),
+            (
+                "definitions",
+                f"solved = answered within the time limit; median/mean/max over solved tasks; "
+                f"sgm = shifted geometric mean, shift {stats.SHIFT_S * 1000:g} ms, failures at "
+                f"the {self.cutoff:g} s cut-off; PAR-2 = mean time, failures at "
+                f"{stats.PAR_FACTOR * self.cutoff:g} s (2 x cut-off); puzzles/s = solved per "
+                f"second spent on all tasks; guesses = mean per solved task; agree = solved "
+                f"tasks whose grids pass the rule checker and that no other answer disproves",
+            ),
+        ]
+        if jobs > 1:
+            lines.append(
+                (
+                    "note",
+                    f"{jobs} tasks ran at a time and shared the machine (cores, caches, memory "
+                    f"bandwidth): times can be higher than on an idle machine",
+                )
+            )
+        return lines
+
+    def table_rows(self) -> list[list[Any]]:
+        # times are shown in milliseconds (the summaries and raw rows keep seconds)
+        return [
+            [
+                _cell(getattr(s, key) * 1000 if key.endswith("_s") else getattr(s, key))
+                for key, _ in COLUMNS
+            ]
+            for s in self.summaries
+        ]
+
+    def headers(self) -> list[str]:
+        return [title for _, title in COLUMNS]
+
+    def raw(self) -> list[dict[str, Any]]:
+        return [{key: row.get(key) for key in RAW_KEYS} for row in self.rows]
+
+    # ----- the formats ---------------------------------------------------------------------
+
+    def render(self, fmt: str, images: Sequence[Path] = ()) -> str:
+        return {
+            "table": self.as_table,
+            "md": lambda: self.as_markdown(images),
+            "latex": self.as_latex,
+            "csv": self.as_csv,
+            "json": self.as_json,
+        }[fmt]()
+
+    def as_table(self) -> str:
+        header = "\n".join(f"{key}: {value}" for key, value in self.header())
+        table = tabulate(self.table_rows(), headers=self.headers(), tablefmt="simple")
+        return f"{header}\n\n{table}\n"
+
+    def as_markdown(self, images: Sequence[Path] = ()) -> str:
+        lines = [f"# sudoku-bench report: run {self.run.id}", ""]
+        header = self.header()
+        if self.made_by:
+            header.insert(2, ("report", self.made_by))
+        lines += [
+            f"- **{key}**: `{value}`"
+            if key in ("command", "report")
+            else f"- **{key}**: {_md_escape(value)}"
+            for key, value in header
+        ]
+        lines += ["", "## Results per back-end and collection", ""]
+        lines.append(tabulate(self.table_rows(), headers=self.headers(), tablefmt="github"))
+        for image in images:
+            lines += ["", f"![{image.stem}]({image.as_posix()})"]
+        return "\n".join(lines) + "\n"
+
+    def as_latex(self) -> str:
+        header = "\n".join(f"% {key}: {value}" for key, value in self.header())
+        table = tabulate(self.table_rows(), headers=self.headers(), tablefmt="latex_booktabs")
+        return f"{header}\n{table}\n"
+
+    def as_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=RAW_KEYS, lineterminator="\n")
+        writer.writeheader()
+        for row in self.raw():
+            writer.writerow({**row, "configuration": json.dumps(row["configuration"])})
+        return out.getvalue()
+
+    def as_json(self) -> str:
+        document = {
+            "run": {
+                "id": self.run.id,
+                "command": self.run.command,
+                "started": self.run.started,
+                "finished": self.run.finished,
+                "seed": self.run.seed,
+                "settings": self.run.settings,
+                "machine": self.run.machine,
+                "versions": self.run.versions,
+                "git_commit": self.run.git_commit,
+                "resumes": [
+                    {**asdict(r), "differences": self.run.differences(r)} for r in self.run.resumes
+                ],
+            },
+            "definitions": {
+                "shift_s": stats.SHIFT_S,
+                "cutoff_s": self.cutoff,
+                "par_factor": stats.PAR_FACTOR,
+            },
+            "summary": [s.record() for s in self.summaries],
+            "tasks": [
+                {**row, "solutions": r["solutions"], "counters": r["counters"]}
+                for row, r in zip(self.raw(), self.rows, strict=True)
+            ],
+        }
+        return json.dumps(document, indent=1) + "\n"
+
+
+def libraries_line(versions: dict[str, str], solvers: list[str] | None = None) -> str:
+    """Each library once, with the back-ends of the run that used it.
+
+    e.g. "sudoku-bench 0.1.0 (backtracking, dlx); ortools 9.15.6755 (cpsat)". Runs recorded
+    before versions were limited to the chosen back-ends listed every registered one, so the
+    run's own solver list filters them.
+    """
+    users: dict[str, list[str]] = {}
+    for solver, library in versions.items():
+        if solvers is None or solver in solvers:
+            users.setdefault(library, []).append(solver)
+    return "; ".join(f"{library} ({', '.join(names)})" for library, names in users.items())
+
+
+def _cell(value: Any) -> Any:
+    """Floats to three significant digits, without exponents (1774, 12.3, 0.482)."""
+    if not isinstance(value, float):
+        return value
+    if math.isnan(value):
+        return "-"
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("*", "\\*")

@@ -1,0 +1,138 @@
+"""`sudoku-bench`: the command line. Each sub-command lives in `harness.cli.commands.<name>`.
+
+Errors a user can act on (`SudokuBenchError`) become one line on stderr and exit code 2
+(or the error's own `exit_code`); never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from puzzles.errors import SudokuBenchError
+
+# Sub-command modules, in the order `--help` lists them. Each has `add_parser(subparsers)`,
+# which sets `run=function(args) -> exit code` as the parser's default.
+COMMANDS = (
+    "harness.cli.commands.solve",
+    "harness.cli.commands.count",
+    "harness.cli.commands.check",
+    "harness.cli.commands.bench",
+    "harness.cli.commands.report",
+    "harness.cli.commands.solvers_list",
+    "harness.cli.commands.convert",
+    "harness.cli.commands.show",
+    "harness.cli.commands.collections_list",
+    "harness.cli.commands.reduce",
+    "harness.cli.commands.explain",
+    "harness.cli.commands.rate",
+    "harness.cli.commands.generate",
+    "harness.cli.commands.facts4x4",
+)
+
+DESCRIPTION = """\
+Many ways of solving Sudoku behind one interface: solve, count, cross-check and time them.
+
+Puzzles are given as bundled collection names (top95, 17clue, 4x4, ...), files, or
+puzzle strings (81 characters for 9x9, '.' or '0' for an empty cell).
+"""
+
+EPILOG = """\
+examples:
+  sudoku-bench solve 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..
+  sudoku-bench count top95 -s dlx --limit 2 --json
+  sudoku-bench check top95 hardest -s all            # do the back-ends agree?
+  sudoku-bench bench                                  # the main job: default suite, all back-ends
+  sudoku-bench report --format md --plots plots/      # tables and plots of the last run
+  sudoku-bench explain 004036927100005000000200004005000060640000085070000200500001000000700002437920500
+  sudoku-bench solvers
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line like every other error (argparse prints the
+    whole usage block first, which for `bench` is eight lines above the one that matters)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="sudoku-bench",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action=_VersionAction)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        importlib.import_module(name).add_parser(subparsers)
+    return parser
+
+
+class _VersionAction(argparse.Action):
+    """`--version`, looked up only when asked: argparse's own action needs the string when
+    the parser is built, so every command paid for reading the distribution's metadata."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sudoku-bench")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # "µs" on an ASCII terminal was a traceback
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command line, for records
+    try:
+        code: int = args.run(args)
+        sys.stdout.flush()  # here, so that a full disk is reported like any other error
+    except SudokuBenchError as error:
+        print(f"sudoku-bench: error: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("sudoku-bench: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `sudoku-bench ... | head` is not an error
+        sys.stderr.close()
+        return 0
+    except OSError as error:  # a full disk, a device gone: the system's words, no traceback
+        _drop_unwritable_stdout()
+        where = f"{error.filename}: " if error.filename else "cannot write the output: "
+        print(f"sudoku-bench: error: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
+    return code
+
+
+def _drop_unwritable_stdout() -> None:
+    """If stdout cannot take its buffered text, send it to /dev/null: Python flushes stdout
+    again at exit, and that second failure would print a traceback of its own."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        if sys.__stdout__ is not None and sys.stdout is sys.__stdout__:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

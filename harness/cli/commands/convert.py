@@ -1,0 +1,97 @@
+"""`sudoku-bench convert INPUT... -o OUTPUT`: rewrite puzzles in another format or alphabet."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness.cli.inputs import add_puzzle_arguments, alphabet_of, read_inputs
+from harness.cli.output import write_output
+from puzzles.errors import PuzzleFormatError
+from puzzles.formats import FORMATS, Format, WriteOptions, format_named, format_of_path
+
+EPILOG = """\
+formats (chosen by the output file's extension, or --to):
+{formats}
+
+examples:
+  sudoku-bench convert top95 -o top95.json
+  sudoku-bench convert puzzles.sdk --to line
+  sudoku-bench convert 16x16 --to-alphabet letters --blank 0 --to grid
+  sudoku-bench convert big.txt --skip-invalid -o clean.csv
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    listing = "\n".join(
+        f"  {f.name:6} {' '.join(f.extensions):16} {f.summary}" for f in FORMATS.values()
+    )
+    parser = subparsers.add_parser(
+        "convert",
+        help="rewrite puzzles in another format (line, grid, sdk, csv, json, jsonl)",
+        description="Read puzzles (bundled names, files, puzzle strings) and write them in "
+        "another format. Without -o the result goes to stdout. What the output format cannot "
+        "hold (solutions, metadata, player states) is named on stderr.",
+        epilog=EPILOG.format(formats=listing),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_puzzle_arguments(parser)
+    writing = parser.add_argument_group("converting")
+    writing.add_argument("-o", "--output", type=Path, metavar="FILE", help="the file to write")
+    writing.add_argument(
+        "--to",
+        metavar="FORMAT",
+        help="the output format (default: from the output's extension; line on stdout)",
+    )
+    writing.add_argument(
+        "--from",
+        dest="input_format",
+        metavar="FORMAT",
+        help="read the inputs as this format whatever their extension (e.g. grid for a .txt)",
+    )
+    writing.add_argument(
+        "--to-alphabet",
+        metavar="NAME",
+        help="the alphabet to write in (default: the --alphabet read with)",
+    )
+    writing.add_argument(
+        "--blank",
+        metavar="CHAR",
+        help="the character written for an empty cell (default: '.', '0' in CSV)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.input_format:
+        args.input_format = format_named(args.input_format).name
+    target = _target(args)
+    options = _write_options(args)
+    entries = read_inputs(args)
+    text = target.write(entries, options)
+    for loss in target.losses(entries):
+        print(f"note: the {target.name} format does not keep {loss}", file=sys.stderr)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    write_output(args.output, text)
+    puzzles = "1 puzzle" if len(entries) == 1 else f"{len(entries)} puzzles"
+    print(f"wrote {puzzles} to {args.output} ({target.name})", file=sys.stderr)
+    return 0
+
+
+def _target(args: argparse.Namespace) -> Format:
+    if args.to:
+        return format_named(args.to)
+    if args.output is not None:
+        return format_of_path(args.output)
+    return FORMATS["line"]
+
+
+def _write_options(args: argparse.Namespace) -> WriteOptions:
+    alphabet = alphabet_of(args.to_alphabet or args.alphabet)
+    if args.blank is not None and len(args.blank) != 1:
+        raise PuzzleFormatError(f"--blank takes one character, got {args.blank!r}")
+    return WriteOptions(alphabet, args.blank)

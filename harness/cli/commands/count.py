@@ -1,0 +1,94 @@
+"""`sudoku-bench count PUZZLE...`: count solutions up to a limit: none, unique or multiple."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter, defaultdict
+from typing import Any
+
+from tabulate import tabulate
+
+from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
+from harness.cli.output import print_json
+from harness.running.solving import (
+    Answer,
+    add_solver_arguments,
+    answers,
+    create_solvers,
+    format_seconds,
+)
+
+EXAMPLES = """\
+examples:
+  sudoku-bench count top95                  # verdict per puzzle: none / unique / multiple
+  sudoku-bench count ................ --limit 1000 -s backtracking,propagating   # 288
+  sudoku-bench count multi --json
+"""
+
+VERDICTS = ("none", "unique", "multiple", "unknown")
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "count",
+        help="count solutions up to --limit (default 2: none / unique / multiple)",
+        description="Count the solutions of each puzzle with each chosen back-end, stopping "
+        "at --limit. A count is exact when the search ended before the limit; the verdict "
+        "is none, unique, multiple, or unknown (timeout, error). Every returned grid is "
+        "checked by the rule checker; a wrong one makes the exit code 1.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_puzzle_arguments(parser)
+    add_solver_arguments(parser, default_limit=2)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    entries = read_inputs(args)
+    solvers = create_solvers(args.solver)
+    alphabet = read_options(args).alphabet
+    finished: list[Answer] = []
+    for answer in answers(entries, solvers, limit=args.limit, timeout=args.timeout):
+        if args.json:
+            print_json(answer.record(alphabet))
+        else:
+            print(count_line(answer))
+        answer.report_failure()
+        finished.append(answer)
+    if not args.json and len(entries) > 1:
+        print()
+        print(summary(finished))
+    return 1 if any(answer.failed for answer in finished) else 0
+
+
+def count_line(answer: Answer) -> str:
+    result = answer.result
+    count = str(result.count) if result.exact else f">={result.count}"
+    exactness = "exact" if result.exact else result.status.value
+    line = (
+        f"{answer.entry.id}  {result.solver}  {count}  {exactness}  {result.verdict}  "
+        f"{format_seconds(result.total_s)}"
+    )
+    if result.message:
+        line += f"  ({result.message})"
+    return line
+
+
+def summary(finished: list[Answer]) -> str:
+    """Per back-end: how many puzzles got each verdict, wrong answers, total time."""
+    verdicts: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    seconds: defaultdict[str, float] = defaultdict(float)
+    for answer in finished:
+        solver = answer.result.solver
+        verdicts[solver][answer.result.verdict] += 1
+        verdicts[solver]["wrong"] += answer.wrong
+        seconds[solver] += answer.result.total_s
+    rows = [
+        [solver, sum(counts[v] for v in VERDICTS)]
+        + [counts[v] for v in (*VERDICTS, "wrong")]
+        + [format_seconds(seconds[solver])]
+        for solver, counts in verdicts.items()
+    ]
+    headers = ["solver", "puzzles", *VERDICTS, "wrong", "total time"]
+    return tabulate(rows, headers=headers)

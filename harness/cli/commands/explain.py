@@ -1,0 +1,121 @@
+"""`sudoku-bench explain PUZZLE`: the logic solver's steps in words, then the grid it reached."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from harness.cli.arguments import positive_float
+from harness.cli.inputs import add_puzzle_arguments, read_inputs
+from harness.cli.output import print_json, result_record
+from harness.generating.rating import rating_of
+from puzzles.errors import SudokuBenchError
+from puzzles.rules import Rules
+from solvers.base import Result, Status
+from solvers.logic import TECHNIQUES, LogicSolver
+from solvers.logic.state import SYMBOLS
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "explain",
+        help="solve with human techniques and show every step in words",
+        description="Solve each puzzle with the logic back-end (pencil marks and human "
+        "techniques, the easiest that applies first) and print every step, e.g. "
+        "'r4c5 = 8: hidden single in box 5', then the boxed grid. When no technique applies "
+        "it stops and shows the candidates left; it never guesses.",
+    )
+    add_puzzle_arguments(parser)
+    parser.add_argument(
+        "--techniques",
+        metavar="KEYS",
+        help="use only these techniques (comma-separated keys: "
+        + ", ".join(t.key for t in TECHNIQUES)
+        + ")",
+    )
+    parser.add_argument("--timeout", type=positive_float, metavar="S", help="stop after S seconds")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per puzzle: the solve record plus steps, log, rating, "
+        "partial and candidates",
+    )
+    parser.set_defaults(run=run)
+
+
+def techniques_of(args: argparse.Namespace) -> list[str] | None:
+    if not args.techniques:
+        return None
+    return [key.strip() for key in args.techniques.split(",") if key.strip()]
+
+
+def make_solver(args: argparse.Namespace) -> LogicSolver:
+    try:
+        return LogicSolver(techniques_of(args))
+    except ValueError as error:
+        raise SudokuBenchError(str(error)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    solver = make_solver(args)
+    for number, entry in enumerate(read_inputs(args)):
+        result = solver.solve(entry.puzzle, timeout=args.timeout)
+        rating = rating_of(result)
+        if args.json:
+            record = result_record(entry, result)
+            record |= rating.record()
+            record["log"] = result.details.get("log", [])
+            record["step_details"] = result.details.get("steps", [])
+            record["partial"] = result.partial.to_line() if result.partial else None
+            record["candidates"] = result.details.get("candidates")
+            print_json(record)
+            continue
+        if number:
+            print()
+        print(f"{entry.id} ({entry.puzzle.rules}, {entry.puzzle.givens} givens)")
+        print(entry.puzzle.picture())
+        print()
+        for line in result.details.get("log", []):
+            print(line)
+        print()
+        print(ending(result, rating.label, rating.hardest))
+        grid = result.solutions[0] if result.solutions else result.partial
+        if grid is not None:
+            print(grid.picture())
+        marks = result.details.get("candidates")
+        if marks:
+            print()
+            print("candidates left:")
+            print(candidates_picture(entry.puzzle.rules, grid.values if grid else (), marks))
+    return 0
+
+
+def ending(result: Result, label: str, hardest: str | None) -> str:
+    steps = len(result.details.get("log", []))
+    if result.status is Status.SOLVED:
+        return f"solved in {steps} steps; hardest technique: {hardest or 'none'}; rating: {label}"
+    if result.status is Status.NO_SOLUTION:
+        return f"{result.message} (after {steps} steps)"
+    if result.status is Status.TIMEOUT:
+        return f"timed out after {steps} steps; the grid so far:"
+    return f"gave up after {steps} steps: {result.message}; the grid so far:"
+
+
+def candidates_picture(rules: Rules, values: tuple[int, ...] | Any, marks: dict[str, str]) -> str:
+    """The pencil marks as a boxed grid: each empty cell shows its candidates."""
+    texts = [
+        marks.get(rules.cell_name(cell)) or (SYMBOLS[values[cell] - 1] if values[cell] else ".")
+        for cell in rules.cells
+    ]
+    width = max(len(text) for text in texts)
+    lines = []
+    for row in range(rules.size):
+        if row and row % rules.box_rows == 0:
+            stack = "-" * ((width + 1) * rules.box_cols - 1)
+            lines.append("-+-".join([stack] * (rules.size // rules.box_cols)))
+        cells = [texts[rules.cell(row, col)].ljust(width) for col in range(rules.size)]
+        stacks = [
+            " ".join(cells[c : c + rules.box_cols]) for c in range(0, rules.size, rules.box_cols)
+        ]
+        lines.append(" | ".join(stacks).rstrip())
+    return "\n".join(lines)

@@ -1,0 +1,201 @@
+"""`sudoku-bench generate`: unique puzzles of a chosen size and difficulty, from a seed."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from harness.cli.arguments import int64, positive_int
+from harness.cli.inputs import geometry_argument
+from harness.cli.output import print_json, write_output
+from harness.generating.generator import (
+    DIFFICULTIES,
+    Generated,
+    Generator,
+    solution_counter,
+    target_empty,
+)
+from puzzles.errors import RulesError
+from puzzles.rules import Rules
+from puzzles.symbols import DEFAULT
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "generate",
+        help="make unique puzzles: random full grid, cells removed while one solution remains",
+        description="Generate puzzles as the source documents describe: a random full grid, "
+        "then cells removed in random order while the puzzle keeps exactly one solution "
+        "(counted by a fast back-end). Targets: easy 40, medium 50, hard 60 empty cells on a "
+        "9x9, scaled by N²/81 for other sizes; the rating (see `rate`) must match the "
+        "difficulty (hard accepts hard or expert). When a grid cannot reach its target the "
+        "output says how many empty cells it reached. The same seed gives the same puzzles.",
+    )
+    parser.add_argument("--size", type=int, default=9, metavar="N", help="side of the grid (9)")
+    parser.add_argument(
+        "--geometry",
+        type=geometry_argument,
+        metavar="GEOM",
+        help="instead of --size: e.g. 6x6:3x2, 9x9-x (Sudoku-X)",
+    )
+    parser.add_argument("-x", "--sudoku-x", action="store_true", help="Sudoku-X (both diagonals)")
+    parser.add_argument(
+        "--difficulty",
+        choices=DIFFICULTIES,
+        default="easy",
+        help="the rating the puzzles must have (easy)",
+    )
+    parser.add_argument(
+        "--count", type=positive_int, default=1, metavar="K", help="how many puzzles (1)"
+    )
+    parser.add_argument("--seed", type=int64, metavar="S", help="random seed (default: random)")
+    parser.add_argument(
+        "--symmetric", action="store_true", help="keep 180° rotational symmetry of the givens"
+    )
+    parser.add_argument(
+        "--minimal",
+        action="store_true",
+        help="remove until no given can go (ignores the target; with --symmetric, no "
+        "symmetric pair can go)",
+    )
+    parser.add_argument(
+        "--attempts",
+        type=positive_int,
+        default=50,
+        metavar="A",
+        help="full grids to try per puzzle for the difficulty (50)",
+    )
+    parser.add_argument(
+        "--counter",
+        default="propagating",
+        metavar="SOLVER",
+        help="back-end that counts solutions (propagating)",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the puzzles, one per line")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per puzzle: id, puzzle, solution, geometry, difficulty, seed, "
+        "symmetric, minimal, empty, target, rating, hardest, steps, score, techniques, "
+        "attempts, note",
+    )
+    parser.set_defaults(run=run)
+
+
+def geometry_of(args: argparse.Namespace) -> Rules:
+    size = args.size if args.geometry is None else args.geometry.size
+    if size > len(DEFAULT.symbols):  # --size 99999 built tables until memory ran out
+        raise RulesError(
+            f"generate writes puzzles in the default alphabet, which has "
+            f"{len(DEFAULT.symbols)} symbols: sizes up to {len(DEFAULT.symbols)}, not {size}"
+        )
+    if args.geometry is not None:
+        rules: Rules = args.geometry
+        return Rules(rules.size, rules.box_rows, rules.box_cols, args.sudoku_x or rules.diagonals)
+    return Rules.of_size(args.size, diagonals=args.sudoku_x)
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = geometry_of(args)
+    if args.seed is None:  # a random seed, reported, so that any run can be repeated
+        args.seed = random.SystemRandom().randrange(2**31)
+    generator = Generator(
+        rules,
+        args.difficulty,
+        seed=args.seed,
+        symmetric=args.symmetric,
+        minimal=args.minimal,
+        counter=solution_counter(args.counter),
+        attempts=args.attempts,
+    )
+    made: list[Generated] = []
+    rows = []
+    for number in range(1, args.count + 1):
+        puzzle = generator.one()
+        made.append(puzzle)
+        if args.json:
+            print_json(record(number, puzzle, rules, args))
+        elif not args.output:
+            rows.append(row(number, puzzle))
+    if args.output:
+        write(Path(args.output), made, rules, args)
+    if not args.json:
+        if rows:
+            print(
+                tabulate(
+                    rows, headers=["#", "puzzle", "empty", "rating", "hardest", "tries", "note"]
+                )
+            )
+        print(summary(made, rules, args))
+    else:
+        print(summary(made, rules, args), file=sys.stderr)
+    return 0
+
+
+def record(number: int, made: Generated, rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "id": f"generated:{number}",
+        "puzzle": made.puzzle.to_line(),
+        "solution": made.solution.to_line(),
+        "geometry": rules.name,
+        "difficulty": made.difficulty,
+        "seed": args.seed,
+        "symmetric": args.symmetric,
+        "minimal": args.minimal,
+        "empty": made.empty,
+        "target": made.target,
+        **made.rating.record(),
+        "attempts": made.attempts,
+        "note": made.note,
+    }
+
+
+def row(number: int, made: Generated) -> list[Any]:
+    return [
+        number,
+        made.puzzle.to_line(),
+        made.empty,
+        made.rating.label,
+        made.rating.hardest or "-",
+        made.attempts,
+        made.note,
+    ]
+
+
+def write(path: Path, made: list[Generated], rules: Rules, args: argparse.Namespace) -> None:
+    header = (
+        f"# sudoku-bench generate --geometry {rules.name} --difficulty {args.difficulty} "
+        f"--count {args.count} --seed {args.seed}"
+        + (" --symmetric" if args.symmetric else "")
+        + (" --minimal" if args.minimal else "")
+    )
+    lines = [header]
+    for item in made:
+        lines.append(
+            f"{item.puzzle.to_line()}  // {item.empty} empty, {item.rating.label}"
+            + (f" ({item.rating.hardest})" if item.rating.hardest else "")
+            + (f"; {item.note}" if item.note else "")
+        )
+    write_output(path, "\n".join(lines) + "\n")
+
+
+def summary(made: list[Generated], rules: Rules, args: argparse.Namespace) -> str:
+    target = target_empty(rules.size, args.difficulty)
+    empties = sorted(item.empty for item in made)
+    ratings = Counter(item.rating.label for item in made)
+    short = sum(1 for item in made if not item.minimal and item.empty < target)
+    text = (
+        f"{len(made)} {rules} {args.difficulty} puzzles: empty cells {empties[0]}-{empties[-1]} "
+        f"(mean {sum(empties) / len(empties):.1f}, target {'minimal' if args.minimal else target}); "
+        f"ratings " + ", ".join(f"{label} {n}" for label, n in ratings.most_common())
+    )
+    if short:
+        text += f"; {short} could not reach the target (no further cell could go)"
+    text += f"; seed {args.seed}"
+    return text + (f"; written to {args.output}" if args.output else "")

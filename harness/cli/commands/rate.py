@@ -1,0 +1,67 @@
+"""`sudoku-bench rate PUZZLE`: difficulty by the hardest human technique needed, and steps."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from typing import Any
+
+from tabulate import tabulate
+
+from harness.cli.arguments import positive_float
+from harness.cli.commands.explain import make_solver
+from harness.cli.inputs import add_puzzle_arguments, read_inputs
+from harness.cli.output import print_json, result_record
+from harness.generating.rating import LABELS, NO_SOLUTION, level_table, rating_of
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "rate",
+        help="rate difficulty: easy / medium / hard / expert / beyond logic",
+        description="Rate each puzzle by the hardest human technique the logic back-end needs "
+        "(its level is the label) and the number of steps (the score weighs each step 1 easy, "
+        "3 medium, 10 hard, 30 expert). 'beyond logic': no technique finishes it (it needs "
+        "guessing, or has several solutions). --levels prints the technique table.",
+    )
+    add_puzzle_arguments(parser, nargs="*")
+    parser.add_argument("--levels", action="store_true", help="print the technique-to-level table")
+    parser.add_argument("--techniques", metavar="KEYS", help="use only these techniques (keys)")
+    parser.add_argument(
+        "--timeout", type=positive_float, metavar="S", help="per puzzle, in seconds"
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per puzzle: the solve record plus rating, hardest, steps, score, "
+        "techniques",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.levels or not args.inputs:
+        print(tabulate(level_table(), headers=["level", "techniques"]))
+        return 0
+    solver = make_solver(args)
+    rows = []
+    labels: Counter[str] = Counter()
+    for entry in read_inputs(args):
+        result = solver.solve(entry.puzzle, timeout=args.timeout)
+        rating = rating_of(result)
+        labels[rating.label] += 1
+        if args.json:
+            print_json(result_record(entry, result) | rating.record())
+        else:
+            empty = len(entry.puzzle.empty_cells)
+            rows.append(
+                [entry.id, rating.label, rating.hardest or "-", rating.steps, rating.score, empty]
+            )
+    if not args.json:
+        print(tabulate(rows, headers=["puzzle", "rating", "hardest", "steps", "score", "empty"]))
+        if len(rows) > 1:
+            summary = ", ".join(
+                f"{label} {labels[label]}" for label in (*LABELS, NO_SOLUTION) if labels[label]
+            )
+            print(f"\n{len(rows)} puzzles: {summary}")
+    return 0

@@ -1,0 +1,117 @@
+"""`sudoku-bench report`: a stored run as tables (terminal, Markdown, LaTeX), CSV, JSON, plots."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness.analysing import plots
+from harness.analysing.report import FORMATS, Report
+from harness.analysing.summary import puzzle_times
+from harness.cli.arguments import add_db_argument, int64
+from harness.cli.output import write_output
+from harness.storing.store import open_store
+from puzzles.errors import SudokuBenchError
+
+DESCRIPTION = """\
+Report a run from the results store: per back-end and collection, solved / gave up / timed
+out / errors, median, mean and max time of the solved tasks, shifted geometric mean (shift
+10 ms) and PAR-2 (failures at twice the time limit), puzzles per second, guesses per puzzle,
+and agreement with the other back-ends; the settings, machine and versions in the header.
+Formats: table (terminal), md, latex: the summary; csv: one row per task; json: both.
+--plots DIR writes cactus.png (with the virtual best), profile.png (Dolan–Moré performance
+profile) and scatter.png (two back-ends, log-log).
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="tables, CSV, JSON and plots of a stored run",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_db_argument(parser)
+    parser.add_argument(
+        "--run",
+        dest="run_id",
+        type=int64,
+        metavar="ID",
+        help="the run to report (default: the latest)",
+    )
+    parser.add_argument(
+        "--format", choices=FORMATS, default="table", help="output format (default table)"
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write here instead of stdout"
+    )
+    parser.add_argument("--plots", type=Path, metavar="DIR", help="write the PNG plots into DIR")
+    parser.add_argument(
+        "--scatter",
+        metavar="A,B",
+        help="the two back-ends of the scatter plot (default: the first two of the run)",
+    )
+    parser.add_argument("--runs", action="store_true", help="list the runs in the store and stop")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.scatter and not args.plots:  # it was silently ignored
+        raise SudokuBenchError("--scatter chooses the back-ends of a plot: give --plots DIR too")
+    store = open_store(args.db, create=False)
+    try:
+        if args.runs:
+            for info in store.runs():
+                print(f"{info.id}\t{info.started}\t{info.finished or 'unfinished'}\t{info.command}")
+            return 0
+        report = Report(store, args.run_id)
+        report.made_by = _command(args, report.run.id)
+    finally:
+        store.close()
+    images = _plots(report, args.plots, args.scatter) if args.plots else []
+    if args.output is not None:
+        base = args.output.parent
+        links = [Path(os.path.relpath(image, base)) for image in images]
+        write_output(args.output, report.render(args.format, links), make_folder=True)
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(report.render(args.format, images))
+    return 0
+
+
+def _plots(report: Report, directory: Path, scatter: str | None) -> list[Path]:
+    times = puzzle_times(report.rows)
+    if not times:
+        raise SudokuBenchError(f"run {report.run.id} has no results to plot")
+    order = [s for s in report.run.settings.get("solvers", []) if s in times]
+    ordered = {name: times[name] for name in [*order, *sorted(set(times) - set(order))]}
+    made = [
+        plots.cactus(ordered, directory / "cactus.png", report.cutoff),
+        plots.performance_profile(ordered, directory / "profile.png"),
+    ]
+    pair = [name.strip() for name in scatter.split(",")] if scatter else list(ordered)[:2]
+    if len(pair) != 2 or any(name not in ordered for name in pair):
+        if scatter:
+            raise SudokuBenchError(
+                f"--scatter needs two back-ends of the run ({', '.join(ordered)})"
+            )
+    else:
+        made.append(plots.scatter(ordered, pair, directory / "scatter.png", report.cutoff))
+    for image in made:
+        print(f"wrote {image}", file=sys.stderr)
+    return made
+
+
+def _command(args: argparse.Namespace, run_id: int) -> str:
+    """The report command that reproduces this output (shown in the Markdown header)."""
+    words = ["sudoku-bench report --db", args.db, "--run", str(run_id), "--format", args.format]
+    if args.output is not None:
+        words += ["-o", str(args.output)]
+    if args.plots is not None:
+        words += ["--plots", str(args.plots)]
+    if args.scatter:
+        words += ["--scatter", args.scatter]
+    return " ".join(words)

@@ -1,0 +1,102 @@
+"""`sudoku-bench show PUZZLE...`: a boxed picture of each puzzle (and its solution, state)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from harness.cli.inputs import add_puzzle_arguments, alphabet_of, read_inputs
+from harness.cli.output import print_json
+from puzzles.errors import PuzzleFormatError
+from puzzles.formats import PuzzleEntry
+from puzzles.grid import Grid
+from puzzles.symbols import Alphabet
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "show",
+        help="print each puzzle as a boxed picture",
+        description="Print each puzzle as a boxed picture, with its id, geometry and number "
+        "of givens; --solution adds the solution the file gives, if any.",
+        epilog="examples:\n  sudoku-bench show seeds --solution\n  sudoku-bench show 16x16 "
+        "--to-alphabet hex\n  sudoku-bench show puzzle.json --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_puzzle_arguments(parser)
+    parser.add_argument(
+        "--solution", action="store_true", help="also show the solution the file gives"
+    )
+    parser.add_argument(
+        "--to-alphabet", metavar="NAME", help="the alphabet to draw in (default: --alphabet)"
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per puzzle: id, geometry, givens, puzzle, picture, solution, "
+        "metadata",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    alphabet = alphabet_of(args.to_alphabet or args.alphabet)
+    entries = read_inputs(args)
+    for number, entry in enumerate(entries):
+        _check_alphabet(entry.puzzle, alphabet)
+        if args.json:
+            print_json(show_record(entry, alphabet))
+            continue
+        if number:
+            print()
+        print(describe(entry, alphabet, with_solution=args.solution))
+    return 0
+
+
+def _check_alphabet(grid: Grid, alphabet: Alphabet) -> None:
+    if len(alphabet.symbols) < grid.size:
+        raise PuzzleFormatError(
+            f"the alphabet {alphabet.name or alphabet.symbols!r} has {len(alphabet.symbols)} "
+            f"symbols; a {grid.rules} puzzle needs {grid.size}"
+        )
+
+
+def describe(entry: PuzzleEntry, alphabet: Alphabet, *, with_solution: bool = False) -> str:
+    """The id line and the picture(s) of one entry."""
+    puzzle = entry.puzzle
+    title = entry.metadata.get("title") or entry.metadata.get("description")
+    header = f"{entry.id}  {puzzle.rules}, {puzzle.givens} givens" + (
+        f"  ({title})" if title else ""
+    )
+    parts = [header, puzzle.picture(alphabet)]
+    if entry.state is not None:
+        marked = sum(1 for digits in entry.state.candidates if digits)
+        parts += [
+            f"player state: {_cells(entry.state.values.givens - puzzle.givens)} filled, "
+            f"{_cells(marked)} with pencil marks",
+            entry.state.values.picture(alphabet),
+        ]
+    if with_solution:
+        if entry.solution is None:
+            parts.append("(no solution in the file)")
+        else:
+            parts += ["solution:", entry.solution.picture(alphabet)]
+    return "\n".join(parts)
+
+
+def _cells(count: int) -> str:
+    return "1 cell" if count == 1 else f"{count} cells"
+
+
+def show_record(entry: PuzzleEntry, alphabet: Alphabet) -> dict[str, Any]:
+    """The `show --json` object: id, geometry, givens, puzzle, picture, solution, metadata."""
+    solution = entry.solution
+    return {
+        "id": entry.id,
+        "geometry": entry.puzzle.rules.name,
+        "givens": entry.puzzle.givens,
+        "puzzle": entry.puzzle.to_line(alphabet),
+        "picture": entry.puzzle.picture(alphabet),
+        "solution": solution.to_line(alphabet) if solution is not None else None,
+        "metadata": entry.metadata,
+    }

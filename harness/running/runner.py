@@ -1,0 +1,237 @@
+"""Run tasks in worker processes, each with a hard time limit; nothing a back-end does stops the run.
+
+Workers come from a fork server (`multiprocessing` 'forkserver' context): each is a fork of a
+small clean process that has already imported the harness, so starting or replacing one costs
+milliseconds, and no worker inherits the caller's threads, locks or open files. A task carries
+its `Backend` (a picklable `module:Class` entry), so a back-end registered at run time with
+`solvers.registry.register` works as long as its module can be imported (the worker gets the
+caller's `sys.path`).
+
+A task's clock starts when its worker reports the solver built (imports are not timed). At
+`kill_after(timeout)` the worker is killed (SIGKILL) and replaced, and the task recorded as a
+timeout; a worker that dies is noticed through its sentinel and the task recorded as an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
+
+from harness.running import worker
+from harness.running.tasks import ANSWERED, Outcome, Task
+from harness.running.worker import Settings
+from solvers.base import Status
+from solvers.registry import Backend
+
+# Building a solver may import a large library (OR-Tools, sympy): allowed this long, untimed.
+SETUP_SECONDS = 120.0
+
+
+def kill_after(timeout: float) -> float:
+    """When a task's worker is killed: a little after the timeout the back-end was given, so
+    back-ends that honour it report their own timeout (with their counters) first."""
+    return timeout * 1.1 + 0.25
+
+
+def context() -> BaseContext:
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload(["harness.running.worker"])
+    return ctx
+
+
+@dataclass
+class _Slot:
+    """One worker process and the task it is running, if any."""
+
+    process: BaseProcess
+    conn: Connection
+    task: Task | None = None
+    solving: bool = False  # False while the solver is built and warmed up
+    started: float = 0.0
+    deadline: float = float("inf")
+    built: set[str] = field(default_factory=set)  # back-ends whose solver the worker holds
+
+
+class Pool:
+    """`jobs` workers running tasks under `settings`; use as a context manager."""
+
+    def __init__(self, jobs: int, settings: Settings, backends: Mapping[str, Backend]) -> None:
+        if jobs < 1:
+            raise ValueError(f"jobs must be at least 1, got {jobs}")
+        self.settings = settings
+        self.backends = dict(backends)
+        self.ctx = context()
+        self.slots = [self._start_worker() for _ in range(jobs)]
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def run(
+        self,
+        tasks: Iterable[Task],
+        on_done: Callable[[Outcome], None],
+        tick: Callable[[], None] | None = None,
+        tick_seconds: float = 0.2,
+    ) -> None:
+        """Run every task, calling `on_done` with each outcome as it arrives (in the caller's
+        process, so it may write to a store) and `tick` at least every `tick_seconds`."""
+        pending = deque(tasks)
+        while pending or self._busy():
+            for slot in self.slots:
+                if slot.task is None and pending:
+                    self._assign(slot, pending.popleft())
+            busy = self._busy()
+            nearest = min(slot.deadline for slot in busy)
+            timeout = min(max(nearest - time.monotonic(), 0.0), tick_seconds)
+            ready = set(wait([w for s in busy for w in (s.conn, s.process.sentinel)], timeout))
+            for slot in busy:
+                if slot.conn in ready or slot.process.sentinel in ready:
+                    self._receive(slot, on_done)
+            now = time.monotonic()
+            for slot in self._busy():
+                if now >= slot.deadline:
+                    on_done(self._kill(slot, now))
+            if tick is not None:
+                tick()
+
+    def close(self) -> None:
+        """Stop the workers: idle ones are asked to, busy ones (after Ctrl-C) are killed."""
+        for slot in self.slots:
+            if slot.task is not None:
+                slot.process.kill()
+            with contextlib.suppress(OSError):
+                slot.conn.send(None)
+        for slot in self.slots:
+            slot.process.join(timeout=1.0)
+            if slot.process.is_alive():
+                slot.process.kill()
+                slot.process.join()
+            slot.conn.close()
+
+    # ----- the parts of `run` --------------------------------------------------------------
+
+    def _start_worker(self) -> _Slot:
+        parent_end, child_end = self.ctx.Pipe()
+        process = self.ctx.Process(  # type: ignore[attr-defined]
+            target=worker.main, args=(child_end, list(sys.path)), daemon=True
+        )
+        process.start()
+        child_end.close()
+        return _Slot(process, parent_end)
+
+    def _busy(self) -> list[_Slot]:
+        return [slot for slot in self.slots if slot.task is not None]
+
+    def _assign(self, slot: _Slot, task: Task) -> None:
+        backend = self.backends[task.solver]
+        warmup = self.settings.warmup
+        # A worker that has built this solver before starts solving at once: no "start" message
+        # (one wake-up fewer per task), and the clock runs from now.
+        ready = backend.name in slot.built and not warmup
+        slot.task, slot.solving = task, ready
+        slot.started = time.monotonic()
+        limit = kill_after(self.settings.timeout)
+        if ready:
+            slot.deadline = slot.started + limit
+        else:  # no warm-up, no product: 0 times an infinite limit is NaN
+            slot.deadline = slot.started + SETUP_SECONDS + (warmup * limit if warmup else 0.0)
+        try:
+            slot.conn.send((task, backend, self.settings, not ready))
+        except OSError:  # the idle worker died (killed from outside): give the task a new one
+            self._replace(slot)
+            self._assign(slot, task)
+
+    def _receive(self, slot: _Slot, on_done: Callable[[Outcome], None]) -> None:
+        task = slot.task
+        assert task is not None
+        try:
+            while slot.conn.poll():
+                message = slot.conn.recv()
+                if message[0] == "start":
+                    slot.solving = True
+                    slot.started = time.monotonic()
+                    slot.deadline = slot.started + kill_after(self.settings.timeout)
+                else:
+                    outcome = message[1]
+                    if outcome.status != Status.ERROR.value:  # the worker keeps the solver
+                        slot.built.add(task.solver)
+                    self._free(slot)
+                    on_done(self._judged(outcome))
+                    return
+        except (EOFError, OSError):
+            pass
+        if slot.process.is_alive():
+            return
+        slot.process.join()
+        outcome = Outcome(
+            task,
+            Status.ERROR.value,
+            error=f"the worker process died ({_exit_reason(slot.process.exitcode)})"
+            + (" while solving" if slot.solving else " while building the solver"),
+            solve_s=time.monotonic() - slot.started if slot.solving else 0.0,
+            worker=slot.process.pid or 0,
+        )
+        self._replace(slot)
+        on_done(outcome)
+
+    def _judged(self, outcome: Outcome) -> Outcome:
+        """An answer that came after the time limit counts as a timeout: every back-end gets
+        the same limit, whether it stops itself or is stopped."""
+        limit = self.settings.timeout
+        if outcome.status in (*ANSWERED, Status.GAVE_UP.value) and outcome.total_s > limit:
+            outcome.error = (
+                f"{outcome.status} after {outcome.total_s:.3f} s, past the {limit:g} s limit"
+            )
+            outcome.status = Status.TIMEOUT.value
+        return outcome
+
+    def _kill(self, slot: _Slot, now: float) -> Outcome:
+        task = slot.task
+        assert task is not None
+        elapsed = now - slot.started
+        phase = "" if slot.solving else " while building or warming up the solver"
+        outcome = Outcome(
+            task,
+            Status.TIMEOUT.value,
+            solve_s=elapsed if slot.solving else 0.0,
+            error=f"killed after {elapsed:.3f} s{phase} (time limit {self.settings.timeout:g} s)",
+            worker=slot.process.pid or 0,
+        )
+        slot.process.kill()
+        slot.process.join()
+        self._replace(slot)
+        return outcome
+
+    def _free(self, slot: _Slot) -> None:
+        slot.task, slot.solving, slot.deadline = None, False, float("inf")
+
+    def _replace(self, slot: _Slot) -> None:
+        slot.conn.close()
+        fresh = self._start_worker()
+        slot.process, slot.conn, slot.built = fresh.process, fresh.conn, set()
+        self._free(slot)
+
+
+def _exit_reason(code: int | None) -> str:
+    if code is None:
+        return "still running"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"

@@ -1,0 +1,192 @@
+"""Back-ends for testing and measuring the harness itself; none is registered by default.
+
+`ReferenceSolver` is a small, plainly correct solver (fewest-candidates cell, digits in
+order) so the harness can be tested and benchmarked without any real back-end. The others
+misbehave on purpose, each in one way the harness must survive or catch. They live in an
+importable module because workers start from a fork server, not from a copy of the caller:
+a back-end reaches a worker by its `module:Class` target.
+
+    from harness.running.testing import backend
+    solvers.registry.register(backend("sleeper"))
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from puzzles.grid import Grid
+from puzzles.rules import Rules
+from solvers.base import Deadline, SearchOutcome, Solver
+from solvers.registry import Backend, register, unregister
+
+
+class ReferenceSolver(Solver[Grid]):
+    """Depth-first search over the cell with the fewest candidates; exact counts."""
+
+    name = "reference"
+
+    def __init__(self, spin: int = 0) -> None:
+        self.spin = spin  # extra busy work per puzzle, to make a CPU-bound back-end
+
+    def _build(self, puzzle: Grid, deadline: Deadline) -> Grid:
+        return puzzle
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        burn(self.spin)
+        values = list(model.values)
+        found: list[Grid] = []
+        counters = {"nodes": 0.0, "guesses": 0.0}
+        exhausted = self._fill(model, values, found, limit, counters, deadline)
+        return SearchOutcome(found, exhausted, counters=counters)
+
+    def _fill(
+        self,
+        puzzle: Grid,
+        values: list[int],
+        found: list[Grid],
+        limit: int,
+        counters: dict[str, float],
+        deadline: Deadline,
+    ) -> bool:
+        """Extend `values`; False when stopped at the limit (the search was not exhausted)."""
+        counters["nodes"] += 1
+        if int(counters["nodes"]) % 256 == 0:
+            deadline.check()
+        rules = puzzle.rules
+        best, best_options = -1, list(rules.digits)
+        for cell in rules.cells:
+            if values[cell] == 0:
+                taken = {values[peer] for peer in rules.peers[cell]}
+                options = [d for d in rules.digits if d not in taken]
+                if len(options) < len(best_options) or best < 0:
+                    best, best_options = cell, options
+                if not options:
+                    return True
+        if best < 0:
+            found.append(Grid(rules, tuple(values)))
+            return len(found) < limit
+        counters["guesses"] += len(best_options) > 1
+        for digit in best_options:
+            values[best] = digit
+            if not self._fill(puzzle, values, found, limit, counters, deadline):
+                values[best] = 0
+                return False
+        values[best] = 0
+        return True
+
+
+def burn(steps: int) -> int:
+    """Busy arithmetic that holds one core for a fixed amount of work."""
+    total = 0
+    for step in range(steps):
+        total = (total + step * step) % 1_000_003
+    return total
+
+
+class SleeperSolver(ReferenceSolver):
+    """Never returns and ignores its deadline: only killing the process stops it."""
+
+    name = "sleeper"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        while True:
+            time.sleep(3600)
+
+
+class RaisingSolver(ReferenceSolver):
+    name = "raiser"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        raise RuntimeError("this back-end always fails")
+
+
+class ExitingSolver(ReferenceSolver):
+    """Ends its own process, as a crashing C extension would."""
+
+    name = "exiter"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        os._exit(3)
+
+
+class WrongGridSolver(ReferenceSolver):
+    """Returns a complete grid that breaks the rules (every empty cell filled with 1)."""
+
+    name = "wrong-grid"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        filled = tuple(value or 1 for value in puzzle.values)
+        return SearchOutcome([Grid(puzzle.rules, filled)], exhausted=True)
+
+
+class FalseUniqueSolver(ReferenceSolver):
+    """Stops at the first solution but claims the search was exhausted ("unique")."""
+
+    name = "false-unique"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        outcome = super()._search(model, puzzle, 1, deadline)
+        return SearchOutcome(outcome.solutions[:1], exhausted=True, counters=outcome.counters)
+
+
+class LateSolver(ReferenceSolver):
+    """Ignores its deadline and answers just after it (before the worker would be killed)."""
+
+    name = "late"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        time.sleep((deadline.seconds or 0) * 1.05)
+        return super()._search(model, puzzle, limit, Deadline(None))
+
+
+class UnsupportedRulesSolver(ReferenceSolver):
+    """Takes no geometry at all, as a back-end limited to some sizes does for the others."""
+
+    name = "no-geometry"
+
+    def supports(self, rules: Rules) -> bool:
+        return False
+
+
+CLASSES: dict[str, type[ReferenceSolver]] = {
+    cls.name: cls
+    for cls in (
+        ReferenceSolver,
+        SleeperSolver,
+        RaisingSolver,
+        ExitingSolver,
+        WrongGridSolver,
+        FalseUniqueSolver,
+        LateSolver,
+        UnsupportedRulesSolver,
+    )
+}
+
+
+def backend(kind: str, name: str | None = None, **options: Any) -> Backend:
+    """A registry entry for one of the classes above (not chosen by `-s all`)."""
+    cls = CLASSES[kind]
+    return Backend(
+        name or kind,
+        f"{__name__}:{cls.__name__}",
+        f"test-only: {(cls.__doc__ or kind).splitlines()[0]}",
+        options=options,
+        in_all=False,
+    )
+
+
+@contextmanager
+def registered(*kinds: str) -> Iterator[list[str]]:
+    """Register the named test back-ends (all of them by default) for the `with` block."""
+    names = list(kinds or CLASSES)
+    for kind in names:
+        register(backend(kind))
+    try:
+        yield names
+    finally:
+        for kind in names:
+            unregister(kind)

@@ -1,0 +1,1 @@
+"""Storing runs and results: the `Store` interface and its SQLite implementation."""

@@ -1,0 +1,485 @@
+"""Where runs and their results live: a small interface, and SQLite behind it.
+
+`Store` is all the harness uses, so a larger store (a server database) can replace SQLite.
+The SQLite file is written as each task finishes, in WAL mode, one committed row per task:
+a run killed at any moment (even with SIGKILL) keeps every result it had written, and
+`--resume` runs exactly the tasks that have no row yet.
+
+Tables:
+- `runs`: one row per run: id, started, finished, command, host, cpu, cores, os, python, load,
+  versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON).
+- `tasks`: the run's plan, in execution order (`position`): task, collection, puzzle_id,
+  geometry, puzzle, solver, configuration (JSON: target and options), repeat.
+- `resumes`: one row per `--resume` of a run: run, started, command, host, cpu, cores, os,
+  python, load, versions, git_commit (where and with what the run went on).
+- `results`: one row per finished task: the task's columns plus status, count, exact,
+  verdict, solution, solutions (JSON), build_s, solve_s, total_s, nodes, guesses,
+  counters (JSON), error, worker, finished.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from contextlib import closing
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cache, wraps
+from pathlib import Path
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from harness.running.tasks import Outcome, Task
+from puzzles.errors import SudokuBenchError
+
+DEFAULT_PATH = Path("sudoku-bench.sqlite")
+
+
+class StoreError(SudokuBenchError):
+    """A store that cannot be opened, or a run that is not in it."""
+
+
+# What a report compares between a run's first start and a resumption: timings from two
+# machines, Pythons, checkouts or library versions are not one measurement.
+_SAME_MACHINE_KEYS = ("host", "cpu", "cores", "os", "python")
+
+
+@dataclass
+class Resumption:
+    """A later start of a run (`bench --resume`): when and where it went on."""
+
+    started: str
+    command: str
+    machine: dict[str, Any] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+    git_commit: str = ""
+
+
+@dataclass
+class RunInfo:
+    """A run's description: what was asked, on which machine, with which versions."""
+
+    command: str
+    seed: int
+    settings: dict[str, Any]
+    machine: dict[str, Any] = field(default_factory=dict)  # host, cpu, cores, os, python
+    versions: dict[str, str] = field(default_factory=dict)
+    git_commit: str = ""
+    started: str = ""
+    finished: str = ""
+    id: int = 0
+    resumes: list[Resumption] = field(default_factory=list)
+
+    def differences(self, later: Resumption) -> list[str]:
+        """What a resumption changed from the first start: e.g. ["cpu", "ortools version"]."""
+        changed = [
+            key for key in _SAME_MACHINE_KEYS if self.machine.get(key) != later.machine.get(key)
+        ]
+        if self.git_commit != later.git_commit:
+            changed.append("sudoku-bench commit")
+        libraries = {
+            self.versions[name].rsplit(" ", 1)[0]
+            for name in self.versions.keys() & later.versions.keys()
+            if self.versions[name] != later.versions[name]
+        }
+        changed += [f"{library} version" for library in sorted(libraries)]
+        return changed
+
+
+class Store(ABC):
+    """The store's interface: runs, their planned tasks, and one result per task."""
+
+    @abstractmethod
+    def create_run(
+        self, info: RunInfo, tasks: Sequence[Task], configurations: dict[str, Any]
+    ) -> int:
+        """Record a new run and its plan (in execution order); return its id."""
+
+    @abstractmethod
+    def run(self, run_id: int | None = None) -> RunInfo:
+        """A run by id; the latest one when `run_id` is None."""
+
+    @abstractmethod
+    def runs(self) -> list[RunInfo]: ...
+
+    @abstractmethod
+    def tasks(self, run_id: int) -> list[Task]:
+        """The run's plan in execution order."""
+
+    @abstractmethod
+    def configurations(self, run_id: int) -> dict[str, Any]:
+        """Back-end name -> its stored configuration (target, options, library)."""
+
+    @abstractmethod
+    def finished_tasks(self, run_id: int) -> set[int]:
+        """Keys of the tasks that have a result."""
+
+    @abstractmethod
+    def add(self, run_id: int, outcome: Outcome) -> None:
+        """Store one result, durably, before returning."""
+
+    @abstractmethod
+    def add_resumption(self, run_id: int, resumption: Resumption) -> None:
+        """Record that the run goes on, from now, where `resumption` says."""
+
+    @abstractmethod
+    def finish_run(self, run_id: int) -> None: ...
+
+    @abstractmethod
+    def results(self, run_id: int) -> list[dict[str, Any]]:
+        """Every result row of the run, in task order, as `Outcome.record()` keys plus `run`."""
+
+    def close(self) -> None:
+        return None
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started TEXT NOT NULL,
+    finished TEXT,
+    command TEXT NOT NULL,
+    host TEXT, cpu TEXT, cores INTEGER, os TEXT, python TEXT, load REAL,
+    versions TEXT NOT NULL,
+    git_commit TEXT,
+    seed INTEGER NOT NULL,
+    settings TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tasks (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    task INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    collection TEXT NOT NULL,
+    puzzle_id TEXT NOT NULL,
+    geometry TEXT NOT NULL,
+    puzzle TEXT NOT NULL,
+    solver TEXT NOT NULL,
+    configuration TEXT NOT NULL,
+    repeat INTEGER NOT NULL,
+    PRIMARY KEY (run, task)
+);
+CREATE TABLE IF NOT EXISTS resumes (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    started TEXT NOT NULL,
+    command TEXT NOT NULL,
+    host TEXT, cpu TEXT, cores INTEGER, os TEXT, python TEXT, load REAL,
+    versions TEXT NOT NULL,
+    git_commit TEXT
+);
+CREATE TABLE IF NOT EXISTS results (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    task INTEGER NOT NULL,
+    collection TEXT NOT NULL,
+    puzzle_id TEXT NOT NULL,
+    geometry TEXT NOT NULL,
+    puzzle TEXT NOT NULL,
+    solver TEXT NOT NULL,
+    configuration TEXT NOT NULL,
+    repeat INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    exact INTEGER NOT NULL,
+    verdict TEXT NOT NULL,
+    solution TEXT NOT NULL,
+    solutions TEXT NOT NULL,
+    build_s REAL NOT NULL,
+    solve_s REAL NOT NULL,
+    total_s REAL NOT NULL,
+    nodes INTEGER NOT NULL,
+    guesses INTEGER NOT NULL,
+    counters TEXT NOT NULL,
+    error TEXT NOT NULL,
+    worker INTEGER NOT NULL,
+    finished TEXT NOT NULL,
+    PRIMARY KEY (run, task)
+);
+"""
+
+_JSON_COLUMNS = ("solutions", "counters")
+_MACHINE_COLUMNS = ("host", "cpu", "cores", "os", "python", "load")
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _reported(
+    method: Callable[Concatenate[SQLiteStore, P], R],
+) -> Callable[Concatenate[SQLiteStore, P], R]:
+    """SQLite's errors after opening (a full disk, a lock held too long) as a `StoreError`
+    naming the file; the results written before it stay (each is its own transaction)."""
+
+    @wraps(method)
+    def reported(self: SQLiteStore, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: the results store failed: {error}") from None
+
+    return reported
+
+
+class SQLiteStore(Store):
+    """One SQLite file; every write is its own committed transaction."""
+
+    def __init__(self, path: Path | str = DEFAULT_PATH, *, create: bool = True) -> None:
+        self.path = Path(path)
+        _check_path(self.path, create)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            _check_ours(self.db, self.path)  # before WAL mode, which would change the file
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
+            self.db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: cannot open as a results store: {error}") from None
+        self.db.row_factory = sqlite3.Row
+
+    def close(self) -> None:
+        self.db.close()
+
+    @_reported
+    def create_run(
+        self, info: RunInfo, tasks: Sequence[Task], configurations: dict[str, Any]
+    ) -> int:
+        machine = info.machine
+        with self._transaction():
+            cursor = self.db.execute(
+                "INSERT INTO runs (started, command, host, cpu, cores, os, python, load, versions,"
+                " git_commit, seed, settings) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    info.started or now(),
+                    info.command,
+                    *(machine.get(key) for key in _MACHINE_COLUMNS),
+                    json.dumps(info.versions),
+                    info.git_commit,
+                    info.seed,
+                    json.dumps(info.settings),
+                ),
+            )
+            run_id = int(cursor.lastrowid or 0)
+            self.db.executemany(
+                "INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (
+                    (
+                        run_id,
+                        t.key,
+                        position,
+                        t.collection,
+                        t.puzzle_id,
+                        t.geometry,
+                        t.puzzle,
+                        t.solver,
+                        json.dumps(configurations.get(t.solver, {})),
+                        t.repeat,
+                    )
+                    for position, t in enumerate(tasks)
+                ),
+            )
+        return run_id
+
+    @_reported
+    def run(self, run_id: int | None = None) -> RunInfo:
+        if run_id is None:
+            row = self.db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                raise StoreError(f"{self.path} holds no runs yet: run `sudoku-bench bench` first")
+        else:
+            row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+            if row is None:
+                known = ", ".join(str(info.id) for info in self.runs()) or "none"
+                raise StoreError(f"{self.path} has no run {run_id} (runs: {known})")
+        return self._with_resumes(_run_info(row))
+
+    @_reported
+    def runs(self) -> list[RunInfo]:
+        rows = self.db.execute("SELECT * FROM runs ORDER BY id").fetchall()
+        return [self._with_resumes(_run_info(row)) for row in rows]
+
+    @_reported
+    def add_resumption(self, run_id: int, resumption: Resumption) -> None:
+        machine = resumption.machine
+        self.db.execute(
+            "INSERT INTO resumes (run, started, command, host, cpu, cores, os, python, load,"
+            " versions, git_commit) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                run_id,
+                resumption.started or now(),
+                resumption.command,
+                *(machine.get(key) for key in _MACHINE_COLUMNS),
+                json.dumps(resumption.versions),
+                resumption.git_commit,
+            ),
+        )
+
+    def _with_resumes(self, info: RunInfo) -> RunInfo:
+        rows = self.db.execute("SELECT * FROM resumes WHERE run = ? ORDER BY rowid", (info.id,))
+        info.resumes = [
+            Resumption(
+                started=row["started"],
+                command=row["command"],
+                machine=_machine(row),
+                versions=json.loads(row["versions"]),
+                git_commit=row["git_commit"] or "",
+            )
+            for row in rows
+        ]
+        return info
+
+    @_reported
+    def tasks(self, run_id: int) -> list[Task]:
+        rows = self.db.execute(
+            "SELECT task, collection, puzzle_id, geometry, puzzle, solver, repeat FROM tasks"
+            " WHERE run = ? ORDER BY position",
+            (run_id,),
+        )
+        return [Task(*row) for row in rows]
+
+    @_reported
+    def configurations(self, run_id: int) -> dict[str, Any]:
+        rows = self.db.execute(
+            "SELECT DISTINCT solver, configuration FROM tasks WHERE run = ?", (run_id,)
+        )
+        return {row[0]: json.loads(row[1]) for row in rows}
+
+    @_reported
+    def finished_tasks(self, run_id: int) -> set[int]:
+        rows = self.db.execute("SELECT task FROM results WHERE run = ?", (run_id,))
+        return {row[0] for row in rows}
+
+    @_reported
+    def add(self, run_id: int, outcome: Outcome) -> None:
+        record = outcome.record()
+        configuration = self._configuration(run_id, outcome.task.key)
+        values = {
+            **record,
+            "run": run_id,
+            "configuration": configuration,
+            "exact": int(record["exact"]),
+            "finished": now(),
+            **{key: json.dumps(record[key]) for key in _JSON_COLUMNS},
+        }
+        columns = list(values)
+        self.db.execute(
+            f"INSERT INTO results ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+            [values[column] for column in columns],
+        )
+
+    @_reported
+    def finish_run(self, run_id: int) -> None:
+        self.db.execute("UPDATE runs SET finished = ? WHERE id = ?", (now(), run_id))
+
+    @_reported
+    def results(self, run_id: int) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM results WHERE run = ? ORDER BY task", (run_id,))
+        found = []
+        for row in rows:
+            record = dict(row)
+            record["exact"] = bool(record["exact"])
+            for key in (*_JSON_COLUMNS, "configuration"):
+                record[key] = json.loads(record[key])
+            found.append(record)
+        return found
+
+    def _configuration(self, run_id: int, task: int) -> str:
+        row = self.db.execute(
+            "SELECT configuration FROM tasks WHERE run = ? AND task = ?", (run_id, task)
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"run {run_id} has no task {task}")
+        return str(row[0])
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """BEGIN ... COMMIT (or ROLLBACK on an exception) on an autocommit connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN")
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _run_info(row: sqlite3.Row) -> RunInfo:
+    return RunInfo(
+        command=row["command"],
+        seed=row["seed"],
+        settings=json.loads(row["settings"]),
+        machine=_machine(row),
+        versions=json.loads(row["versions"]),
+        git_commit=row["git_commit"] or "",
+        started=row["started"],
+        finished=row["finished"] or "",
+        id=row["id"],
+    )
+
+
+def _machine(row: sqlite3.Row) -> dict[str, Any]:
+    return {key: row[key] for key in _MACHINE_COLUMNS}
+
+
+def _check_path(path: Path, create: bool) -> None:
+    """Say what is wrong with a store's path in words (SQLite says 'unable to open')."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder: --db takes a file, e.g. {path / DEFAULT_PATH}")
+    if path.exists():
+        if not path.is_file():  # SQLite says "disk I/O error" of /dev/null
+            raise StoreError(f"{path} is not a regular file: --db takes an SQLite file")
+        return
+    if not create:  # reading (report, --resume) must not leave an empty store behind
+        raise StoreError(f"{path}: no such results store (run `sudoku-bench bench` first)")
+    if not path.parent.is_dir():
+        raise StoreError(f"{path}: the folder {path.parent} does not exist")
+
+
+def _check_ours(db: sqlite3.Connection, path: Path) -> None:
+    """A database with tables of its own is someone else's: never add ours to it. Ours from
+    another version of the schema would fail at the first missing column: say so instead."""
+    tables = _columns(db)
+    if tables and "runs" not in tables:
+        db.close()
+        raise StoreError(
+            f"{path} is an SQLite database but not a results store (its tables: "
+            f"{', '.join(sorted(tables))}): give --db a new file or a sudoku-bench store"
+        )
+    for table, wanted in _schema_columns().items():
+        missing = [column for column in wanted if table in tables and column not in tables[table]]
+        if missing:
+            db.close()
+            raise StoreError(
+                f"{path} is a results store of another version: its table {table} has no "
+                f"{', '.join(missing)}; give --db a new file to start another"
+            )
+
+
+def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
+    """Table -> its column names (SQLite's own tables left out)."""
+    names = db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+    return {
+        name: {row[1] for row in db.execute(f"PRAGMA table_info({name})")}
+        for (name,) in names
+        if not name.startswith("sqlite_")
+    }
+
+
+@cache
+def _schema_columns() -> dict[str, list[str]]:
+    with closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(_SCHEMA)
+        return {table: sorted(columns) for table, columns in _columns(db).items()}
+
+
+def open_store(path: Path | str | None, *, create: bool = True) -> Store:
+    """The store at `path`; with `create=False` (reading a run) it must exist already."""
+    return SQLiteStore(path or DEFAULT_PATH, create=create)
