@@ -162,3 +162,19 @@ def test_resuming_on_another_machine_warns(tmp_path: Path, monkeypatch: MonkeyPa
         f"run {run_id} started with another cpu: its timings will mix both (the report says so)"
     ]
     assert store.run(run_id).resumes[0].machine["cpu"] == "another CPU"
+
+
+def test_an_older_store_gains_the_added_columns(tmp_path: Path, monkeypatch: MonkeyPatch) -> None:
+    from harness.storing import store as store_module
+
+    db = tmp_path / "old.sqlite"
+    SQLiteStore(db).close()  # written by schema version 1
+    added = (("results", "extra_metric", "REAL DEFAULT NULL"),)
+    monkeypatch.setattr(store_module, "ADDED_COLUMNS", added)
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    upgraded = SQLiteStore(db)
+    columns = {row[1] for row in upgraded.db.execute("PRAGMA table_info(results)")}
+    assert "extra_metric" in columns
+    assert upgraded.db.execute("PRAGMA user_version").fetchone()[0] == 2
+    upgraded.close()
+    SQLiteStore(db).close()  # opening it again adds nothing twice

@@ -196,6 +196,13 @@ CREATE TABLE IF NOT EXISTS results (
 );
 """
 
+# Later versions of the schema only add columns, each with a default, listed here in order:
+# (table, column, SQL type and default). A store of an earlier version is brought up to date
+# when it is opened (`ALTER TABLE ... ADD COLUMN`); the rows it already has take the default.
+# `_SCHEMA` above is version 1, the first released one; PRAGMA user_version holds the version.
+ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = ()
+SCHEMA_VERSION = 1 + len(ADDED_COLUMNS)
+
 _JSON_COLUMNS = ("solutions", "counters")
 _MACHINE_COLUMNS = ("host", "cpu", "cores", "os", "python", "load")
 
@@ -236,6 +243,7 @@ class SQLiteStore(Store):
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
             self.db.executescript(_SCHEMA)
+            _upgrade(self.db)
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: cannot open as a results store: {error}") from None
         self.db.row_factory = sqlite3.Row
@@ -463,6 +471,16 @@ def _check_ours(db: sqlite3.Connection, path: Path) -> None:
             )
 
 
+def _upgrade(db: sqlite3.Connection) -> None:
+    """Add the columns of later schema versions that the store lacks, and record its version."""
+    tables = _columns(db)
+    with _Transaction(db):
+        for table, column, declaration in ADDED_COLUMNS:
+            if column not in tables[table]:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
 def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
     """Table -> its column names (SQLite's own tables left out)."""
     names = db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
@@ -475,6 +493,7 @@ def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
 
 @cache
 def _schema_columns() -> dict[str, list[str]]:
+    """The columns of schema version 1: every store of ours has at least these."""
     with closing(sqlite3.connect(":memory:")) as db:
         db.executescript(_SCHEMA)
         return {table: sorted(columns) for table, columns in _columns(db).items()}
