@@ -31,6 +31,7 @@ class Status(StrEnum):
     TIMEOUT = "timeout"  # the deadline passed first (solutions found so far are kept)
     GAVE_UP = "gave_up"  # an incomplete method (logic, local search) stopped without an answer
     ERROR = "error"  # the back-end failed; `message` says how
+    UNSUPPORTED = "unsupported"  # the back-end cannot express these rules: not attempted
 
 
 class UnsupportedPuzzleError(SudokuBenchError):
