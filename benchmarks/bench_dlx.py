@@ -50,7 +50,7 @@ def assaf_sudoku(rules: Rules, grid: list[list[int]]) -> Iterator[list[list[int]
     )
     y: dict[Placement, list[Label]] = {}
     for r, c, d in product(range(n), range(n), range(1, n + 1)):
-        b = rules.box_of(rules.cell(r, c))
+        b = rules.region_of(rules.cell(r, c))
         y[(r, c, d)] = [(0, (r, c)), (1, (r, d)), (2, (c, d)), (3, (b, d))]
     x = assaf_exact_cover(x_labels, y)
     for i, row in enumerate(grid):

@@ -1,51 +1,145 @@
-"""The independent rule checker: trusts no solver, asks only the geometry's units."""
+"""The independent rule checker: trusts no solver, asks only the rules.
+
+Every kind of rule is checked here, apart from every solver: units (rows, columns, regions,
+extra units), anti-knight and anti-king pairs, non-consecutive neighbours, parity cells and
+killer cages. A broken rule is a `Conflict` that says in words which cells break which rule.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import compress
 
 from puzzles.grid import Grid
+from puzzles.rules import Cage, Rules
 
 
 @dataclass(frozen=True)
 class Conflict:
-    """`digit` appears more than once in the unit called `unit` (at `cells`)."""
+    """A broken rule: `rule` names it (`row 3`, `anti-knight`, `cage r1c1+r1c2`), `cells`
+    are where, and `digit` the digit involved (0 where no single digit is)."""
 
-    unit: str
+    rule: str
     digit: int
     cells: tuple[int, ...]
+    text: str = ""  # the words, where the rule is not a unit's repeat
 
     def describe(self, grid: Grid) -> str:
+        if self.text:
+            return self.text
         where = ", ".join(grid.rules.cell_name(cell) for cell in self.cells)
-        return f"{self.digit} appears {len(self.cells)} times in {self.unit} ({where})"
+        return f"{self.digit} appears {len(self.cells)} times in {self.rule} ({where})"
 
 
 def conflicts(grid: Grid) -> list[Conflict]:
-    """Every unit in which a digit appears twice or more (empty cells are ignored)."""
+    """Every broken rule of the filled cells (empty cells break nothing, except that a
+    cage's sum is checked only once the cage is full, or as soon as it is exceeded)."""
     rules = grid.rules
-    found = []
+    found = list(_unit_repeats(grid))
+    if not rules.is_classic:
+        found += _pair_conflicts(grid)
+        found += _parity_conflicts(grid)
+        for cage in rules.cages:
+            found += _cage_conflicts(grid, cage)
+    return found
+
+
+def _unit_repeats(grid: Grid) -> Iterator[Conflict]:
+    rules = grid.rules
     for name, unit in zip(rules.unit_names, rules.units, strict=True):
         seen: defaultdict[int, list[int]] = defaultdict(list)
         for cell in unit:
             if grid.values[cell]:
                 seen[grid.values[cell]].append(cell)
-        found += [
-            Conflict(name, d, tuple(cells)) for d, cells in sorted(seen.items()) if len(cells) > 1
-        ]
+        for digit, cells in sorted(seen.items()):
+            if len(cells) > 1:
+                yield Conflict(name, digit, tuple(cells))
+
+
+def _pair_conflicts(grid: Grid) -> list[Conflict]:
+    rules, values, name = grid.rules, grid.values, grid.rules.cell_name
+    found = []
+    for rule, move, pairs in (
+        ("anti-knight", "a knight's move", rules.knight_pairs),
+        ("anti-king", "a king's move", rules.king_pairs),
+    ):
+        for a, b in pairs:
+            if values[a] and values[a] == values[b] and b not in rules.unit_peers[a]:
+                found.append(
+                    Conflict(
+                        rule,
+                        values[a],
+                        (a, b),
+                        f"{name(a)} and {name(b)} are {move} apart and both hold {values[a]}",
+                    )
+                )
+    for a, b in rules.nonconsecutive_pairs:
+        if values[a] and values[b] and abs(values[a] - values[b]) == 1:
+            found.append(
+                Conflict(
+                    "non-consecutive",
+                    min(values[a], values[b]),
+                    (a, b),
+                    f"{name(a)} and {name(b)} are neighbours and hold consecutive digits "
+                    f"{values[a]} and {values[b]}",
+                )
+            )
+    return found
+
+
+def _parity_conflicts(grid: Grid) -> list[Conflict]:
+    rules, values = grid.rules, grid.values
+    found = []
+    for parity, cells, remainder in (("odd", rules.odd, 1), ("even", rules.even, 0)):
+        for cell in sorted(cells):
+            if values[cell] and values[cell] % 2 != remainder:
+                text = f"{rules.cell_name(cell)} holds {values[cell]} but must be {parity}"
+                found.append(Conflict(f"{parity} cell", values[cell], (cell,), text))
+    return found
+
+
+def cage_name(rules: Rules, cage: Cage) -> str:
+    """`cage r1c1+r1c2 = 3` (or without the sum), as the checker and the logs name it."""
+    cells = "+".join(rules.cell_name(cell) for cell in cage.cells)
+    return f"cage {cells}" + ("" if cage.total is None else f" = {cage.total}")
+
+
+def _cage_conflicts(grid: Grid, cage: Cage) -> list[Conflict]:
+    rules, values = grid.rules, grid.values
+    name = cage_name(rules, cage)
+    found = []
+    seen: defaultdict[int, list[int]] = defaultdict(list)
+    for cell in cage.cells:
+        if values[cell]:
+            seen[values[cell]].append(cell)
+    for digit, cells in sorted(seen.items()):
+        if len(cells) > 1:
+            found.append(Conflict(name, digit, tuple(cells)))
+    if cage.total is not None:
+        filled = [values[cell] for cell in cage.cells if values[cell]]
+        total = sum(filled)
+        if total > cage.total or (len(filled) == len(cage.cells) and total != cage.total):
+            text = f"{name}: its digits add up to {total}" + (
+                "" if len(filled) == len(cage.cells) else " already"
+            )
+            found.append(Conflict(name, 0, cage.cells, text))
     return found
 
 
 def has_conflicts(grid: Grid) -> bool:
-    """Whether any unit holds a digit twice: `bool(conflicts(grid))`, fast enough for big files.
+    """Whether any rule is broken: `bool(conflicts(grid))`, fast enough for big files.
 
-    Each filled cell contributes one key (unit, digit) per unit it is in; a repeat is a conflict.
+    For units, each filled cell contributes one key (unit, digit) per unit it is in; a
+    repeat is a conflict.
     """
     bases, values = grid.rules.unit_keys, grid.values
     filled = compress(range(len(values)), values)  # at C speed: puzzles are mostly empty
     keys = [base + values[cell] for cell in filled for base in bases[cell]]
-    return len(set(keys)) != len(keys)
+    if len(set(keys)) != len(keys):
+        return True
+    return not grid.rules.is_classic and bool(conflicts(grid))
 
 
 def solution_problems(puzzle: Grid, grid: Grid) -> list[str]:
@@ -70,10 +164,10 @@ def solution_problems(puzzle: Grid, grid: Grid) -> list[str]:
 
 
 def is_solution(puzzle: Grid, grid: Grid) -> bool:
-    """True when `grid` is complete, keeps every given and every unit holds each digit once."""
+    """True when `grid` is complete, keeps every given and breaks no rule."""
     return not solution_problems(puzzle, grid)
 
 
 def is_valid_puzzle(puzzle: Grid) -> bool:
-    """True when no unit holds a given twice (it may still have no solution)."""
+    """True when the givens break no rule (the puzzle may still have no solution)."""
     return not has_conflicts(puzzle)

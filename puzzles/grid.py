@@ -1,4 +1,4 @@
-"""`Grid`: an immutable puzzle or solution, a geometry and N² values (0 = empty)."""
+"""`Grid`: an immutable puzzle or solution: its rules and N² values (0 = empty)."""
 
 from __future__ import annotations
 
@@ -220,3 +220,7 @@ def _geometry_for_length(length: int) -> Rules:
         raise PuzzleFormatError(
             f"{length} cells is no puzzle size: expected {', '.join(sizes[:-1])} or {sizes[-1]}"
         ) from None
+
+
+# A puzzle is a grid whose filled cells are its givens: the same type, named for its role.
+Puzzle = Grid

@@ -238,7 +238,7 @@ def full_matrix(rules: Rules) -> ExactCoverMatrix:
     """The matrix of the empty grid: N³ rows, (4 + extra units / N)·N² columns."""
     n = rules.size
     cells = rules.cell_count
-    families = (rules.rows, rules.columns, rules.boxes, rules.extra_units)
+    families = (rules.rows, rules.columns, rules.regions, rules.extra_units)
     names = [rules.cell_name(cell) for cell in rules.cells]
     for prefix, units in zip("rcbx", families, strict=True):
         names += [f"{prefix}{u + 1}#{d}" for u in range(len(units)) for d in rules.digits]
@@ -247,7 +247,7 @@ def full_matrix(rules: Rules) -> ExactCoverMatrix:
     ]
     rows = []
     for cell in rules.cells:
-        r, c, b = rules.row_of(cell), rules.col_of(cell), rules.box_of(cell)
+        r, c, b = rules.row_of(cell), rules.col_of(cell), rules.region_of(cell)
         for d in range(n):
             columns = [cell, cells + r * n + d, 2 * cells + c * n + d, 3 * cells + b * n + d]
             columns += [4 * cells + k * n + d for k in extra_of[cell]]

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
-from puzzles.rules import Rules
+from puzzles.rules import CLASSIC, RuleKind, Rules
 
 Counters = dict[str, float]
 
@@ -35,7 +35,8 @@ class Status(StrEnum):
 
 
 class UnsupportedPuzzleError(SudokuBenchError):
-    """A back-end cannot take this geometry (too large for its method, say)."""
+    """A back-end cannot take this puzzle (a rule it cannot express, a size too large for its
+    method); `Solver.solve` answers it with the status `unsupported`."""
 
 
 class SearchTimeout(Exception):
@@ -141,18 +142,28 @@ class Solver(ABC, Generic[ModelT]):
     """
 
     name: ClassVar[str] = ""
+    # The kinds of rule beyond classic Sudoku that this back-end can express (CVXPY's
+    # `accepts`): a puzzle with any other kind is answered `unsupported`, never attempted.
+    rule_kinds: ClassVar[frozenset[RuleKind]] = CLASSIC
 
-    def supports(self, rules: Rules) -> bool:
-        """Whether this back-end can take puzzles of this geometry at all."""
-        return True
+    def accepts(self, rules: Rules) -> bool:
+        """Whether this back-end can express these rules."""
+        return rules.kinds <= self.rule_kinds
+
+    def unsupported_because(self, rules: Rules) -> str:
+        """Why `accepts(rules)` is false, in words."""
+        missing = sorted(rules.kinds - self.rule_kinds)
+        if missing:
+            return f"the {self.name} back-end cannot express {', '.join(missing)}"
+        return f"the {self.name} back-end cannot solve {rules} puzzles"
 
     def solve(self, puzzle: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
         """Find up to `limit` solutions of `puzzle`, stopping at `timeout` seconds."""
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
-        if not self.supports(puzzle.rules):
-            raise UnsupportedPuzzleError(
-                f"the {self.name} back-end cannot solve {puzzle.rules} puzzles"
+        if not self.accepts(puzzle.rules):
+            return Result.failure(
+                self.name, Status.UNSUPPORTED, self.unsupported_because(puzzle.rules)
             )
         deadline = Deadline(timeout)
         start = time.perf_counter()
@@ -163,6 +174,8 @@ class Solver(ABC, Generic[ModelT]):
             outcome = self._search(model, puzzle, limit, deadline)
         except SearchTimeout:  # engines that found solutions return them with timed_out=True
             outcome = SearchOutcome([], exhausted=False, timed_out=True)
+        except UnsupportedPuzzleError as error:  # found out while building the model
+            return Result.failure(self.name, Status.UNSUPPORTED, str(error))
         end = time.perf_counter()
         if built is None:
             built = end

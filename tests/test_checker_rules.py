@@ -51,7 +51,7 @@ def test_an_empty_cell_is_rejected() -> None:
 def test_a_duplicate_is_rejected_with_its_unit_named(cells: tuple[int, int], unit: str) -> None:
     a, b = cells
     broken = SOLUTION.with_values({b: SOLUTION[a]})
-    assert any(conflict.unit == unit for conflict in conflicts(broken))
+    assert any(conflict.rule == unit for conflict in conflicts(broken))
     assert any(f"in {unit} (" in problem for problem in solution_problems(PUZZLE, broken))
     assert not is_solution(PUZZLE, broken)
 
@@ -64,7 +64,7 @@ def test_a_duplicate_on_a_diagonal_is_rejected() -> None:
     # the plain 9x9 pattern grid is a Sudoku but breaks both diagonals
     plain = random_solution(Rules.of_size(9), random.Random(1))
     on_x = Grid(x, plain.values)
-    names = {conflict.unit for conflict in conflicts(on_x)}
+    names = {conflict.rule for conflict in conflicts(on_x)}
     assert names & {"diagonal", "anti-diagonal"}
     assert names <= {"diagonal", "anti-diagonal"}
     assert not is_solution(empty, on_x)

@@ -164,7 +164,7 @@ def test_unsupported_geometry_is_reported_not_fatal(
     with registered("no-geometry"):
         assert main([command, FOURS, "-s", "no-geometry,backtracking", "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert (records[0]["solver"], records[0]["status"]) == ("no-geometry", "error")
+    assert (records[0]["solver"], records[0]["status"]) == ("no-geometry", "unsupported")
     assert records[0]["message"] == "the no-geometry back-end cannot solve 4x4 puzzles"
     assert records[1]["solver"] == "backtracking" and records[1]["verified"]
 

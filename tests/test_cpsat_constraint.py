@@ -59,7 +59,7 @@ def two_solution_puzzle(solution: Grid) -> tuple[Grid, set[int]]:
         for c1, c2 in itertools.combinations(range(rules.size), 2):
             corners = [rules.cell(r, c) for r in (r1, r2) for c in (c1, c2)]
             a, b, c, d = (solution[cell] for cell in corners)
-            boxes = {rules.box_of(cell) for cell in corners}
+            boxes = {rules.region_of(cell) for cell in corners}
             if a == d and b == c and len(boxes) == 2:
                 return solution.with_values(dict.fromkeys(corners, 0)), set(corners)
     raise AssertionError("no unavoidable rectangle in this grid")

@@ -28,8 +28,8 @@ def test_sudoku_x_adds_the_two_diagonals() -> None:
 
 def test_boxes_of_a_6x6_are_two_rows_by_three_columns() -> None:
     g = Rules.of_size(6)
-    assert g.boxes[0] == (0, 1, 2, 6, 7, 8)
-    assert g.box_of(g.cell(5, 5)) == 5
+    assert g.regions[0] == (0, 1, 2, 6, 7, 8)
+    assert g.region_of(g.cell(5, 5)) == 5
 
 
 @pytest.mark.parametrize("size", [2, 3, 5, 7])

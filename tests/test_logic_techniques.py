@@ -44,14 +44,14 @@ def test_naked_single() -> None:
 
 
 def test_hidden_single_in_a_box() -> None:
-    box5 = [NINE.cell_name(c) for c in NINE.boxes[4]]
+    box5 = [NINE.cell_name(c) for c in NINE.regions[4]]
     step = only_first("hidden_single", position(digit_only_at("8", ["r4c5"], box5)))
     assert step.placements == ((NINE.cell(3, 4), 8),)
     assert step.describe(NINE) == "r4c5 = 8: hidden single in box 5"
 
 
 def test_pointing_pair() -> None:
-    box1 = [NINE.cell_name(c) for c in NINE.boxes[0]]
+    box1 = [NINE.cell_name(c) for c in NINE.regions[0]]
     marks = digit_only_at("3", ["r1c1", "r1c2"], box1)
     marks |= digit_only_at("3", ["r1c7", "r1c8"], row_cells(1, range(4, 10)))
     step = only_first("pointing", position(marks))
@@ -60,7 +60,7 @@ def test_pointing_pair() -> None:
 
 
 def test_pointing_triple_along_a_column() -> None:
-    box9 = [NINE.cell_name(c) for c in NINE.boxes[8]]
+    box9 = [NINE.cell_name(c) for c in NINE.regions[8]]
     step = only_first("pointing", position(digit_only_at("6", ["r7c9", "r8c9", "r9c9"], box9)))
     assert set(step.eliminations) == moves(6, column_cells(9, range(1, 7)))
     assert step.reason == "pointing triple of 6s in box 9 (column 9)"
@@ -174,7 +174,7 @@ def test_simple_colouring_trap() -> None:
     # The chain r1c1 (A) - r1c5 (B) - r5c5 (A) - r6c6 (B): r6c1 sees A and B.
     marks = digit_only_at("5", ["r1c1", "r1c5"], row_cells(1, range(1, 10)))
     marks |= digit_only_at("5", ["r1c5", "r5c5"], column_cells(5, range(1, 10)))
-    box5 = [NINE.cell_name(c) for c in NINE.boxes[4]]
+    box5 = [NINE.cell_name(c) for c in NINE.regions[4]]
     marks |= digit_only_at("5", ["r5c5", "r6c6"], box5)
     step = only_first("simple_colouring", position(marks))
     assert set(step.eliminations) == moves(5, ["r6c1"])

@@ -20,7 +20,7 @@ from puzzles.checker import solution_problems
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
 from puzzles.symbols import DEFAULT, Alphabet
-from solvers.base import Result, Solver, Status, UnsupportedPuzzleError
+from solvers.base import Result, Solver, Status
 from solvers.registry import Backend, select
 
 DEFAULT_SOLVER = "propagating"
@@ -109,8 +109,6 @@ def run_solver(
     """Solve one puzzle; an unexpected exception in the back-end becomes an `error` result."""
     try:
         result = solver.solve(entry.puzzle, limit=limit, timeout=timeout)
-    except UnsupportedPuzzleError as error:  # as in bench's records: status error, with why
-        return Answer(entry, Result.failure(solver.name, Status.ERROR, str(error)), [], True)
     except SudokuBenchError:
         raise
     except Exception as error:  # a bug in a back-end: report it, keep going

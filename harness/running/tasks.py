@@ -103,7 +103,7 @@ def plan(entries: Sequence[PuzzleEntry], solvers: Sequence[str], repeat: int) ->
                         len(tasks),
                         collection_of(entry),
                         entry.id,
-                        grid.rules.name,
+                        grid.rules.spec,
                         grid.to_line(),
                         solver,
                         number,

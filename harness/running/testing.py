@@ -144,11 +144,11 @@ class LateSolver(ReferenceSolver):
 
 
 class UnsupportedRulesSolver(ReferenceSolver):
-    """Takes no geometry at all, as a back-end limited to some sizes does for the others."""
+    """Accepts no rules at all, as a back-end limited to some rules does for the others."""
 
     name = "no-geometry"
 
-    def supports(self, rules: Rules) -> bool:
+    def accepts(self, rules: Rules) -> bool:
         return False
 
 

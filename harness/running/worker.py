@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from harness.running.tasks import UNSUPPORTED, Outcome, Task
-from solvers.base import Result, Solver, Status, UnsupportedPuzzleError
+from harness.running.tasks import Outcome, Task
+from solvers.base import Result, Solver, Status
 from solvers.registry import Backend
 
 
@@ -70,8 +70,6 @@ def _run(
         if conn is not None:
             conn.send(("start",))
         result = solver.solve(puzzle, limit=settings.limit, timeout=settings.timeout)
-    except UnsupportedPuzzleError as error:
-        return Outcome(task, UNSUPPORTED, error=str(error), worker=os.getpid())
     except Exception as error:  # a back-end's bug is a result to record, not a crash
         return Outcome(task, Status.ERROR.value, error=describe(error), worker=os.getpid())
     return outcome_of(task, result)
@@ -90,7 +88,7 @@ def outcome_of(task: Task, result: Result) -> Outcome:
         nodes=result.nodes,
         guesses=result.guesses,
         counters=dict(result.counters),
-        error=result.message if result.status is Status.ERROR else "",
+        error=result.message if result.status in (Status.ERROR, Status.UNSUPPORTED) else "",
         worker=os.getpid(),
     )
 
