@@ -10,7 +10,7 @@ from typing import Any
 
 from harness.analysing import stats
 from harness.running.crosscheck import Answer, check_puzzle
-from harness.running.tasks import ANSWERED, UNSUPPORTED
+from harness.running.tasks import ANSWERED, SKIPPED, TIMED_OUT, UNSUPPORTED
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 
@@ -39,6 +39,7 @@ class Summary:
     guesses: float  # mean guesses per solved task
     agree: int  # solved tasks whose answer no other answer disproves and whose grids check
     unsupported: int
+    skipped: int  # repeats not run after a timeout: counted in `timeouts` too
 
     def record(self) -> dict[str, Any]:
         return {key: _finite(value) for key, value in asdict(self).items()}
@@ -103,7 +104,8 @@ def _summary(
     solved = [row for row in tried if row["status"] in ANSWERED]
     times = [time_of(row) for row in tried]
     solved_times = [float(row["total_s"]) for row in solved]
-    spent = sum(float(row["total_s"]) for row in tried)
+    # a skipped repeat counts as a timeout: it costs the cut-off
+    spent = sum(cutoff if row["status"] == SKIPPED else float(row["total_s"]) for row in tried)
     agreeing = [r for r in solved if solver not in wrong[(r["collection"], r["puzzle_id"])]]
     return Summary(
         solver=solver,
@@ -111,7 +113,7 @@ def _summary(
         tasks=len(tried),
         solved=len(solved),
         gave_up=sum(row["status"] == "gave_up" for row in tried),
-        timeouts=sum(row["status"] == "timeout" for row in tried),
+        timeouts=sum(row["status"] in TIMED_OUT for row in tried),
         errors=sum(row["status"] == "error" for row in tried),
         median_s=stats.median(solved_times),
         mean_s=stats.mean(solved_times),
@@ -122,6 +124,7 @@ def _summary(
         guesses=stats.mean([float(row["guesses"]) for row in solved]),
         agree=len(agreeing),
         unsupported=len(group) - len(tried),
+        skipped=sum(row["status"] == SKIPPED for row in tried),
     )
 
 

@@ -5,17 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from harness.cli.output import result_record
-from harness.running.tasks import Outcome
+from harness.running.tasks import SKIPPED, Outcome
 from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
 from solvers.base import Result, Status
 
 
 def as_result(outcome: Outcome) -> Result:
-    """The outcome as a `Result` (an unsupported puzzle shows as an error with its message)."""
+    """The outcome as a `Result` (an unsupported puzzle shows as an error with its message, a
+    skipped repeat as a timeout)."""
     rules = outcome.task.grid().rules
     try:
-        status = Status(outcome.status)
+        status = Status.TIMEOUT if outcome.status == SKIPPED else Status(outcome.status)
     except ValueError:
         status = Status.ERROR
     return Result(

@@ -17,6 +17,13 @@ from puzzles.rules import Rules
 # Outcome statuses: the solver's own (`solvers.base.Status` values) plus one of the harness's.
 ANSWERED = ("solved", "no_solution", "limit")  # the back-end did what `limit` asked
 UNSUPPORTED = "unsupported"  # the back-end cannot take this geometry: not attempted
+# A repeat not run because an earlier repeat of the same puzzle and back-end timed out: the
+# report counts it as a timeout (the time it would have cost is the cut-off's).
+SKIPPED = "skipped"
+TIMED_OUT = ("timeout", SKIPPED)
+
+# The tasks that differ only in their repeat: (collection, puzzle_id, geometry, puzzle, solver).
+Group = tuple[str, str, str, str, str]
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,16 @@ class Task:
 
     def grid(self) -> Grid:
         return Grid.from_string(self.puzzle, Rules.parse(self.geometry))
+
+    @property
+    def group(self) -> Group:
+        """The puzzle and back-end: the same for every repeat of this task."""
+        return (self.collection, self.puzzle_id, self.geometry, self.puzzle, self.solver)
+
+    @property
+    def puzzle_key(self) -> tuple[str, str, str, str]:
+        """The puzzle: the same for every back-end and repeat of it (one chunk or shard)."""
+        return (self.collection, self.puzzle_id, self.geometry, self.puzzle)
 
 
 @dataclass
@@ -52,6 +69,7 @@ class Outcome:
     counters: dict[str, float] = field(default_factory=dict)
     error: str = ""
     worker: int = 0  # the worker's process id
+    host: str = ""  # the machine the task ran on ("" for a skipped repeat: it ran nowhere)
 
     @property
     def total_s(self) -> float:
@@ -82,6 +100,7 @@ class Outcome:
             "counters": self.counters,
             "error": self.error,
             "worker": self.worker,
+            "host": self.host,
         }
 
 
