@@ -143,7 +143,8 @@ def connect(address: str) -> Iterator[Client]:
         count = address.removeprefix("local:")
         if not count.isdigit() or int(count) < 1:
             raise ClusterError(f"--cluster local:N takes a number of workers, got {address!r}")
-        # the pool starts processes: Dask's workers must not be daemonic
+        # the pool starts processes: Dask's workers must not be daemonic, including the ones
+        # a nanny starts again after a worker died (it reads the setting then)
         with dask.config.set({"distributed.worker.daemon": False}):
             cluster = LocalCluster(
                 n_workers=int(count),
@@ -152,11 +153,11 @@ def connect(address: str) -> Iterator[Client]:
                 host="127.0.0.1",
                 dashboard_address=None,
             )
-        try:
-            with Client(cluster) as client:
-                yield client
-        finally:
-            cluster.close()
+            try:
+                with Client(cluster) as client:
+                    yield client
+            finally:
+                cluster.close()
         return
     if "://" in address:
         where: dict[str, Any] = {"address": address}

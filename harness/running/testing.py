@@ -12,7 +12,10 @@ a back-end reaches a worker by its `module:Class` target.
 
 from __future__ import annotations
 
+import ctypes
+import faulthandler
 import os
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -97,6 +100,29 @@ class SleeperSolver(ReferenceSolver):
             time.sleep(3600)
 
 
+class NativeBlockSolver(ReferenceSolver):
+    """Blocks inside C code that holds the GIL and never checks for signals (a catastrophic
+    regular expression), as a solver stuck in a native library does: no Python-level
+    timeout or signal handler can stop it, only killing the process."""
+
+    name = "native-block"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        re.match(r"(a+)+b", "a" * 64)  # 2^64 steps in the regex engine
+        raise AssertionError("unreachable: the regular expression takes centuries")
+
+
+class SegfaultSolver(ReferenceSolver):
+    """Crashes its process with a segmentation fault, as a buggy C extension does."""
+
+    name = "segfault"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        faulthandler.disable()  # no traceback on stderr: the harness reports the signal
+        ctypes.string_at(0)  # reads address 0: SIGSEGV
+        raise AssertionError("unreachable: reading address 0 kills the process")
+
+
 class RaisingSolver(ReferenceSolver):
     name = "raiser"
 
@@ -157,6 +183,8 @@ CLASSES: dict[str, type[ReferenceSolver]] = {
     for cls in (
         ReferenceSolver,
         SleeperSolver,
+        NativeBlockSolver,
+        SegfaultSolver,
         RaisingSolver,
         ExitingSolver,
         WrongGridSolver,
