@@ -134,6 +134,10 @@ REPORT_CSV = (
     "error",
     "worker",
     "finished",
+    "wall_s",
+    "cpu_s",
+    "peak_rss_mb",
+    "permutation",
 )
 REPORT_JSON = frozenset({"run", "definitions", "summary", "tasks"})
 REPORT_RUN = frozenset(
@@ -176,7 +180,19 @@ REPORT_SUMMARY = frozenset(
     }
 )
 REPORT_TASK = frozenset(REPORT_CSV) | {"solutions", "counters"}
-SETTINGS = frozenset({"inputs", "solvers", "timeout", "limit", "warmup", "repeat", "jobs"})
+SETTINGS = frozenset(
+    {
+        "inputs",
+        "solvers",
+        "timeout",
+        "limit",
+        "warmup",
+        "memory_limit_mb",
+        "permute",
+        "repeat",
+        "jobs",
+    }
+)
 CONFIGURATION = frozenset({"target", "options", "distribution", "version"})
 
 # The results store's tables ("The results store" in the README)
@@ -214,6 +230,10 @@ STORE_TABLES = {
         "error",
         "worker",
         "finished",
+        "wall_s",
+        "cpu_s",
+        "peak_rss_mb",
+        "permutation",
     ),
 }
 

@@ -43,6 +43,10 @@ RAW_KEYS = (
     "error",
     "worker",
     "finished",
+    "wall_s",
+    "cpu_s",
+    "peak_rss_mb",
+    "permutation",
 )
 
 COLUMNS = (

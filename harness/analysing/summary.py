@@ -10,9 +10,9 @@ from typing import Any
 
 from harness.analysing import stats
 from harness.running.crosscheck import Answer, check_puzzle
-from harness.running.tasks import ANSWERED, UNSUPPORTED
 from puzzles.grid import Grid
 from puzzles.rules import Rules
+from solvers.base import Status
 
 ALL = "(all)"
 Row = dict[str, Any]
@@ -49,12 +49,12 @@ def _finite(value: Any) -> Any:
 
 
 def attempted(rows: Iterable[Row]) -> list[Row]:
-    return [row for row in rows if row["status"] != UNSUPPORTED]
+    return [row for row in rows if row["status"] != Status.UNSUPPORTED]
 
 
 def time_of(row: Row) -> float | None:
     """The task's time if it was solved, else None."""
-    return float(row["total_s"]) if row["status"] in ANSWERED else None
+    return float(row["total_s"]) if Status(row["status"]).answered else None
 
 
 def blamed(rows: Sequence[Row]) -> dict[PuzzleKey, set[str]]:
@@ -100,7 +100,7 @@ def _summary(
     solver: str, collection: str, group: list[Row], cutoff: float, wrong: dict[PuzzleKey, set[str]]
 ) -> Summary:
     tried = attempted(group)
-    solved = [row for row in tried if row["status"] in ANSWERED]
+    solved = [row for row in tried if Status(row["status"]).answered]
     times = [time_of(row) for row in tried]
     solved_times = [float(row["total_s"]) for row in solved]
     spent = sum(float(row["total_s"]) for row in tried)

@@ -88,6 +88,11 @@ class Plan:
     total: int  # tasks in the whole run
 
 
+def new_seed() -> int:
+    """A random seed for a run that was given none (it is recorded, so the run repeats)."""
+    return random.SystemRandom().randrange(2**31)
+
+
 def start(
     store: Store,
     entries: Sequence[PuzzleEntry],
@@ -102,7 +107,7 @@ def start(
 ) -> Plan:
     """Record a new run (its settings, machine, versions and plan) and return what to run."""
     if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+        seed = new_seed()
     names = [backend.name for backend in chosen]
     tasks = shuffled(plan(entries, names, repeat), seed)
     info = RunInfo(
@@ -114,6 +119,8 @@ def start(
             "timeout": settings.timeout,
             "limit": settings.limit,
             "warmup": settings.warmup,
+            "memory_limit_mb": settings.memory_limit_mb,
+            "permute": settings.permute_seed is not None,
             "repeat": repeat,
             "jobs": jobs,
         },
@@ -163,9 +170,21 @@ def resume(
         info.id,
         [task for task in tasks if task.key not in done],
         chosen,
-        Settings(float(settings["timeout"]), int(settings["limit"]), int(settings["warmup"])),
+        stored_settings(info),
         jobs or int(settings.get("jobs", 1)),
         len(tasks),
+    )
+
+
+def stored_settings(info: RunInfo) -> Settings:
+    """The settings a run was started with (runs stored before an option existed lack it)."""
+    settings = info.settings
+    return Settings(
+        float(settings["timeout"]),
+        int(settings["limit"]),
+        int(settings["warmup"]),
+        memory_limit_mb=settings.get("memory_limit_mb"),
+        permute_seed=info.seed if settings.get("permute") else None,
     )
 
 

@@ -14,7 +14,8 @@ Tables:
   python, load, versions, git_commit (where and with what the run went on).
 - `results`: one row per finished task: the task's columns plus status, count, exact,
   verdict, solution, solutions (JSON), build_s, solve_s, total_s, nodes, guesses,
-  counters (JSON), error, worker, finished.
+  counters (JSON), error, worker, finished; from schema version 2 also wall_s, cpu_s,
+  peak_rss_mb (measured by the worker) and permutation (the seed of a `--permute` isomorph).
 """
 
 from __future__ import annotations
@@ -200,7 +201,13 @@ CREATE TABLE IF NOT EXISTS results (
 # (table, column, SQL type and default). A store of an earlier version is brought up to date
 # when it is opened (`ALTER TABLE ... ADD COLUMN`); the rows it already has take the default.
 # `_SCHEMA` above is version 1, the first released one; PRAGMA user_version holds the version.
-ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = ()
+ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    # version 2: measured by the worker around each solve (NULL where it was killed first)
+    ("results", "wall_s", "REAL DEFAULT NULL"),
+    ("results", "cpu_s", "REAL DEFAULT NULL"),
+    ("results", "peak_rss_mb", "REAL DEFAULT NULL"),
+    ("results", "permutation", "INTEGER DEFAULT NULL"),  # `bench --permute`: the isomorph's seed
+)
 SCHEMA_VERSION = 1 + len(ADDED_COLUMNS)
 
 _JSON_COLUMNS = ("solutions", "counters")
