@@ -180,6 +180,25 @@ REPORT_SUMMARY = frozenset(
     }
 )
 REPORT_TASK = frozenset(REPORT_CSV) | {"solutions", "counters"}
+COMPARE = frozenset(
+    {
+        "a",
+        "b",
+        "puzzles",
+        "ratio",
+        "ci_low",
+        "ci_high",
+        "p_value",
+        "statistic",
+        "method",
+        "a_faster",
+        "b_faster",
+        "censored",
+        "dropped",
+        "p_holm",
+        "significant",
+    }
+)
 SETTINGS = frozenset(
     {
         "inputs",
@@ -252,6 +271,7 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "facts4x4 --json by_givens": FACTS4X4_BY_GIVENS,
     **{f"reduce --to {target} --json": keys for target, keys in REDUCE.items()},
     "reduce --to exact-cover before/after": MATRIX_SIZE,
+    "compare --json": COMPARE,
     "report --format csv": frozenset(REPORT_CSV),
     "report --format json": REPORT_JSON,
     "report --format json run": REPORT_RUN,
