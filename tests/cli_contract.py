@@ -152,6 +152,8 @@ REPORT_RUN = frozenset(
         "versions",
         "git_commit",
         "resumes",
+        "conditions",
+        "warnings",
     }
 )
 MACHINE = frozenset({"host", "cpu", "cores", "os", "python", "load"})
@@ -229,7 +231,16 @@ _TASK = (
     "repeat",
 )
 STORE_TABLES = {
-    "runs": ("id", "started", "finished", "command", *_RUN_MACHINE, "seed", "settings"),
+    "runs": (
+        "id",
+        "started",
+        "finished",
+        "command",
+        *_RUN_MACHINE,
+        "seed",
+        "settings",
+        "conditions",
+    ),
     "resumes": ("run", "started", "command", *_RUN_MACHINE),
     "tasks": _TASK,
     "results": (

@@ -54,3 +54,24 @@ def test_permuted_repeats_are_mapped_back_and_checked(tmp_path: Path) -> None:
     for row in rows:
         times.setdefault(row["puzzle_id"], set()).add(row["total_s"])
     assert sum(len(t) > 1 for t in times.values()) > 90  # the repeats' times differ
+
+
+def test_stability_warnings_name_load_clock_and_noisy_repeats(tmp_path: Path) -> None:
+    from harness.analysing.report import Report
+
+    db = tmp_path / "runs.sqlite"
+    with registered():
+        assert bench(db, FOUR, "-s", "reference", "--repeat", "3") == 0
+    store = SQLiteStore(db)
+    assert store.run(1).conditions["samples"] >= 1  # sampled while it ran
+    store.record_conditions(1, {"load_max": 99.0, "mhz_min": 1200.0, "mhz_max": 3000.0})
+    rows = store.results(1)
+    for number, row in enumerate(rows):  # make the three repeats differ a lot
+        store.db.execute(
+            "UPDATE results SET solve_s = ?, total_s = ? WHERE run = 1 AND task = ?",
+            (0.01 * (number + 1), 0.01 * (number + 1) + row["build_s"], row["task"]),
+        )
+    warnings = Report(store, 1).warnings()
+    assert any("load average reached 99" in w for w in warnings)
+    assert any("1200 to 3000 MHz" in w for w in warnings)
+    assert any("1 of 1 repeated tasks vary" in w for w in warnings)

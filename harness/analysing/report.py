@@ -68,6 +68,12 @@ COLUMNS = (
 )
 
 
+# Thresholds of the stability warnings: a clock range above 10% of the top clock, and repeats
+# whose coefficient of variation is above 10% (pyperf's threshold for an unstable benchmark).
+CLOCK_SPREAD = 0.10
+REPEAT_CV = 0.10
+
+
 class Report:
     """Everything a report shows, read once from the store."""
 
@@ -123,6 +129,7 @@ class Report:
                 f"tasks whose grids pass the rule checker and that no other answer disproves",
             ),
         ]
+        lines += [("warning", text) for text in self.warnings()]
         if jobs > 1:
             lines.append(
                 (
@@ -132,6 +139,33 @@ class Report:
                 )
             )
         return lines
+
+    def warnings(self) -> list[str]:
+        """What makes the timings less trustworthy, as pyperf and hyperfine say it: a load
+        above the cores, a CPU clock that changed during the run, repeats that vary a lot."""
+        found = []
+        cores = int(self.run.machine.get("cores") or 1)
+        load = self.run.conditions.get("load_max")
+        if load is not None and load > cores:
+            found.append(
+                f"the load average reached {load:g} on {cores} cores during the run: other "
+                "work competed with it, so times are higher and noisier than on a quiet machine"
+            )
+        low, high = self.run.conditions.get("mhz_min"), self.run.conditions.get("mhz_max")
+        if low and high and (high - low) / high > CLOCK_SPREAD:
+            found.append(
+                f"the CPU clock ranged from {low:.0f} to {high:.0f} MHz during the run "
+                "(frequency scaling): times taken at different clocks are not comparable"
+            )
+        spread = stats.repeat_variation(self.rows)
+        noisy = [cv for cv in spread if cv > REPEAT_CV]
+        if noisy:
+            found.append(
+                f"{len(noisy)} of {len(spread)} repeated tasks vary by more than "
+                f"{REPEAT_CV:.0%} between repeats (coefficient of variation up to "
+                f"{max(noisy):.0%}): look for interference, or use more repeats"
+            )
+        return found
 
     def table_rows(self) -> list[list[Any]]:
         # times are shown in milliseconds (the summaries and raw rows keep seconds)
@@ -207,6 +241,8 @@ class Report:
                 "machine": self.run.machine,
                 "versions": self.run.versions,
                 "git_commit": self.run.git_commit,
+                "conditions": self.run.conditions,
+                "warnings": self.warnings(),
                 "resumes": [
                     {**asdict(r), "differences": self.run.differences(r)} for r in self.run.resumes
                 ],

@@ -7,7 +7,8 @@ a run killed at any moment (even with SIGKILL) keeps every result it had written
 
 Tables:
 - `runs`: one row per run: id, started, finished, command, host, cpu, cores, os, python, load,
-  versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON).
+  versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON);
+  from schema version 2 also conditions (JSON: load and CPU clock sampled while it ran).
 - `tasks`: the run's plan, in execution order (`position`): task, collection, puzzle_id,
   geometry, puzzle, solver, configuration (JSON: target and options), repeat.
 - `resumes`: one row per `--resume` of a run: run, started, command, host, cpu, cores, os,
@@ -71,6 +72,7 @@ class RunInfo:
     finished: str = ""
     id: int = 0
     resumes: list[Resumption] = field(default_factory=list)
+    conditions: dict[str, Any] = field(default_factory=dict)  # sampled while it ran
 
     def differences(self, later: Resumption) -> list[str]:
         """What a resumption changed from the first start: e.g. ["cpu", "ortools version"]."""
@@ -126,6 +128,10 @@ class Store(ABC):
 
     @abstractmethod
     def finish_run(self, run_id: int) -> None: ...
+
+    @abstractmethod
+    def record_conditions(self, run_id: int, conditions: dict[str, Any]) -> None:
+        """Keep what the machine was like while the run ran (replacing what was kept)."""
 
     @abstractmethod
     def results(self, run_id: int) -> list[dict[str, Any]]:
@@ -207,6 +213,7 @@ ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("results", "cpu_s", "REAL DEFAULT NULL"),
     ("results", "peak_rss_mb", "REAL DEFAULT NULL"),
     ("results", "permutation", "INTEGER DEFAULT NULL"),  # `bench --permute`: the isomorph's seed
+    ("runs", "conditions", "TEXT DEFAULT NULL"),  # JSON: load_max, mhz_min, mhz_max, samples
 )
 SCHEMA_VERSION = 1 + len(ADDED_COLUMNS)
 
@@ -390,6 +397,12 @@ class SQLiteStore(Store):
         self.db.execute("UPDATE runs SET finished = ? WHERE id = ?", (now(), run_id))
 
     @_reported
+    def record_conditions(self, run_id: int, conditions: dict[str, Any]) -> None:
+        self.db.execute(
+            "UPDATE runs SET conditions = ? WHERE id = ?", (json.dumps(conditions), run_id)
+        )
+
+    @_reported
     def results(self, run_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT * FROM results WHERE run = ? ORDER BY task", (run_id,))
         found = []
@@ -437,6 +450,7 @@ def _run_info(row: sqlite3.Row) -> RunInfo:
         started=row["started"],
         finished=row["finished"] or "",
         id=row["id"],
+        conditions=json.loads(row["conditions"] or "{}"),
     )
 
 

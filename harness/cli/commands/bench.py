@@ -141,8 +141,12 @@ def run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 raise
-        if not args.json:
-            print(Report(store, work.run_id).as_table(), end="")
+        report = Report(store, work.run_id)
+        if args.json:  # the table's header says them otherwise
+            for warning in report.warnings():
+                print(f"warning: {warning}", file=sys.stderr)
+        else:
+            print(report.as_table(), end="")
     finally:
         store.close()
     return 0

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.analysing import plots
+from harness.analysing.frame import results_frame
 from harness.analysing.report import FORMATS, Report
 from harness.analysing.summary import puzzle_times
 from harness.cli.arguments import add_db_argument, int64
@@ -43,7 +44,11 @@ def add_parser(subparsers: Any) -> None:
         help="the run to report (default: the latest)",
     )
     parser.add_argument(
-        "--format", choices=FORMATS, default="table", help="output format (default table)"
+        "--format",
+        choices=(*FORMATS, "parquet"),
+        default="table",
+        help="output format (default table; parquet: the csv rows as an Apache Parquet file, "
+        "with -o, needs pandas and pyarrow)",
     )
     parser.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write here instead of stdout"
@@ -61,8 +66,13 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.scatter and not args.plots:  # it was silently ignored
         raise SudokuBenchError("--scatter chooses the back-ends of a plot: give --plots DIR too")
+    if args.format == "parquet" and args.output is None:
+        raise SudokuBenchError("parquet is a binary format: give -o FILE.parquet")
     store = open_store(args.db, create=False)
     try:
+        if args.format == "parquet":
+            _write_parquet(results_frame(store, args.run_id), args.output)
+            return 0
         if args.runs:
             for info in store.runs():
                 print(f"{info.id}\t{info.started}\t{info.finished or 'unfinished'}\t{info.command}")
@@ -80,6 +90,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(report.render(args.format, images))
     return 0
+
+
+def _write_parquet(frame: Any, path: Path) -> None:
+    try:
+        import pyarrow  # noqa: F401  (pandas needs it for Parquet; say so in our words)
+    except ImportError:
+        raise SudokuBenchError(
+            "parquet needs pyarrow: pip install 'sudoku-bench[analysis]'"
+        ) from None
+    try:
+        frame.to_parquet(path, index=False)
+    except OSError as error:
+        raise SudokuBenchError(f"{path}: cannot write: {error.strerror or error}") from None
+    print(f"wrote {path}", file=sys.stderr)
 
 
 def _plots(report: Report, directory: Path, scatter: str | None) -> list[Path]:
