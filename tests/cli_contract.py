@@ -169,6 +169,7 @@ REPORT_SUMMARY = frozenset(
         "solved",
         "gave_up",
         "timeouts",
+        "memouts",
         "errors",
         "median_s",
         "mean_s",

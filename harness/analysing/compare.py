@@ -101,11 +101,23 @@ def load_sample(store: Store, spec: str, metric: str = "total_s") -> Sample:
         raise CompareError(
             f"run {info.id} has no results of {solver!r} (it has: {', '.join(names) or 'none'})"
         )
-    cutoff = float(info.settings["timeout"])
+    label = spec if run_text else solver
+    return sample_of(label, info.id, solver, rows, float(info.settings["timeout"]), metric)
+
+
+def sample_of(
+    label: str,
+    run: int,
+    solver: str,
+    rows: Sequence[dict[str, Any]],
+    cutoff: float,
+    metric: str = "total_s",
+) -> Sample:
+    """One back-end's sample from its result rows, by the module's rule for failures."""
     per_puzzle: defaultdict[PuzzleKey, list[float]] = defaultdict(list)
     failed: defaultdict[PuzzleKey, int] = defaultdict(int)
     for row in rows:
-        if row["status"] == Status.UNSUPPORTED:
+        if row["solver"] != solver or row["status"] == Status.UNSUPPORTED:
             continue
         key = (row["geometry"], row["puzzle"])
         value = row.get(metric)
@@ -117,8 +129,7 @@ def load_sample(store: Store, spec: str, metric: str = "total_s") -> Sample:
     times = {key: statistics.median(values) for key, values in per_puzzle.items()}
     censored = frozenset(key for key, values in per_puzzle.items() if 2 * failed[key] > len(values))
     hosts = frozenset(str(row["host"]) for row in rows if row.get("host"))
-    label = spec if run_text else solver
-    return Sample(label, info.id, solver, cutoff, times, censored, hosts)
+    return Sample(label, run, solver, cutoff, times, censored, hosts)
 
 
 def compare_pair(a: Sample, b: Sample, *, resamples: int = 2000, seed: int = 0) -> Comparison:

@@ -17,7 +17,7 @@ from harness.analysing import stats
 from harness.analysing.summary import Row, Summary, summarize
 from harness.storing.store import RunInfo, Store
 
-FORMATS = ("table", "md", "latex", "csv", "json")
+FORMATS = ("table", "md", "latex", "csv", "json", "html")
 
 # The per-task rows of CSV and JSON, in this order (JSON adds `solutions` and `counters`).
 RAW_KEYS = (
@@ -56,6 +56,7 @@ COLUMNS = (
     ("solved", "solved"),
     ("gave_up", "gave up"),
     ("timeouts", "timeout"),
+    ("memouts", "memout"),
     ("errors", "error"),
     ("median_s", "median ms"),
     ("mean_s", "mean ms"),
@@ -167,18 +168,23 @@ class Report:
             )
         return found
 
+    def columns(self) -> list[tuple[str, str]]:
+        """The table's columns; `memout` only where a run had a memory limit."""
+        memory = self.run.settings.get("memory_limit_mb") is not None
+        return [(key, title) for key, title in COLUMNS if key != "memouts" or memory]
+
     def table_rows(self) -> list[list[Any]]:
         # times are shown in milliseconds (the summaries and raw rows keep seconds)
         return [
             [
                 _cell(getattr(s, key) * 1000 if key.endswith("_s") else getattr(s, key))
-                for key, _ in COLUMNS
+                for key, _ in self.columns()
             ]
             for s in self.summaries
         ]
 
     def headers(self) -> list[str]:
-        return [title for _, title in COLUMNS]
+        return [title for _, title in self.columns()]
 
     def raw(self) -> list[dict[str, Any]]:
         return [{key: row.get(key) for key in RAW_KEYS} for row in self.rows]
@@ -192,7 +198,13 @@ class Report:
             "latex": self.as_latex,
             "csv": self.as_csv,
             "json": self.as_json,
+            "html": lambda: self.as_html(images),
         }[fmt]()
+
+    def as_html(self, images: Sequence[Path] = ()) -> str:
+        from harness.analysing import html  # the page builder imports this module
+
+        return html.render(self, images)
 
     def as_table(self) -> str:
         header = "\n".join(f"{key}: {value}" for key, value in self.header())

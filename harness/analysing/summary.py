@@ -29,6 +29,7 @@ class Summary:
     solved: int  # answered what the limit asked (solved, no_solution, or limit reached)
     gave_up: int
     timeouts: int
+    memouts: int
     errors: int
     median_s: float  # median, mean and max over the solved tasks
     mean_s: float
@@ -110,9 +111,10 @@ def _summary(
         collection=collection,
         tasks=len(tried),
         solved=len(solved),
-        gave_up=sum(row["status"] == "gave_up" for row in tried),
-        timeouts=sum(row["status"] == "timeout" for row in tried),
-        errors=sum(row["status"] == "error" for row in tried),
+        gave_up=sum(row["status"] == Status.GAVE_UP for row in tried),
+        timeouts=sum(row["status"] == Status.TIMEOUT for row in tried),
+        memouts=sum(row["status"] == Status.MEMOUT for row in tried),
+        errors=sum(row["status"] == Status.ERROR for row in tried),
         median_s=stats.median(solved_times),
         mean_s=stats.mean(solved_times),
         max_s=max(solved_times, default=math.nan),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.scatter and not args.plots:  # it was silently ignored
+    if args.scatter and not args.plots and args.format != "html":  # it was silently ignored
         raise SudokuBenchError("--scatter chooses the back-ends of a plot: give --plots DIR too")
     if args.format == "parquet" and args.output is None:
         raise SudokuBenchError("parquet is a binary format: give -o FILE.parquet")
@@ -81,6 +82,11 @@ def run(args: argparse.Namespace) -> int:
         report.made_by = _command(args, report.run.id)
     finally:
         store.close()
+    if args.format == "html" and not args.plots:  # the page embeds them: made, then dropped
+        with tempfile.TemporaryDirectory() as folder:
+            page = report.render("html", _plots(report, Path(folder), args.scatter, quiet=True))
+        _write(args, page)
+        return 0
     images = _plots(report, args.plots, args.scatter) if args.plots else []
     if args.output is not None:
         base = args.output.parent
@@ -106,7 +112,17 @@ def _write_parquet(frame: Any, path: Path) -> None:
     print(f"wrote {path}", file=sys.stderr)
 
 
-def _plots(report: Report, directory: Path, scatter: str | None) -> list[Path]:
+def _write(args: argparse.Namespace, text: str) -> None:
+    if args.output is not None:
+        write_output(args.output, text, make_folder=True)
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+
+
+def _plots(
+    report: Report, directory: Path, scatter: str | None, *, quiet: bool = False
+) -> list[Path]:
     times = puzzle_times(report.rows)
     if not times:
         raise SudokuBenchError(f"run {report.run.id} has no results to plot")
@@ -124,7 +140,7 @@ def _plots(report: Report, directory: Path, scatter: str | None) -> list[Path]:
             )
     else:
         made.append(plots.scatter(ordered, pair, directory / "scatter.png", report.cutoff))
-    for image in made:
+    for image in made if not quiet else ():
         print(f"wrote {image}", file=sys.stderr)
     return made
 
