@@ -161,6 +161,10 @@ REPORT_CSV = (
     "error",
     "worker",
     "finished",
+    "wall_s",
+    "cpu_s",
+    "peak_rss_mb",
+    "permutation",
     "host",
 )
 REPORT_JSON = frozenset({"run", "definitions", "summary", "tasks"})
@@ -176,8 +180,9 @@ REPORT_RUN = frozenset(
         "versions",
         "git_commit",
         "resumes",
+        "conditions",
+        "warnings",
         "hosts",
-        "host_warning",
     }
 )
 REPORT_HOST = frozenset(
@@ -196,6 +201,7 @@ REPORT_SUMMARY = frozenset(
         "solved",
         "gave_up",
         "timeouts",
+        "memouts",
         "errors",
         "median_s",
         "mean_s",
@@ -210,6 +216,25 @@ REPORT_SUMMARY = frozenset(
     }
 )
 REPORT_TASK = frozenset(REPORT_CSV) | {"solutions", "counters"}
+COMPARE = frozenset(
+    {
+        "a",
+        "b",
+        "puzzles",
+        "ratio",
+        "ci_low",
+        "ci_high",
+        "p_value",
+        "statistic",
+        "method",
+        "a_faster",
+        "b_faster",
+        "censored",
+        "dropped",
+        "p_holm",
+        "significant",
+    }
+)
 SETTINGS = frozenset(
     {
         "inputs",
@@ -217,6 +242,8 @@ SETTINGS = frozenset(
         "timeout",
         "limit",
         "warmup",
+        "memory_limit_mb",
+        "permute",
         "repeat",
         "jobs",
         "repeat_timeouts",
@@ -241,7 +268,16 @@ _TASK = (
     "repeat",
 )
 STORE_TABLES = {
-    "runs": ("id", "started", "finished", "command", *_RUN_MACHINE, "seed", "settings"),
+    "runs": (
+        "id",
+        "started",
+        "finished",
+        "command",
+        *_RUN_MACHINE,
+        "seed",
+        "settings",
+        "conditions",
+    ),
     "resumes": ("run", "started", "command", *_RUN_MACHINE),
     "tasks": _TASK,
     "results": (
@@ -261,6 +297,10 @@ STORE_TABLES = {
         "error",
         "worker",
         "finished",
+        "wall_s",
+        "cpu_s",
+        "peak_rss_mb",
+        "permutation",
         "host",
     ),
     "hosts": ("run", *_RUN_MACHINE),
@@ -283,6 +323,7 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "facts4x4 --json by_givens": FACTS4X4_BY_GIVENS,
     **{f"reduce --to {target} --json": keys for target, keys in REDUCE.items()},
     "reduce --to exact-cover before/after": MATRIX_SIZE,
+    "compare --json": COMPARE,
     "report --format csv": frozenset(REPORT_CSV),
     "report --format json": REPORT_JSON,
     "report --format json run": REPORT_RUN,

@@ -3,9 +3,12 @@ that have no result yet (all of them, or the rest of a resumed run), store each 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
+import math
 import random
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +18,7 @@ from harness.running.repeats import run_with_skips, timed_out_groups
 from harness.running.runner import Pool
 from harness.running.tasks import Group, Outcome, Task, plan, shuffled
 from harness.running.worker import Settings
-from harness.storing.store import HostInfo, Resumption, RunInfo, Store
+from harness.storing.store import HostInfo, Resumption, RunInfo, Store, StoreError
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
 from solvers.registry import Backend, get, select
@@ -136,6 +139,15 @@ class Plan:
     probed: set[Group] = field(default_factory=set)  # groups with a result that did not
 
 
+# How often the load and the CPU clock are sampled while a run runs.
+CONDITIONS_EVERY_S = 2.0
+
+
+def new_seed() -> int:
+    """A random seed for a run that was given none (it is recorded, so the run repeats)."""
+    return random.SystemRandom().randrange(2**31)
+
+
 def start(
     store: Store,
     entries: Sequence[PuzzleEntry],
@@ -153,7 +165,7 @@ def start(
 ) -> Plan:
     """Record a new run (its settings, machine, versions and plan) and return what to run."""
     if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+        seed = new_seed()
     names = [backend.name for backend in chosen]
     tasks, positions = planned(entries, names, repeat, seed, shard)
     info = RunInfo(
@@ -165,6 +177,8 @@ def start(
             "timeout": settings.timeout,
             "limit": settings.limit,
             "warmup": settings.warmup,
+            "memory_limit_mb": settings.memory_limit_mb,
+            "permute": settings.permute_seed is not None,
             "repeat": repeat,
             "jobs": jobs,
             "repeat_timeouts": repeat_timeouts,
@@ -229,7 +243,7 @@ def pending(
         info.id,
         [task for task in tasks if task.key not in done],
         backends,
-        Settings(float(settings["timeout"]), int(settings["limit"]), int(settings["warmup"])),
+        stored_settings(info),
         jobs or int(settings.get("jobs", 1)),
         len(tasks),
         # runs recorded before budget control repeated every timeout
@@ -249,6 +263,18 @@ def host_info(backends: Iterable[Backend]) -> HostInfo:
     return HostInfo(machine.describe(), machine.versions(backends), machine.git_commit())
 
 
+def stored_settings(info: RunInfo) -> Settings:
+    """The settings a run was started with (runs stored before an option existed lack it)."""
+    settings = info.settings
+    return Settings(
+        float(settings["timeout"]),
+        int(settings["limit"]),
+        int(settings["warmup"]),
+        memory_limit_mb=settings.get("memory_limit_mb"),
+        permute_seed=info.seed if settings.get("permute") else None,
+    )
+
+
 def execute(
     store: Store,
     work: Plan,
@@ -262,11 +288,28 @@ def execute(
         store.add(work.run_id, outcome)
         on_done(outcome)
 
-    if work.tasks:
-        store.add_host(work.run_id, host_info(work.backends.values()))
-        # no more workers than tasks: each is a process to start and stop
-        with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
-            run_plan(work, lambda tasks, done: pool.run(tasks, done, tick), finished)
+    conditions = machine.Conditions()
+    last_sample = -math.inf
+
+    def sampled_tick() -> None:
+        nonlocal last_sample
+        if time.monotonic() - last_sample >= CONDITIONS_EVERY_S:
+            conditions.sample()
+            last_sample = time.monotonic()
+        if tick is not None:
+            tick()
+
+    try:
+        if work.tasks:
+            store.add_host(work.run_id, host_info(work.backends.values()))
+            # no more workers than tasks: each is a process to start and stop
+            with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
+                run_plan(work, lambda tasks, done: pool.run(tasks, done, sampled_tick), finished)
+    finally:  # what was seen is kept even when the run is stopped
+        conditions.sample()
+        with contextlib.suppress(StoreError):  # a failing store has already said so
+            earlier = store.run(work.run_id).conditions
+            store.record_conditions(work.run_id, conditions.merged(earlier))
     store.finish_run(work.run_id)
 
 

@@ -7,15 +7,18 @@ a run killed at any moment (even with SIGKILL) keeps every result it had written
 
 Tables:
 - `runs`: one row per run: id, started, finished, command, host, cpu, cores, os, python, load,
-  versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON).
+  versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON);
+  from schema version 2 also conditions (JSON: load and CPU clock sampled while it ran).
 - `tasks`: the run's plan, in execution order (`position`): task, collection, puzzle_id,
   geometry, puzzle, solver, configuration (JSON: target and options), repeat.
 - `resumes`: one row per `--resume` of a run: run, started, command, host, cpu, cores, os,
   python, load, versions, git_commit (where and with what the run went on).
 - `results`: one row per finished task: the task's columns plus status, count, exact,
   verdict, solution, solutions (JSON), build_s, solve_s, total_s, nodes, guesses,
-  counters (JSON), error, worker, finished; host (schema version 2).
-- `hosts` (schema version 2): one row per machine that ran tasks of a run: run, host, cpu,
+  counters (JSON), error, worker, finished; from schema version 2 also wall_s, cpu_s,
+  peak_rss_mb (measured by the worker) and permutation (the seed of a `--permute` isomorph);
+  from version 3 host (the machine that ran the task).
+- `hosts` (schema version 3): one row per machine that ran tasks of a run: run, host, cpu,
   cores, os, python, load, versions, git_commit (as in `runs`).
 
 Inserts of results are idempotent where a task may come twice (a cluster chunk that ran again
@@ -105,6 +108,7 @@ class RunInfo:
     finished: str = ""
     id: int = 0
     resumes: list[Resumption] = field(default_factory=list)
+    conditions: dict[str, Any] = field(default_factory=dict)  # sampled while it ran
 
     def differences(self, later: Resumption) -> list[str]:
         """What a resumption changed from the first start: e.g. ["cpu", "ortools version"]."""
@@ -208,6 +212,10 @@ class Store(ABC):
         """Task key -> its position in the run's order."""
 
     @abstractmethod
+    def record_conditions(self, run_id: int, conditions: dict[str, Any]) -> None:
+        """Keep what the machine was like while the run ran (replacing what was kept)."""
+
+    @abstractmethod
     def results(self, run_id: int) -> list[dict[str, Any]]:
         """Every result row of the run, in task order, as `Outcome.record()` keys plus `run`."""
 
@@ -282,12 +290,19 @@ CREATE TABLE IF NOT EXISTS results (
 # when it is opened (`ALTER TABLE ... ADD COLUMN`); the rows it already has take the default.
 # `_SCHEMA` above is version 1, the first released one; PRAGMA user_version holds the version.
 ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
-    ("results", "host", "TEXT NOT NULL DEFAULT ''"),  # 2: the machine that ran the task
+    # version 2: measured by the worker around each solve (NULL where it was killed first)
+    ("results", "wall_s", "REAL DEFAULT NULL"),
+    ("results", "cpu_s", "REAL DEFAULT NULL"),
+    ("results", "peak_rss_mb", "REAL DEFAULT NULL"),
+    ("results", "permutation", "INTEGER DEFAULT NULL"),  # `bench --permute`: the isomorph's seed
+    ("runs", "conditions", "TEXT DEFAULT NULL"),  # JSON: load_max, mhz_min, mhz_max, samples
+    # version 3: the machine that ran the task (a cluster run has several)
+    ("results", "host", "TEXT NOT NULL DEFAULT ''"),
 )
 # Tables added after version 1, created in an older store when it is opened: (name, SQL).
 ADDED_TABLES: tuple[tuple[str, str], ...] = (
     (
-        "hosts",  # 2: the machines that ran a run's tasks
+        "hosts",  # version 3: the machines that ran a run's tasks
         """CREATE TABLE IF NOT EXISTS hosts (
             run INTEGER NOT NULL REFERENCES runs(id),
             host TEXT NOT NULL,
@@ -578,6 +593,12 @@ class SQLiteStore(Store):
         return {row[0]: row[1] for row in rows}
 
     @_reported
+    def record_conditions(self, run_id: int, conditions: dict[str, Any]) -> None:
+        self.db.execute(
+            "UPDATE runs SET conditions = ? WHERE id = ?", (json.dumps(conditions), run_id)
+        )
+
+    @_reported
     def results(self, run_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT * FROM results WHERE run = ? ORDER BY task", (run_id,))
         found = []
@@ -626,7 +647,13 @@ def _run_info(row: sqlite3.Row) -> RunInfo:
         started=row["started"],
         finished=row["finished"] or "",
         id=row["id"],
+        conditions=json.loads(_get(row, "conditions") or "{}"),
     )
+
+
+def _get(row: sqlite3.Row, column: str) -> Any:
+    """A column that an older store opened read-only may lack (None there)."""
+    return row[column] if column in row.keys() else None
 
 
 def _machine(row: sqlite3.Row) -> dict[str, Any]:

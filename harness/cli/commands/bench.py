@@ -92,7 +92,24 @@ def add_parser(subparsers: Any) -> None:
         help="solutions to look for: 1 = solve, 2 = also prove uniqueness (default 1)",
     )
     parser.add_argument(
-        "--seed", type=int64, metavar="N", help="seed of the task order (default: random, recorded)"
+        "--seed",
+        type=int64,
+        metavar="N",
+        help="seed of the task order and of --permute's isomorphs (default: random, recorded)",
+    )
+    parser.add_argument(
+        "--permute",
+        action="store_true",
+        help="each repeat and warm-up solves a random isomorph of the puzzle (digits relabelled, "
+        "rows, columns, bands and stacks moved, as far as its rules allow); answers are mapped "
+        "back and checked against the original",
+    )
+    parser.add_argument(
+        "--memory-limit",
+        type=positive_float,
+        metavar="MB",
+        help="cap each solve's memory growth at MB megabytes; past it the task is recorded "
+        "as memout and the run goes on (default: no cap)",
     )
     add_db_argument(parser)
     parser.add_argument(
@@ -209,8 +226,12 @@ def run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 raise
-        if not args.json:
-            print(Report(store, work.run_id).as_table(), end="")
+        report = Report(store, work.run_id)
+        if args.json:  # the table's header says them otherwise
+            for warning in report.warnings():
+                print(f"warning: {warning}", file=sys.stderr)
+        else:
+            print(report.as_table(), end="")
     return 0
 
 
@@ -220,8 +241,7 @@ def _plan(args: argparse.Namespace) -> int:
     store = open_store(path, create=False, read_only=True) if path.is_file() else None
     try:
         if args.resume is None:
-            entries, chosen, settings, jobs = _inputs(args)
-            seed = args.seed if args.seed is not None else 0  # the order does not change the cost
+            entries, chosen, settings, jobs, seed = _inputs(args)
             names = [backend.name for backend in chosen]
             tasks, _ = session.planned(entries, names, args.repeat, seed, args.shard)
             work = session.Plan(
@@ -268,19 +288,27 @@ def _nodes(address: str, work: session.Plan) -> int:
 
 def _inputs(
     args: argparse.Namespace,
-) -> tuple[list[PuzzleEntry], list[Backend], Settings, int]:
-    """The puzzles, back-ends, settings and jobs of a new run, from the command line."""
+) -> tuple[list[PuzzleEntry], list[Backend], Settings, int, int]:
+    """The puzzles, back-ends, settings, jobs and seed of a new run, from the command line."""
     default_suite = not args.inputs
     entries: list[PuzzleEntry] = suite.entries() if default_suite else read_inputs(args)
     timeout = args.timeout or (suite.DEFAULT_TIMEOUT_S if default_suite else DEFAULT_TIMEOUT_S)
     jobs = args.jobs or ((os.cpu_count() or 1) if default_suite else 1)
     chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))
-    return entries, chosen, Settings(timeout, args.limit, args.warmup), jobs
+    seed = session.new_seed() if args.seed is None else args.seed
+    settings = Settings(
+        timeout,
+        args.limit,
+        args.warmup,
+        memory_limit_mb=args.memory_limit,
+        permute_seed=seed if args.permute else None,
+    )
+    return entries, chosen, settings, jobs, seed
 
 
 def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
     """Read the puzzles and choose the back-ends; the result records the run in a store."""
-    entries, chosen, settings, jobs = _inputs(args)
+    entries, chosen, settings, jobs, seed = _inputs(args)
     return lambda store: session.start(
         store,
         entries,
@@ -288,7 +316,7 @@ def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
         settings,
         repeat=args.repeat,
         jobs=jobs,
-        seed=args.seed,
+        seed=seed,
         inputs=args.inputs or [f"default suite: {suite.describe()}"],
         command=_command_line(args),
         repeat_timeouts=args.repeat_timeouts,
@@ -306,6 +334,8 @@ def _resumed(args: argparse.Namespace, store: Store) -> session.Plan:
         "--repeat": args.repeat != 1,
         "--warmup": args.warmup != 0,
         "--limit": args.limit != 1,
+        "--permute": args.permute,
+        "--memory-limit": args.memory_limit is not None,
         "-s": args.solvers != "all",
         "--repeat-timeouts": args.repeat_timeouts,
         "--shard": args.shard is not None,
