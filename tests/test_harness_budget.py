@@ -285,7 +285,7 @@ def test_an_older_store_reads_read_only_and_gains_host_when_opened_for_writing(
     writer = SQLiteStore(db)
     columns = {row[1] for row in writer.db.execute("PRAGMA table_info(results)")}
     assert "host" in columns and writer.hosts(1) == []
-    assert writer.db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert writer.db.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION
 
 
 def test_the_report_counts_hosts_and_warns_of_machines_of_different_kinds(
@@ -323,7 +323,7 @@ def test_the_report_counts_hosts_and_warns_of_machines_of_different_kinds(
     )
     document = json.loads(report.as_json())
     assert all(set(host) == REPORT_HOST for host in document["run"]["hosts"])
-    assert document["run"]["host_warning"] == header["warning"]
+    assert document["run"]["warnings"] == [header["warning"]]
     assert [h["tasks"] for h in document["run"]["hosts"]] == [3, 2, 1]
     csv_header = report.as_csv().splitlines()[0].split(",")
     assert csv_header[-1] == "host"

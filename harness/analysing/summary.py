@@ -10,9 +10,9 @@ from typing import Any
 
 from harness.analysing import stats
 from harness.running.crosscheck import Answer, check_puzzle
+from harness.running.tasks import TIMED_OUT
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from harness.running.tasks import TIMED_OUT
 from solvers.base import Status
 
 ALL = "(all)"

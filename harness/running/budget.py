@@ -22,8 +22,9 @@ from typing import Any
 
 from harness.running.runner import Pool, kill_after
 from harness.running.session import Plan
-from harness.running.tasks import SKIPPED, TIMED_OUT, UNSUPPORTED, Outcome, Task
+from harness.running.tasks import TIMED_OUT, Outcome, Task
 from harness.storing.store import Store
+from solvers.base import Status
 
 PILOT_PUZZLES = 3  # per back-end and collection without earlier results
 
@@ -50,11 +51,11 @@ class Sample:
 
     def add(self, status: str, seconds: float, limit: float, timeout: float) -> None:
         """One earlier result, of a run with time limit `limit`, read for limit `timeout`."""
-        if status == SKIPPED:  # its probe is a sample already
+        if status == Status.SKIPPED:  # its probe is a sample already
             return
         if status in TIMED_OUT or seconds > timeout:
             self.timeouts += 1
-        elif status == UNSUPPORTED or seconds <= min(limit, timeout):
+        elif status == Status.UNSUPPORTED or seconds <= min(limit, timeout):
             self.answered += 1
             self.answered_s += seconds
         else:  # answered past its own run's limit: counted as a timeout there and here

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from harness.running.tasks import SKIPPED, TIMED_OUT, Group, Outcome, Task
+from harness.running.tasks import TIMED_OUT, Group, Outcome, Task
+from solvers.base import Status
 
 # Runs tasks, calling back with each outcome as it ends (a pool's `run`).
 Runner = Callable[[Sequence[Task], Callable[[Outcome], None]], None]
@@ -24,7 +25,7 @@ def skipped(task: Task, probe: int | None) -> Outcome:
     which = f"repeat {probe}" if probe is not None else "an earlier repeat"
     return Outcome(
         task,
-        SKIPPED,
+        Status.SKIPPED,
         error=f"not run: {which} of this puzzle and back-end timed out "
         "(--repeat-timeouts runs every repeat)",
     )

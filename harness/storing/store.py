@@ -653,7 +653,7 @@ def _run_info(row: sqlite3.Row) -> RunInfo:
 
 def _get(row: sqlite3.Row, column: str) -> Any:
     """A column that an older store opened read-only may lack (None there)."""
-    return row[column] if column in row.keys() else None
+    return row[column] if column in row.keys() else None  # noqa: SIM118 (`in row` reads values)
 
 
 def _machine(row: sqlite3.Row) -> dict[str, Any]:
