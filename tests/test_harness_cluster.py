@@ -162,6 +162,14 @@ def finished_rows(db: Path) -> int:
         return 0
 
 
+def gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    return "State:\tZ" in state  # a zombie has exited
+
+
 @pytest.mark.slow  # a driver in a subprocess, then a second cluster: about 15-30 s
 def test_the_driver_killed_mid_run_then_resume_completes_the_run(tmp_path: Path) -> None:
     db, puzzles = tmp_path / "runs.sqlite", write_puzzles(tmp_path / "p.txt")
@@ -183,6 +191,12 @@ def test_the_driver_killed_mid_run_then_resume_completes_the_run(tmp_path: Path)
     planned = sorted(task.key for task in store.tasks(run.id))
     assert 0 < len(before) < len(planned), "the kill should land part-way"
     assert not run.finished
+    # the Dask workers, and the pool processes under them, die with the driver
+    workers = {row["worker"] for row in before.values()}
+    deadline = time.monotonic() + 20
+    while not all(gone(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert all(gone(pid) for pid in workers)
     # the back-end comes from the store's record of it (`module:Class` and options)
     assert main(["bench", "--db", str(db), "--resume", "--quiet", "--cluster", "local:2"]) == 0
     after = store.results(run.id)
