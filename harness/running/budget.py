@@ -186,6 +186,10 @@ def estimate(
         estimates.append(
             Estimate(*pair, len(tasks), s, p, sources[pair], sample.count, cpu, skipped)
         )
+    solvers = list(work.backends)  # the run's order of back-ends
+    estimates.sort(
+        key=lambda e: (e.collection, solvers.index(e.solver) if e.solver in solvers else 0)
+    )
     return Budget(
         len(work.tasks),
         len({task.puzzle_key for task in work.tasks}),
@@ -248,14 +252,16 @@ def describe(found: Budget, nodes: int, jobs: int) -> str:
             e.solver,
             e.collection,
             e.tasks,
-            "-" if math.isnan(e.per_task_s) else f"{e.per_task_s * 1000:.3g}",
+            "-"
+            if math.isnan(e.per_task_s) or e.timeout_share == 1
+            else f"{e.per_task_s * 1000:.3g}",
             "-" if math.isnan(e.timeout_share) else f"{e.timeout_share:.0%}",
             f"{e.source} ({e.samples})" if e.samples else e.source,
             f"{e.cpu_s:.1f}",
         ]
         for e in found.estimates
     ]
-    headers = ["solver", "collection", "tasks", "ms per task", "timeouts", "from", "CPU s"]
+    headers = ["solver", "collection", "tasks", "ms if answered", "timeouts", "from", "CPU s"]
     return "\n".join(lines) + "\n\n" + tabulate(rows, headers=headers) + "\n"
 
 

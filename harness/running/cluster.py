@@ -283,8 +283,7 @@ def execute(
                 except Exception as error:
                     raise ClusterError(f"a chunk failed on the cluster: {error!r}") from None
                 fresh = [o for o in result.outcomes if o.task.key not in seen]
-                store.add_host(work.run_id, result.host)
-                store.add_many(work.run_id, fresh)
+                store.add_many(work.run_id, fresh, result.host)  # one transaction
                 for outcome in fresh:
                     seen.add(outcome.task.key)
                     on_done(outcome)

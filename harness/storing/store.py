@@ -175,9 +175,11 @@ class Store(ABC):
         """Store one result, durably, before returning."""
 
     @abstractmethod
-    def add_many(self, run_id: int, outcomes: Sequence[Outcome]) -> int:
-        """Store results in one transaction, durably; a task that has a result already keeps
-        it (the new one is ignored). Return how many were new."""
+    def add_many(
+        self, run_id: int, outcomes: Sequence[Outcome], host: HostInfo | None = None
+    ) -> int:
+        """Store results (and the host that ran them) in one transaction, durably; a task that
+        has a result already keeps it (the new one is ignored). Return how many were new."""
 
     @abstractmethod
     def copy_results(self, run_id: int, rows: Sequence[dict[str, Any]]) -> int:
@@ -501,8 +503,12 @@ class SQLiteStore(Store):
         self._insert(run_id, outcome, "INSERT")
 
     @_reported
-    def add_many(self, run_id: int, outcomes: Sequence[Outcome]) -> int:
+    def add_many(
+        self, run_id: int, outcomes: Sequence[Outcome], host: HostInfo | None = None
+    ) -> int:
         with self._transaction():
+            if host is not None:
+                self._add_host(run_id, host)
             return sum(self._insert(run_id, outcome, "INSERT OR IGNORE") for outcome in outcomes)
 
     @_reported
@@ -560,6 +566,9 @@ class SQLiteStore(Store):
 
     @_reported
     def add_host(self, run_id: int, host: HostInfo) -> None:
+        self._add_host(run_id, host)
+
+    def _add_host(self, run_id: int, host: HostInfo) -> None:
         machine = host.machine
         self.db.execute(
             "INSERT OR IGNORE INTO hosts (run, host, cpu, cores, os, python, load, versions,"
