@@ -202,8 +202,13 @@ def verdict(comparison: Comparison, alpha: float) -> str:
     if not comparison.significant(alpha):
         return "no significant difference"
     if comparison.ratio >= 1:
-        return f"{comparison.b} {comparison.ratio:.3g}x slower"
-    return f"{comparison.b} {1 / comparison.ratio:.3g}x faster"
+        return f"{comparison.b} {factor(comparison.ratio)}x slower"
+    return f"{comparison.b} {factor(1 / comparison.ratio)}x faster"
+
+
+def factor(value: float) -> str:
+    """Three significant digits without an exponent: 2.31, 47.5, 1110."""
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
 def mixed_hosts(samples: Sequence[Sample]) -> list[str]:

@@ -154,7 +154,7 @@ def _sample(report: Report, solver: str) -> compare.Sample:
 
 
 def _num(value: float) -> str:
-    return "-" if not math.isfinite(value) else f"{value:.3g}"
+    return "-" if not math.isfinite(value) else compare.factor(value)
 
 
 def _puzzles(report: Report) -> str:
