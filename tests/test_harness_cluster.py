@@ -229,3 +229,23 @@ def test_a_daemonic_worker_is_named_before_any_chunk_runs() -> None:
     assert len(problems) == 2
     assert "DASK_DISTRIBUTED__WORKER__DAEMON=False" in problems[0]
     assert problems[1] == "it cannot import nonesuch_x"
+
+
+def test_a_chunk_whose_worker_keeps_dying_leaves_its_tasks_for_resume(tmp_path: Path) -> None:
+    import dask
+
+    store = SQLiteStore(tmp_path / "runs.sqlite")
+    entries = [PuzzleEntry("p:1", Grid.from_string(FOURS[0]))]
+    killer = backend("reference", "killer", kill_node=True)
+    work = session.start(
+        store, entries, [killer], Settings(20.0), repeat=2, jobs=1, seed=3, inputs=[], command="t"
+    )
+    # the scheduler lives in this process: give up on a chunk at its first lost worker
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        cluster.connect("local:1") as client,
+        pytest.raises(cluster.ClusterError, match=r"1 chunks \(2 tasks\) were lost"),
+    ):
+        cluster.execute(store, work, client)
+    assert store.results(work.run_id) == []  # nothing half-stored: --resume runs them
+    assert not store.run(work.run_id).finished

@@ -16,6 +16,7 @@ import ctypes
 import faulthandler
 import os
 import re
+import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,13 +33,18 @@ class ReferenceSolver(Solver[Grid]):
 
     name = "reference"
 
-    def __init__(self, spin: int = 0) -> None:
+    def __init__(self, spin: int = 0, kill_node: bool = False) -> None:
         self.spin = spin  # extra busy work per puzzle, to make a CPU-bound back-end
+        # kill the process that started this worker's pool (a Dask worker on a cluster node),
+        # as a machine that goes down does: for testing lost chunks
+        self.kill_node = kill_node
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> Grid:
         return puzzle
 
     def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        if self.kill_node:
+            os.kill(_pool_owner(), signal.SIGKILL)
         burn(self.spin)
         values = list(model.values)
         found: list[Grid] = []
@@ -80,6 +86,16 @@ class ReferenceSolver(Solver[Grid]):
                 return False
         values[best] = 0
         return True
+
+
+def _pool_owner() -> int:
+    """The process that owns this worker's pool: the parent of the fork server (or of this
+    worker, where workers are spawned directly)."""
+    parent = os.getppid()
+    with open(f"/proc/{parent}/stat") as stat:  # "pid (name) state ppid ..."
+        fields = stat.read().rsplit(")", 1)[1].split()
+    grandparent = int(fields[1])
+    return grandparent if grandparent > 1 else parent
 
 
 def burn(steps: int) -> int:
