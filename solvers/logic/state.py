@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from puzzles.checker import conflicts
 from puzzles.grid import Grid
@@ -99,12 +100,19 @@ class Candidates:
         givens = sum(1 for unit in rules.units for cell in unit if grid.values[cell])
         if givens != sum(p.bit_count() for p in state.unit_placed):  # a digit twice in a unit
             raise Contradiction(conflicts(grid)[0].describe(grid))
+        if not rules.is_classic:  # a broken pair, parity or cage rule among the givens
+            broken = conflicts(grid)
+            if broken:
+                raise Contradiction(broken[0].describe(grid))
+        allowed = _allowed_masks(rules)
         for cell, value in enumerate(grid.values):
             if not value:
                 seen = 0
                 for index in rules.units_of[cell]:
                     seen |= state.unit_placed[index]
-                state.masks[cell] = state.full & ~seen
+                # parity cells start with the digits they allow; pair and cage rules are
+                # applied by their techniques, so that the log says why a digit went
+                state.masks[cell] = allowed[cell] & ~seen
         state.check()
         return state
 
@@ -192,7 +200,7 @@ class Candidates:
         for index in self.rules.units_of[cell]:
             self.unit_placed[index] |= bit(digit)
         clear = ~bit(digit)
-        for peer in self.rules.peers[cell]:
+        for peer in self.rules.unit_peers[cell]:  # pair and cage rules: their own techniques
             self.masks[peer] &= clear
 
     def eliminate(self, cell: int, digit: int) -> None:
@@ -204,7 +212,7 @@ class Candidates:
         techniques run dry: checking every unit after every step would double the run time.)"""
         for cell, digit in step.placements:
             self.place(cell, digit)
-            self._check_cells(self.rules.peers[cell])
+            self._check_cells(self.rules.unit_peers[cell])
         for cell, digit in step.eliminations:
             self.eliminate(cell, digit)
         self._check_cells(cell for cell, _ in step.eliminations)
@@ -215,10 +223,12 @@ class Candidates:
                 raise Contradiction(f"{self.rules.cell_name(cell)} has no candidate left")
 
     def check(self) -> None:
-        """Raise Contradiction when an empty cell has no candidate or a unit lacks a digit."""
+        """Raise Contradiction when an empty cell has no candidate or a house (a unit of N
+        cells) lacks a digit; a smaller unit need not hold every digit."""
         rules = self.rules
         self._check_cells(rules.cells)
-        for index, unit in enumerate(rules.units):
+        for index in rules.houses:
+            unit = rules.units[index]
             covered = self.unit_placed[index] | self.union(unit)
             if covered != self.full:
                 missing = digits_of(self.full & ~covered)
@@ -226,7 +236,17 @@ class Candidates:
                 raise Contradiction(f"{digits_text(missing)} has no place left in {name}")
 
 
-def boxes_first(rules: Rules) -> list[int]:
-    """Unit indices with the boxes first, then rows, columns and extras: the order people scan."""
+@cache
+def boxes_first(rules: Rules) -> tuple[int, ...]:
+    """House indices with the boxes (regions) first, then rows, columns and the extra houses:
+    the order people scan. Only houses: a smaller unit need not hold every digit."""
     n = rules.size
-    return [*range(2 * n, 3 * n), *range(2 * n), *range(3 * n, len(rules.units))]
+    order = [*range(2 * n, 3 * n), *range(2 * n), *range(3 * n, len(rules.units))]
+    houses = set(rules.houses)
+    return tuple(index for index in order if index in houses)
+
+
+@cache
+def _allowed_masks(rules: Rules) -> tuple[int, ...]:
+    """Each cell's starting candidates as a mask: the digits its parity allows."""
+    return tuple(sum(bit(d) for d in digits) for digits in rules.allowed)
