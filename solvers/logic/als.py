@@ -71,16 +71,6 @@ def almost_locked_sets(state: Candidates, max_cells: int = MAX_CELLS) -> list[Al
     return list(found.values())
 
 
-def _restricted(a: Als, b: Als) -> int:
-    """The restricted common digits of two disjoint sets, as a mask."""
-    digits = 0
-    for digit in digits_of(a.digits & b.digits):
-        d = digit - 1
-        if a.holders[d] & ~b.seen[d] == 0 and b.holders[d] & ~a.seen[d] == 0:
-            digits |= 1 << d
-    return digits
-
-
 def _removals(state: Candidates, a: Als, b: Als, z_digits: int) -> tuple[Move, ...]:
     """Each digit z of `z_digits` from the cells outside both sets that see all its places."""
     masks = state.masks
@@ -100,32 +90,56 @@ def _describe(state: Candidates, als: Als) -> str:
     return f"{{{cells}}} ({digits_text(digits_of(als.digits))}, {rules.unit_names[als.unit]})"
 
 
-def _links(sets: list[Als]) -> dict[int, list[tuple[int, int]]]:
-    """For each set, the disjoint sets it shares a restricted common digit with, and those
-    digits (as a mask)."""
-    links: dict[int, list[tuple[int, int]]] = {i: [] for i in range(len(sets))}
+def _links(state: Candidates) -> tuple[list[Als], dict[int, list[tuple[int, int]]]]:
+    """The sets, and for each one the disjoint sets it shares restricted common digits with
+    (and those digits, as a mask). Found through the cells that see all of a digit's
+    places in a set, not by trying every pair; kept for the position."""
+    if "als" in state.memo:
+        found: tuple[list[Als], dict[int, list[tuple[int, int]]]] = state.memo["als"]
+        return found
+    sets = almost_locked_sets(state)
+    n = state.rules.size
+    by_first: list[dict[int, list[int]]] = [{} for _ in range(n)]
+    for index, als in enumerate(sets):
+        for d in range(n):
+            held = als.holders[d]
+            if held:
+                lowest = (held & -held).bit_length() - 1
+                by_first[d].setdefault(lowest, []).append(index)
+    rcc: dict[tuple[int, int], int] = {}
     for i, a in enumerate(sets):
-        for j in range(i + 1, len(sets)):
-            b = sets[j]
-            if a.cell_bits & b.cell_bits or not a.digits & b.digits:
+        for d in range(n):
+            if not a.holders[d]:
                 continue
-            rcc = _restricted(a, b)
-            if rcc:
-                links[i].append((j, rcc))
-                links[j].append((i, rcc))
-    return links
+            seen = a.seen[d]
+            for cell in bits(seen):
+                for j in by_first[d].get(cell, ()):
+                    if j <= i:
+                        continue
+                    b = sets[j]
+                    if b.holders[d] & ~seen or a.holders[d] & ~b.seen[d]:
+                        continue
+                    if a.cell_bits & b.cell_bits:
+                        continue
+                    rcc[(i, j)] = rcc.get((i, j), 0) | 1 << d
+    links: dict[int, list[tuple[int, int]]] = {i: [] for i in range(len(sets))}
+    for (i, j), digits in sorted(rcc.items()):
+        links[i].append((j, digits))
+        links[j].append((i, digits))
+    state.memo["als"] = (sets, links)
+    return sets, links
 
 
 def als_xz(state: Candidates) -> Step | None:
-    sets = almost_locked_sets(state)
-    for i, a in enumerate(sets):
-        for j in range(i + 1, len(sets)):
+    sets, links = _links(state)
+    for i, around in links.items():
+        a = sets[i]
+        for j, rcc in around:
+            if j < i:
+                continue
             b = sets[j]
             common = a.digits & b.digits
-            if a.cell_bits & b.cell_bits or common.bit_count() < 2:
-                continue
-            rcc = _restricted(a, b)
-            if not rcc:
+            if common.bit_count() < 2:
                 continue
             for x in digits_of(rcc):
                 removed = _removals(state, a, b, common & ~(1 << (x - 1)))
@@ -141,8 +155,7 @@ def als_xz(state: Candidates) -> Step | None:
 
 
 def als_xy_wing(state: Candidates) -> Step | None:
-    sets = almost_locked_sets(state)
-    links = _links(sets)
+    sets, links = _links(state)
     for c, around in links.items():
         for (i, x_mask), (j, y_mask) in combinations(around, 2):
             a, b = sets[i], sets[j]

@@ -4,6 +4,7 @@ conjugate pairs of one digit, coloured alternately)."""
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 
 from solvers.logic.links import CELL, GROUP, UNIT, Graph, bits, build, closure, eureka, path
 from solvers.logic.state import (
@@ -127,6 +128,7 @@ def simple_colouring(state: Candidates) -> Step | None:
 # ----- alternating inference chains -----------------------------------------------------------
 
 MAX_ROUNDS = 14  # chains of up to 28 links: a longer one is no teacher's chain
+LOOP_ROUNDS = 8  # nice loops of up to 16 links
 
 
 def shortest_chain(graph: Graph, starts: int | None = None) -> tuple[list[int], int] | None:
@@ -223,8 +225,8 @@ def remote_pairs(state: Candidates) -> Step | None:
         for cell in state.empty_cells():
             if masks[cell] == pair:
                 keep |= pair << (cell * n)
-        graph.strong = {node: links for node, links in graph.strong.items() if keep >> node & 1}
-        graph.present &= keep
+        strong = {node: links for node, links in graph.strong.items() if keep >> node & 1}
+        graph = replace(graph, strong=strong, present=graph.present & keep)
         found = shortest_chain(graph)
         if found is None:
             continue
@@ -278,7 +280,7 @@ def nice_loop(state: Candidates) -> Step | None:
         has_strong |= 1 << node
     best: tuple[int, int] | None = None
     for start in bits(graph.present & has_strong):
-        on, off, rounds = closure(graph, 0, 1 << start, MAX_ROUNDS)
+        on, off, rounds = closure(graph, 0, 1 << start, LOOP_ROUNDS)
         if (
             on >> start & 1
             and not (on & off & ~(1 << start))

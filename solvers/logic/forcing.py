@@ -42,9 +42,11 @@ def forcing_chains(state: Candidates) -> Step | None:
     graph = build(state, CELL | UNIT)
     n = graph.tables.size
     rules = state.rules
+    closures: dict[int, tuple[int, int]] = {}
     # contradiction: assuming a candidate true turns some candidate both on and off
     for node in bits(graph.present):
         on, off, _ = closure(graph, 1 << node, 0)
+        closures[node] = (on, off)
         clash = on & off
         dead = None if clash else _dead_cell(graph, off)
         if clash or dead is not None:
@@ -63,7 +65,7 @@ def forcing_chains(state: Candidates) -> Step | None:
             )
     for options, what in _choices(state):
         nodes = [cell * n + digit - 1 for cell, digit in options]
-        results = [closure(graph, 1 << node, 0)[:2] for node in nodes]
+        results = [closures[node] for node in nodes]
         common_on = common_off = -1
         for on, off in results:
             common_on &= on

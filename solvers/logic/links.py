@@ -125,6 +125,14 @@ def build(state: Candidates, kinds: int, digit: int = 0, *, same_digit: bool = F
     """The graph of `state` with the strong links of `kinds` (CELL, UNIT, GROUP); with
     `digit`, only that digit's candidates and links (X-chains); with `same_digit`, only weak
     links between one digit's candidates (XY-chains)."""
+    key = ("graph", kinds, digit, same_digit)
+    if key not in state.memo:
+        state.memo[key] = _build(state, kinds, digit, same_digit)
+    graph: Graph = state.memo[key]
+    return graph
+
+
+def _build(state: Candidates, kinds: int, digit: int, same_digit: bool) -> Graph:
     rules = state.rules
     tables = tables_of(rules)
     n = tables.size

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from puzzles.checker import conflicts
 from puzzles.grid import Grid
@@ -30,6 +31,8 @@ def bit(digit: int) -> int:
 
 def digits_of(mask: int) -> list[int]:
     """The digits whose bits are set, in increasing order."""
+    if mask < _SMALL:
+        return list(_DIGITS[mask])
     found = []
     digit = 1
     while mask:
@@ -38,6 +41,14 @@ def digits_of(mask: int) -> list[int]:
         mask >>= 1
         digit += 1
     return found
+
+
+def _digits_slow(mask: int) -> tuple[int, ...]:
+    return tuple(d + 1 for d in range(mask.bit_length()) if mask >> d & 1)
+
+
+_SMALL = 1 << 12  # masks of up to 12 digits are looked up (the techniques ask millions of times)
+_DIGITS = [_digits_slow(mask) for mask in range(_SMALL)]
 
 
 def digits_text(digits: Iterable[int]) -> str:
@@ -86,6 +97,9 @@ class Candidates:
         self.values = list(values)
         self.masks = list(masks)
         self.full = (1 << rules.size) - 1
+        # what techniques derived from this exact position (link graphs, almost locked sets),
+        # shared between them; any change of the position clears it
+        self.memo: dict[object, Any] = {}
         # digits placed in each unit (by index into geometry.units), kept up to date by place()
         self.unit_placed = [self.placed_in(unit) for unit in rules.units]
 
@@ -195,6 +209,7 @@ class Candidates:
     def place(self, cell: int, digit: int) -> None:
         if not self.masks[cell] & bit(digit):
             raise Contradiction(f"{self.rules.cell_name(cell)} cannot hold {digit}")
+        self.memo.clear()
         self.values[cell] = digit
         self.masks[cell] = 0
         for index in self.rules.units_of[cell]:
@@ -204,6 +219,7 @@ class Candidates:
             self.masks[peer] &= clear
 
     def eliminate(self, cell: int, digit: int) -> None:
+        self.memo.clear()
         self.masks[cell] &= ~bit(digit)
 
     def apply(self, step: Step) -> None:

@@ -101,8 +101,8 @@ TECHNIQUES: tuple[Technique, ...] = (
     T("wxyz_wing", "WXYZ-wing", "expert", wxyz_wing, 6.8),
     T("als_xz", "ALS-XZ", "expert", als_xz, 7.0),
     T("als_xy_wing", "ALS-XY-wing", "expert", als_xy_wing, 7.2),
+    T("nice_loop", "nice loop", "expert", nice_loop, 7.3),
     T("aic", "alternating inference chain (grouped)", "expert", aic, 7.4),
-    T("nice_loop", "nice loop", "expert", nice_loop, 7.6),
     T("forcing_chain", "forcing chains (last resort)", "extreme", forcing.forcing_chains, 8.3),
     T("forcing_net", "forcing nets (last resort)", "extreme", forcing.forcing_nets, 9.0),
 )  # fmt: skip
