@@ -146,9 +146,9 @@ def als_xz(state: Candidates) -> Step | None:
                 if removed:
                     return Step(
                         "als_xz",
-                        f"ALS-XZ: A = {_describe(state, a)}, B = {_describe(state, b)}, "
-                        f"restricted common {x}: one of them is locked, so the other common "
-                        f"digits are in A or B",
+                        f"ALS-XZ with A = {_describe(state, a)}, B = {_describe(state, b)} "
+                        f"(restricted common {x}: one set is locked, so each other common "
+                        f"digit is in A or B)",
                         eliminations=removed,
                     )
     return None
@@ -171,10 +171,10 @@ def als_xy_wing(state: Candidates) -> Step | None:
                     if removed:
                         return Step(
                             "als_xy_wing",
-                            f"ALS-XY-wing: pivot C = {_describe(state, sets[c])}, "
+                            f"ALS-XY-wing with pivot C = {_describe(state, sets[c])}, "
                             f"A = {_describe(state, a)} (restricted common {x} with C), "
-                            f"B = {_describe(state, b)} (restricted common {y} with C): A or B "
-                            f"is locked",
+                            f"B = {_describe(state, b)} (restricted common {y} with C) "
+                            f"(A or B is locked)",
                             eliminations=removed,
                         )
     return None

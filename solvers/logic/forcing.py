@@ -60,7 +60,7 @@ def forcing_chains(state: Candidates) -> Step | None:
                 why = f"{rules.cell_name(dead)} loses every candidate"
             return Step(
                 "forcing_chain",
-                f"contradiction forcing chain: if {rules.cell_name(cell)} were {digit + 1}, {why}",
+                f"contradiction forcing chain (if {rules.cell_name(cell)} were {digit + 1}, {why})",
                 eliminations=((cell, digit + 1),),
             )
     for options, what in _choices(state):
@@ -124,7 +124,7 @@ def _step(
     kind = "cell" if what.startswith("cell") else "unit"
     return Step(
         key,
-        f"{kind} forcing chains on {what}: " + "; ".join(branches),
+        f"{kind} forcing chains on {what} (" + "; ".join(branches) + ")",
         placements=placements,
         eliminations=eliminations,
     )
@@ -227,8 +227,8 @@ def forcing_nets(state: Candidates) -> Step | None:
             if result.contradiction:
                 return Step(
                     "forcing_net",
-                    f"contradiction forcing net: if {rules.cell_name(cell)} were {digit}, "
-                    f"{result.placed} singles later {result.contradiction}",
+                    f"contradiction forcing net (if {rules.cell_name(cell)} were {digit}, "
+                    f"{result.placed} singles later {result.contradiction})",
                     eliminations=((cell, digit),),
                 )
     for options, what in _choices(state):
@@ -243,7 +243,7 @@ def forcing_nets(state: Candidates) -> Step | None:
             kind = "cell" if what.startswith("cell") else "unit"
             return Step(
                 "forcing_net",
-                f"{kind} forcing net on {what}: {branches}, each to the same result",
+                f"{kind} forcing net on {what} ({branches}, each to the same result)",
                 placements=placements,
                 eliminations=eliminations,
             )

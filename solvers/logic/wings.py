@@ -50,10 +50,10 @@ def w_wing(state: Candidates) -> Step | None:
                     if removed:
                         return Step(
                             "w_wing",
-                            f"W-wing: {name(first)} and {name(second)} hold "
-                            f"{digits_text(digits_of(masks[first]))}, joined by the only two "
-                            f"{x}s of {rules.unit_names[index]} ({name(a)}, {name(b)}); one of "
-                            f"them is {y}",
+                            f"W-wing on {name(first)} and {name(second)} "
+                            f"({digits_text(digits_of(masks[first]))}, joined by the only two "
+                            f"{x}s of {rules.unit_names[index]} at {name(a)}, {name(b)}: one "
+                            f"of them is {y})",
                             eliminations=removed,
                         )
     return None
@@ -85,7 +85,7 @@ def xyz_wing(state: Candidates) -> Step | None:
                     "xyz_wing",
                     f"XYZ-wing with pivot {name(pivot)} ({_marks(state, pivot)}) and pincers "
                     f"{name(first)} ({_marks(state, first)}), {name(second)} "
-                    f"({_marks(state, second)}): one of them is {z}",
+                    f"({_marks(state, second)}) (one of them is {z})",
                     eliminations=removed,
                 )
     return None
@@ -126,8 +126,8 @@ def wxyz_wing(state: Candidates) -> Step | None:
                 marks = ", ".join(f"{rules.cell_name(c)} ({_marks(state, c)})" for c in cells)
                 return Step(
                     "wxyz_wing",
-                    f"WXYZ-wing {marks}: four cells, four digits, only {z} can repeat, so one "
-                    f"of {cells_text(rules, holders)} is {z}",
+                    f"WXYZ-wing {marks} (four cells, four digits, only {z} can repeat, so one "
+                    f"of {cells_text(rules, holders)} is {z})",
                     eliminations=removed,
                 )
     return None
