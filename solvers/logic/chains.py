@@ -226,7 +226,7 @@ def remote_pairs(state: Candidates) -> Step | None:
             if masks[cell] == pair:
                 keep |= pair << (cell * n)
         strong = {node: links for node, links in graph.strong.items() if keep >> node & 1}
-        graph = replace(graph, strong=strong, present=graph.present & keep)
+        graph = replace(graph, strong=strong)  # on nodes stay in the pair's cells
         found = shortest_chain(graph)
         if found is None:
             continue
@@ -280,12 +280,8 @@ def nice_loop(state: Candidates) -> Step | None:
         has_strong |= 1 << node
     best: tuple[int, int] | None = None
     for start in bits(graph.present & has_strong):
-        on, off, rounds = closure(graph, 0, 1 << start, LOOP_ROUNDS)
-        if (
-            on >> start & 1
-            and not (on & off & ~(1 << start))
-            and (best is None or rounds < best[0])
-        ):
+        on, off, rounds = closure(graph, 0, 1 << start, LOOP_ROUNDS, stop=False)
+        if on >> start & 1 and (best is None or rounds < best[0]):
             best = (rounds, start)
     if best is None:
         return None

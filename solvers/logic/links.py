@@ -247,16 +247,18 @@ def _group_weak_links(graph: Graph) -> None:
         graph.group_weak[node] = graph.group_weak.get(node, 0) | mask
 
 
-def closure(graph: Graph, on: int, off: int, rounds: int = 1000) -> tuple[int, int, int]:
+def closure(
+    graph: Graph, on: int, off: int, rounds: int = 1000, *, stop: bool = True
+) -> tuple[int, int, int]:
     """Everything implied by nodes `on` being true and `off` false: (on, off, rounds used).
-    Stops early when a node is both on and off (a contradiction)."""
+    Stops early when a node is both on and off (a contradiction), unless `stop` is False."""
     strong = graph.strong
     has_strong = 0
     for node in strong:
         has_strong |= 1 << node
     new_on, new_off = on, off
     used = 0
-    while (new_on or new_off) and used < rounds and not on & off:
+    while (new_on or new_off) and used < rounds and not (stop and on & off):
         used += 1
         found_off = 0
         for node in bits(new_on):
