@@ -50,7 +50,9 @@ def measure(name: str, puzzles: list[Grid]) -> None:
         [t.key for t in TECHNIQUES if t.default and t.level != "extreme"], explain=False
     )
     solver = LogicSolver(explain=False)
-    times, ratings, unsound, solved, solved_plain = [], Counter(), 0, 0, 0
+    times: list[float] = []
+    ratings: Counter[str] = Counter()
+    unsound = solved = solved_plain = 0
     estimates = []
     for puzzle in puzzles:
         solution = truth.solve(puzzle).solutions[0]

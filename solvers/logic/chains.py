@@ -280,7 +280,7 @@ def nice_loop(state: Candidates) -> Step | None:
         has_strong |= 1 << node
     best: tuple[int, int] | None = None
     for start in bits(graph.present & has_strong):
-        on, off, rounds = closure(graph, 0, 1 << start, LOOP_ROUNDS, stop=False)
+        on, _, rounds = closure(graph, 0, 1 << start, LOOP_ROUNDS, stop=False)
         if on >> start & 1 and (best is None or rounds < best[0]):
             best = (rounds, start)
     if best is None:
