@@ -32,7 +32,7 @@ RESULT = frozenset(
 SOLVE = RESULT | {"verified"}  # count too
 CHECK = RESULT | {"collection", "repeat", "total_s", "harness_status", "agrees"}
 BENCH = RESULT | {"run", "task", "collection", "repeat", "total_s", "harness_status"}
-RATE = RESULT | {"rating", "hardest", "steps", "score", "techniques"}
+RATE = RESULT | {"rating", "hardest", "steps", "score", "techniques", "estimate", "hard_steps"}
 EXPLAIN = RATE | {"log", "step_details", "partial", "candidates"}
 STEP_DETAIL = frozenset({"technique", "text", "placements", "eliminations"})
 
@@ -56,8 +56,12 @@ GENERATE = frozenset(
         "steps",
         "score",
         "techniques",
+        "estimate",
+        "hard_steps",
         "attempts",
         "note",
+        "strategy",
+        "seconds",
     }
 )
 FACTS4X4 = frozenset(
