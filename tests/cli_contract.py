@@ -59,7 +59,7 @@ PLAN_ESTIMATE = frozenset(
         "skipped",
     }
 )
-RATE = RESULT | {"rating", "hardest", "steps", "score", "techniques"}
+RATE = RESULT | {"rating", "hardest", "steps", "score", "techniques", "estimate", "hard_steps"}
 EXPLAIN = RATE | {"log", "step_details", "partial", "candidates"}
 STEP_DETAIL = frozenset({"technique", "text", "placements", "eliminations"})
 
@@ -83,8 +83,12 @@ GENERATE = frozenset(
         "steps",
         "score",
         "techniques",
+        "estimate",
+        "hard_steps",
         "attempts",
         "note",
+        "strategy",
+        "seconds",
     }
 )
 FACTS4X4 = frozenset(
