@@ -315,7 +315,8 @@ ADDED_TABLES: tuple[tuple[str, str], ...] = (
         )""",
     ),
 )
-SCHEMA_VERSION = 1 + len(ADDED_COLUMNS)
+# The version of a store written now: the last version named in the lists above.
+SCHEMA_VERSION = 3
 
 _JSON_COLUMNS = ("solutions", "counters")
 _MACHINE_COLUMNS = ("host", "cpu", "cores", "os", "python", "load")
