@@ -46,6 +46,8 @@ GENERATE = frozenset(
         "solution",
         "geometry",
         "difficulty",
+        "variant",
+        "rules",
         "seed",
         "symmetric",
         "minimal",

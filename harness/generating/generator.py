@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from harness.generating.rating import Rating, rate, rating_of
+from harness.generating.variants import VARIANTS, Variant
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 from puzzles.rules import Rules
@@ -54,20 +55,63 @@ def solution_counter(backend: str = "propagating") -> Counter:
     return count
 
 
+# A full-grid search restarts (with new random choices) after this many nodes, and gives
+# up after this many restarts: the search is heavy-tailed under rules with rare grids
+# (non-consecutive: restarts at 5,000 nodes find a 9x9 grid in about 2 s, one long search can
+# take minutes), and rules with no grid at all (some jigsaw layouts) must not stop the run.
+RESTART_NODES = 5_000
+RESTARTS = 200
+
+
 def random_full_grid(rules: Rules, rng: random.Random) -> Grid:
-    """A random complete grid: fewest-candidates cell first, its digits in random order."""
+    """A random complete grid under any rules, by randomised search with restarts."""
+    for _ in range(RESTARTS):
+        found = _random_search(rules, rng, RESTART_NODES)
+        if found is not None:
+            return found
+    raise GeneratorError(f"no complete {rules} grid found in {RESTARTS} randomised searches")
+
+
+class _OutOfNodes(Exception):
+    pass
+
+
+def _random_search(rules: Rules, rng: random.Random, nodes: int) -> Grid | None:
+    """Fewest-candidates cell first, its digits in random order; None past `nodes` nodes or
+    when no grid exists. Candidates respect the peers (units, cages, pair rules),
+    non-consecutive neighbours, parity and cage sums."""
     values = [0] * rules.cell_count
-    peers = rules.peers
-    full = (1 << rules.size) - 1
+    peers, neighbours, cages_of, cages = rules.peers, rules.neighbours, rules.cages_of, rules.cages
+    allowed = [sum(1 << (d - 1) for d in digits) for digits in rules.allowed]
+    visited = 0
 
     def free(cell: int) -> int:
         used = 0
         for peer in peers[cell]:
             if values[peer]:
                 used |= 1 << (values[peer] - 1)
-        return full & ~used
+        for other in neighbours[cell]:
+            if values[other]:
+                used |= 0b101 << values[other] >> 2  # the digits one below and one above
+        mask = allowed[cell] & ~used
+        for index in cages_of[cell]:
+            cage = cages[index]
+            if cage.total is not None:
+                filled = [values[c] for c in cage.cells if values[c]]
+                left = cage.total - sum(filled)
+                last = len(filled) == len(cage.cells) - 1
+                mask &= (
+                    (1 << (left - 1))
+                    if last and 1 <= left <= rules.size
+                    else (0 if last else (1 << max(0, min(left - 1, rules.size))) - 1)
+                )
+        return mask
 
     def fill(left: int) -> bool:
+        nonlocal visited
+        visited += 1
+        if visited > nodes:
+            raise _OutOfNodes
         if not left:
             return True
         best, best_mask, best_count = -1, 0, rules.size + 1
@@ -87,9 +131,10 @@ def random_full_grid(rules: Rules, rng: random.Random) -> Grid:
         values[best] = 0
         return False
 
-    if not fill(rules.cell_count):
-        raise GeneratorError(f"no complete {rules} grid exists")
-    return Grid(rules, tuple(values))
+    try:
+        return Grid(rules, tuple(values)) if fill(rules.cell_count) else None
+    except _OutOfNodes:
+        return None
 
 
 @dataclass(frozen=True)
@@ -139,16 +184,18 @@ class Generator:
         minimal: bool = False,
         counter: Counter | None = None,
         attempts: int = 50,
+        variant: Variant = VARIANTS["classic"],
     ) -> None:
         if difficulty not in TARGETS_9X9:
             raise GeneratorError(
                 f"unknown difficulty {difficulty!r}: choose {', '.join(DIFFICULTIES)}"
             )
         self.rules = rules
+        self.variant = variant
         self.difficulty = difficulty
         self.rng = random.Random(seed)
         self.symmetric = symmetric
-        self.minimal = minimal
+        self.minimal = minimal or not variant.givens
         self.count = counter or solution_counter()
         self.attempts = attempts
         self.target = target_empty(rules.size, difficulty)
@@ -164,7 +211,13 @@ class Generator:
         """The first attempt whose rating fits the difficulty, else the closest one."""
         best: Generated | None = None
         for attempt in range(1, self.attempts + 1):
-            solution = random_full_grid(self.rules, self.rng)
+            try:
+                rules = self.variant.before(self.rules, self.rng)
+                solution = random_full_grid(rules, self.rng)
+            except GeneratorError:  # these rules (a jigsaw layout) may have no grid: redraw
+                continue
+            rules = self.variant.after(rules, solution, self.rng)
+            solution = Grid(rules, solution.values)
             puzzle, rating, exhausted = self.carve(solution)
             made = Generated(
                 puzzle, solution, self.difficulty, self.target, rating, attempt, self.minimal
@@ -174,7 +227,10 @@ class Generator:
                 return made
             if best is None or _closeness(made) > _closeness(best):
                 best = made
-        assert best is not None
+        if best is None:
+            raise GeneratorError(
+                f"no {self.variant.name} {self.rules} grid found in {self.attempts} attempts"
+            )
         return replace(best, attempts=self.attempts)
 
     def _orbits(self) -> list[tuple[int, ...]]:
@@ -205,7 +261,7 @@ class Generator:
             trial = list(values)
             for cell in orbit:
                 trial[cell] = 0
-            puzzle = Grid(self.rules, tuple(trial))
+            puzzle = Grid(solution.rules, tuple(trial))
             if self.count(puzzle) != 1:  # first: counting is cheaper than rating
                 continue
             if not self.minimal:
@@ -220,7 +276,7 @@ class Generator:
             empty += len(orbit)
             if not self.minimal:
                 rating = trial_rating
-        puzzle = Grid(self.rules, tuple(values))
+        puzzle = Grid(solution.rules, tuple(values))
         if self.minimal:
             rating = rate(puzzle, solver=LogicSolver(explain=False))
         return puzzle, rating, exhausted
