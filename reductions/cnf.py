@@ -182,6 +182,15 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
         sizes.update({f"clauses_{name}": count for name, count in model.families})
         return sizes
 
+    def describe(self, puzzle: Grid) -> dict[str, Any]:
+        model, _ = self.apply(puzzle)
+        return {"givens": self.givens, **self.size(model)}
+
+    def export(self, puzzle: Grid) -> str:
+        """The formula as DIMACS CNF text, the puzzle and the numbering in its comment lines."""
+        model, _ = self.apply(puzzle)
+        return model.to_dimacs()
+
     def blocking_clause(self, data: CnfData, solution: Grid) -> Clause:
         """The clause "some empty cell differs from `solution`", which makes the next model new.
 
@@ -429,12 +438,9 @@ def _comments(puzzle: Grid, givens: str, variables: int) -> tuple[str, ...]:
 
 
 def describe(puzzle: Grid, givens: str = "units") -> dict[str, Any]:
-    reduction = CnfReduction(givens)
-    model, _ = reduction.apply(puzzle)
-    return {"givens": givens, **reduction.size(model)}
+    return CnfReduction(givens).describe(puzzle)
 
 
 def export(puzzle: Grid, givens: str = "units") -> str:
     """The formula as DIMACS CNF text, the numbering explained in its comment lines."""
-    model, _ = CnfReduction(givens).apply(puzzle)
-    return model.to_dimacs()
+    return CnfReduction(givens).export(puzzle)
