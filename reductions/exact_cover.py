@@ -611,7 +611,9 @@ def export_comments(puzzle: Grid, model: ExactCoverMatrix, data: SudokuCover) ->
         comments.append(
             "cages: "
             + " ".join(
-                f"k{j + 1}=" + "+".join(name(c) for c in cage.cells) + f"={cage.total}"
+                f"k{j + 1}="
+                + "+".join(name(c) for c in cage.cells)
+                + ("" if cage.total is None else f"={cage.total}")
                 for j, cage in enumerate(rules.cages)
             )
         )
