@@ -35,8 +35,10 @@ once, secondary columns at most once; a rule that says "not both" is a secondary
     rule (two neighbours in the cage holding consecutive digits) and is left out. A cage of
     k cells has (sets of k digits with the sum) x k! fillings: 2 to 24 per set for 2 to 4
     cells, 120 x 12 = 1440 at most for 5 cells of a 9x9. A cage whose count could pass
-    `MAX_FILLINGS`, or one that shares a cell with an earlier filled cage, is encoded as in
-    `combinations` instead.
+    `max_fillings` (default `MAX_FILLINGS`), or one that shares a cell with an earlier filled
+    cage, is encoded as in `combinations` instead: fillings make the search tree tiny (40-odd
+    nodes for a 9x9 killer without givens) but each choice moves every node of a cage's
+    options, and 1440 options of 20 ones each cost more than the nodes they save.
   - `combinations`: the cells keep their placements; cage j gets secondary columns `k{j}#{d}`
     (its cells hold distinct digits) and, with a sum, a primary column `k{j}` with one option
     per digit set S of the right size and sum, meeting `k{j}#{d}` for every d outside S: the
@@ -82,9 +84,12 @@ from reductions.base import Reduction, puzzle_header
 from reductions.cages import digit_sets, fillings
 
 CAGE_ENCODINGS = ("fillings", "combinations", "distinct")
-# A cage whose fillings could be more than this many options is encoded by its digit sets:
-# 9 cells summing to 45 would be 9! = 362,880 options of 45 ones each.
-MAX_FILLINGS = 10_000
+# A cage whose fillings could be more than this many options is encoded by its digit sets
+# (9 cells summing to 45 would be 9! = 362,880 options of 45 ones each). On 40 generated 9x9
+# killers without givens (cages of 1-5 cells), counting to 2 took 6.4 s in all with every
+# cage by fillings, 13.8 s (one timeout at 30 s) with every cage by digit sets, and 0.9-1.0 s
+# with this bound at 50-100 (benchmarks/bench_killer.py).
+MAX_FILLINGS = 100
 KNUTH_NAME_LENGTH = 8  # DLX1 reads item names of one to eight characters
 
 Placement = tuple[int, int]  # (cell, digit)
@@ -210,12 +215,20 @@ class SudokuMatrix:
 
     rules: Rules
     cages: str  # how killer cages are encoded: one of CAGE_ENCODINGS
+    max_fillings: int  # the most fillings a cage may have to be encoded by them
     matrix: ExactCoverMatrix
     options: tuple[tuple[Placement, ...], ...]
     placement_rows: dict[Placement, int]  # (cell, digit) -> its single-placement row
     filled_by: tuple[int, ...]  # per cell: the cage whose fillings place it, or -1
     cage_rows: tuple[tuple[int, ...], ...]  # per cage: its fillings or digit-set rows
     digit_sets: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)
+
+    @cached_property
+    def plain(self) -> bool:
+        """Whether the rows are exactly the N³ placements in the thesis's order (no parity
+        rule and no filled cage took any out)."""
+        n = self.rules.size
+        return len(self.placement_rows) == len(self.options) == n**3
 
     @cached_property
     def rows_meeting(self) -> tuple[tuple[int, ...], ...]:
@@ -230,18 +243,26 @@ class SudokuMatrix:
 
 
 @lru_cache(maxsize=16)  # classic rules are shared per size; a killer's rules are its own
-def sudoku_matrix(rules: Rules, cages: str = "fillings") -> SudokuMatrix:
+def sudoku_matrix(
+    rules: Rules, cages: str = "fillings", max_fillings: int = MAX_FILLINGS
+) -> SudokuMatrix:
     """The full matrix of `rules` (see the module's docstring for its columns and rows)."""
+    _check_cage_options(cages, max_fillings)
+    return _Builder(rules, cages, max_fillings).build()
+
+
+def _check_cage_options(cages: str, max_fillings: int) -> None:
     if cages not in CAGE_ENCODINGS:
         raise ValueError(f"unknown cage encoding {cages!r}; choose one of {CAGE_ENCODINGS}")
-    return _Builder(rules, cages).build()
+    if max_fillings < 1:
+        raise ValueError(f"max_fillings must be at least 1, got {max_fillings}")
 
 
 class _Builder:
     """Builds a `SudokuMatrix`: names the columns, then lists the rows."""
 
-    def __init__(self, rules: Rules, cages: str) -> None:
-        self.rules, self.mode = rules, cages
+    def __init__(self, rules: Rules, cages: str, max_fillings: int) -> None:
+        self.rules, self.mode, self.max_fillings = rules, cages, max_fillings
         n = rules.size
         self.filled_by = self._filled_cages()
         # each family of N columns by digit is a base index: column = base + digit - 1
@@ -277,7 +298,8 @@ class _Builder:
         for j, cage in enumerate(self.rules.cages):
             if cage.total is None or any(filled[cell] >= 0 for cell in cage.cells):
                 continue
-            if len(digit_sets(self.rules, cage)) * math.factorial(len(cage.cells)) > MAX_FILLINGS:
+            bound = len(digit_sets(self.rules, cage)) * math.factorial(len(cage.cells))
+            if bound > self.max_fillings:
                 continue
             for cell in cage.cells:
                 filled[cell] = j
@@ -348,6 +370,7 @@ class _Builder:
         return SudokuMatrix(
             rules,
             self.mode,
+            self.max_fillings,
             matrix,
             tuple(options),
             placement_rows,
@@ -426,18 +449,21 @@ class CoverReduction(Reduction[CoverProblem, Iterable[int]]):
 
     name = "exact-cover-full"
 
-    def __init__(self, cages: str = "fillings") -> None:
-        if cages not in CAGE_ENCODINGS:
-            raise ValueError(f"unknown cage encoding {cages!r}; choose one of {CAGE_ENCODINGS}")
-        self.cages = cages
+    def __init__(self, cages: str = "fillings", max_fillings: int = MAX_FILLINGS) -> None:
+        _check_cage_options(cages, max_fillings)
+        self.cages, self.max_fillings = cages, max_fillings
 
     def apply(self, puzzle: Grid) -> tuple[CoverProblem, CoverData]:
         rules = puzzle.rules
-        sudoku = sudoku_matrix(rules, self.cages)
+        sudoku = sudoku_matrix(rules, self.cages, self.max_fillings)
+        values = puzzle.values
+        if sudoku.plain:  # every cell keeps every placement, row cell·N + digit - 1
+            n = rules.size
+            given = [cell * n + digit - 1 for cell, digit in enumerate(values) if digit]
+            return CoverProblem(sudoku, tuple(given), ()), CoverData(puzzle, sudoku)
         placement_rows, filled_by = sudoku.placement_rows, sudoku.filled_by
         selected: list[int] = []
         removed: list[int] = []
-        values = puzzle.values
         for cell, digit in enumerate(values):
             if not digit or filled_by[cell] >= 0:
                 continue
@@ -460,19 +486,16 @@ class CoverReduction(Reduction[CoverProblem, Iterable[int]]):
     def invert(self, answer: Iterable[int], data: CoverData) -> Grid:
         """The puzzle with the placements of the chosen full-matrix rows filled in."""
         puzzle = data.puzzle
-        rules = puzzle.rules
         values = list(puzzle.values)
         options = data.sudoku.options
         for row in answer:
             for cell, digit in options[row]:
-                if puzzle.values[cell] == digit and values[cell] == digit:
-                    continue  # a given (its selected row, or a filling that keeps it)
-                if values[cell]:
-                    raise ValueError(
-                        f"rows place both {values[cell]} and {digit} in {rules.cell_name(cell)}"
-                    )
-                values[cell] = digit
-        return Grid(rules, tuple(values))
+                if values[cell] != digit:  # equal: a given's row, or a filling keeping it
+                    if values[cell]:
+                        name = puzzle.rules.cell_name(cell)
+                        raise ValueError(f"rows place both {values[cell]} and {digit} in {name}")
+                    values[cell] = digit
+        return Grid(puzzle.rules, tuple(values))
 
     def size(self, model: CoverProblem) -> dict[str, int]:
         return {
@@ -510,8 +533,8 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
 
     name = "exact-cover"
 
-    def __init__(self, cages: str = "fillings") -> None:
-        self.first = CoverReduction(cages)
+    def __init__(self, cages: str = "fillings", max_fillings: int = MAX_FILLINGS) -> None:
+        self.first = CoverReduction(cages, max_fillings)
 
     @property
     def cages(self) -> str:

@@ -19,7 +19,7 @@ from typing import ClassVar
 
 from puzzles.grid import Grid
 from puzzles.rules import ALL_KINDS, RuleKind
-from reductions.exact_cover import CoverData, CoverReduction, SudokuMatrix
+from reductions.exact_cover import MAX_FILLINGS, CoverData, CoverReduction, SudokuMatrix
 from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
 from solvers.dlx.engine import DancingLinks
 
@@ -44,16 +44,17 @@ class DlxSolver(Solver[DlxModel]):
     rules as secondary columns, parity by leaving rows out), solved by Dancing Links.
 
     `cages` is how killer cages are encoded: `fillings` (one option per allowed filling,
-    Knuth's) or `combinations` (one option per digit set); see `reductions.exact_cover`.
+    Knuth's, for cages with at most `max_fillings` of them; digit sets for the others) or
+    `combinations` (one option per digit set); see `reductions.exact_cover`.
     """
 
     name = "dlx"
     rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
-    def __init__(self, cages: str = "fillings") -> None:
+    def __init__(self, cages: str = "fillings", max_fillings: int = MAX_FILLINGS) -> None:
         if cages == "distinct":  # leaves the sums out: not a model of a killer puzzle
             raise ValueError("the dlx back-end encodes cages as 'fillings' or 'combinations'")
-        self.reduction = CoverReduction(cages)
+        self.reduction = CoverReduction(cages, max_fillings)
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> DlxModel:
         problem, data = self.reduction.apply(puzzle)
