@@ -86,9 +86,9 @@ from reductions.cages import digit_sets, fillings
 CAGE_ENCODINGS = ("fillings", "combinations", "distinct")
 # A cage whose fillings could be more than this many options is encoded by its digit sets
 # (9 cells summing to 45 would be 9! = 362,880 options of 45 ones each). On 40 generated 9x9
-# killers without givens (cages of 1-5 cells), counting to 2 took 6.4 s in all with every
-# cage by fillings, 13.8 s (one timeout at 30 s) with every cage by digit sets, and 0.9-1.0 s
-# with this bound at 50-100 (benchmarks/bench_killer.py).
+# killers without givens (cages of 1-5 cells), counting to 2 took 7.7 s in all with every
+# cage by fillings, 6.5 s with every cage by digit sets, and 1.1 s with this bound
+# (benchmarks/bench_killer.py; bounds of 50 to 300 did about as well).
 MAX_FILLINGS = 100
 KNUTH_NAME_LENGTH = 8  # DLX1 reads item names of one to eight characters
 

@@ -10,7 +10,11 @@ rules of Knuth's DLX1 as the README states them, and its pair columns follow the
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -237,3 +241,63 @@ def test_the_registry_serves_every_reduce_target() -> None:
         assert reduction.name == target
         assert reduction.export(puzzle) == module.export(puzzle)
         assert reduction.describe(puzzle) == module.describe(puzzle)
+
+
+# ----- the tools of the field read the files --------------------------------------------------
+
+PICOSAT = shutil.which("picosat")
+DLX1 = os.environ.get("DLX1") or shutil.which("dlx1")
+
+
+@pytest.mark.skipif(PICOSAT is None, reason="picosat is not installed (apt-get install picosat)")
+@pytest.mark.parametrize("puzzle", puzzles(), ids=IDS)
+def test_picosat_solves_the_dimacs_file_and_its_header_rebuilds_the_grid(
+    puzzle: Grid, tmp_path: Path
+) -> None:
+    assert PICOSAT is not None
+    path = tmp_path / "puzzle.cnf"
+    path.write_text(cnf.export(puzzle))
+    done = subprocess.run([PICOSAT, str(path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 10 and done.stdout.startswith("s SATISFIABLE")  # 10: SAT
+    model = [
+        int(v) for line in done.stdout.splitlines() if line[:2] == "v " for v in line[2:].split()
+    ]
+    comments = [line[2:] for line in path.read_text().splitlines() if line.startswith("c ")]
+    read, numbers = header_of(comments)
+    n = max(numbers.values())
+    values = list(read.values)
+    for v in model:
+        if 0 < v <= n**3:
+            values[(v - 1) // n] = (v - 1) % n + 1
+    assert is_solution(read, Grid(read.rules, tuple(values)))
+
+
+@pytest.mark.skipif(DLX1 is None, reason="Knuth's DLX1 is not built (see the README: set DLX1)")
+@pytest.mark.parametrize("puzzle", puzzles(), ids=IDS)
+def test_knuths_dlx1_solves_the_listing_and_its_header_rebuilds_the_grid(puzzle: Grid) -> None:
+    """DLX1 (`m1 t1`: print the first solution) names each chosen option by its items, in
+    some rotation; the option is found in the file by that set of items."""
+    assert DLX1 is not None
+    text = exact_cover.export(puzzle)
+    done = subprocess.run([DLX1, "m1", "t1"], input=text, capture_output=True, text=True)
+    assert "Altogether 1 solution" in done.stderr
+    by_items = {frozenset(items): (items, note) for items, note in options_with_notes(text)}
+    chosen = [
+        by_items[frozenset(line.split("(")[0].split())]
+        for line in done.stdout.splitlines()
+        if line.startswith(" ")
+    ]
+    comments = [line[2:] for line in text.splitlines() if line.startswith("| ")]
+    read, _ = header_of(comments)
+    values = list(read.values)
+    for items, note in chosen:
+        if note.startswith("cage "):
+            continue
+        if note.startswith("places "):
+            placed = [word.split("=") for word in note.split()[1:]]
+        else:
+            placed = [[items[0], items[1].split("#")[1]]]
+        for name, digit in placed:
+            r, c = (int(part) for part in name[1:].split("c"))
+            values[(r - 1) * read.rules.size + c - 1] = int(digit)
+    assert is_solution(read, Grid(read.rules, tuple(values)))
