@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from puzzles.errors import PuzzleFormatError
 from puzzles.grid import Grid
-from puzzles.rules import Rules
+from puzzles.rules import CLASSIC, RuleKind, Rules
 from puzzles.symbols import DEFAULT
 
 ModelT = TypeVar("ModelT")
@@ -35,9 +35,17 @@ class Reduction(ABC, Generic[ModelT, AnswerT]):
     """One translation: puzzle -> model (`apply`) and the model's answer -> grid (`invert`).
 
     `describe` and `export` are what `sudoku-bench reduce --to TARGET` shows and writes.
+    `rule_kinds` lists the kinds of rule beyond classic Sudoku the model expresses (CVXPY's
+    `accepts`): `reduce` refuses a puzzle with any other kind rather than write a model that
+    silently leaves a rule out.
     """
 
     name: str = ""
+    rule_kinds: ClassVar[frozenset[RuleKind]] = CLASSIC
+
+    def accepts(self, rules: Rules) -> bool:
+        """Whether the model can express these rules."""
+        return rules.kinds <= self.rule_kinds
 
     @abstractmethod
     def apply(self, puzzle: Grid) -> tuple[ModelT, Any]:

@@ -43,11 +43,11 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from puzzles.checker import has_conflicts
 from puzzles.grid import Grid
-from puzzles.rules import Rules
+from puzzles.rules import ALL_KINDS, RuleKind, Rules
 from reductions.base import Reduction, puzzle_header
 from reductions.cages import digit_sets
 
@@ -138,6 +138,7 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
     """Sudoku as CNF in the extended encoding; `givens` is `units` or `simplify`."""
 
     name = "cnf"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
     def __init__(self, givens: str = "units") -> None:
         if givens not in GIVENS:

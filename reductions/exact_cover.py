@@ -75,11 +75,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from puzzles.errors import PuzzleFormatError
 from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
+from puzzles.rules import ALL_KINDS, Cage, RuleKind, Rules
 from reductions.base import Reduction, puzzle_header
 from reductions.cages import digit_sets, fillings
 
@@ -448,6 +448,7 @@ class CoverReduction(Reduction[CoverProblem, Iterable[int]]):
     of an exact cover of it (full-matrix numbers, selected ones included or not) -> grid."""
 
     name = "exact-cover-full"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
     def __init__(self, cages: str = "fillings", max_fillings: int = MAX_FILLINGS) -> None:
         _check_cage_options(cages, max_fillings)
@@ -532,6 +533,7 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
     """Puzzle -> exact-cover matrix after givens; chosen rows -> grid."""
 
     name = "exact-cover"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
     def __init__(self, cages: str = "fillings", max_fillings: int = MAX_FILLINGS) -> None:
         self.first = CoverReduction(cages, max_fillings)

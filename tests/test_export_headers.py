@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.cli import main
 from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.grid import Grid
@@ -301,3 +302,28 @@ def test_knuths_dlx1_solves_the_listing_and_its_header_rebuilds_the_grid(puzzle:
             r, c = (int(part) for part in name[1:].split("c"))
             values[(r - 1) * read.rules.size + c - 1] = int(digit)
     assert is_solution(read, Grid(read.rules, tuple(values)))
+
+
+def test_reduce_refuses_a_model_that_would_leave_a_rule_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    anti_knight = '{"size": 4, "anti_knight": true}'
+    assert main(["reduce", "....3.2..4.1....", "--geometry", anti_knight, "--to", "csp"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.endswith(
+        "the csp reduction cannot express anti-knight/anti-king: its model "
+        "would leave those rules out"
+    )
+    assert "\n" not in error
+
+
+@pytest.mark.parametrize("target", ["exact-cover", "cnf"])
+def test_reduce_writes_a_killer_model(target: str, tmp_path: Path) -> None:
+    killer = killer_4x4()
+    out = tmp_path / "killer.txt"
+    line = killer.to_line()
+    command = ["reduce", line, "--geometry", killer.rules.spec, "--to", target, "-o", str(out)]
+    assert main(command) == 0
+    marker = "| " if target == "exact-cover" else "c "
+    comments = [row[2:] for row in out.read_text().splitlines() if row.startswith(marker)]
+    assert read_puzzle_header(comments) == killer

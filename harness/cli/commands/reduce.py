@@ -50,6 +50,12 @@ def run(args: argparse.Namespace) -> int:
             f"{len(entries)}: name one by its id, e.g. {entries[0].id}"
         )
     entry = entries[0]
+    if not reduction.accepts(entry.puzzle.rules):
+        missing = ", ".join(sorted(entry.puzzle.rules.kinds - reduction.rule_kinds))
+        raise SudokuBenchError(
+            f"the {args.target} reduction cannot express {missing}: "
+            f"its model would leave those rules out"
+        )
     summary: dict[str, Any] = {
         "id": entry.id,
         "target": args.target,
