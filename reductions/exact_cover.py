@@ -221,6 +221,7 @@ class SudokuMatrix:
     placement_rows: dict[Placement, int]  # (cell, digit) -> its single-placement row
     filled_by: tuple[int, ...]  # per cell: the cage whose fillings place it, or -1
     cage_rows: tuple[tuple[int, ...], ...]  # per cage: its fillings or digit-set rows
+    cage_encodings: tuple[str, ...]  # per cage: `fillings`, `combinations` or `distinct`
     digit_sets: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)
 
     @cached_property
@@ -236,10 +237,9 @@ class SudokuMatrix:
         return tuple(tuple(rows) for rows in self.matrix.rows_by_column())
 
     def cage_encoding(self, cage: int) -> str:
-        """How cage `cage` is encoded: `fillings`, `combinations` or `distinct`."""
-        if any(self.filled_by[cell] == cage for cell in self.rules.cages[cage].cells):
-            return "fillings"
-        return "combinations" if self.cage_rows[cage] else "distinct"
+        """How cage `cage` is encoded: `fillings`, `combinations` (digit sets) or `distinct`
+        (its `k{j}#{d}` columns only: a cage without a sum, or any cage in `distinct`)."""
+        return self.cage_encodings[cage]
 
 
 @lru_cache(maxsize=16)  # classic rules are shared per size; a killer's rules are its own
@@ -376,6 +376,14 @@ class _Builder:
             placement_rows,
             tuple(self.filled_by),
             tuple(cage_rows),
+            tuple(
+                "fillings"
+                if self._is_filled(j)
+                else "combinations"
+                if j in self.choice_column
+                else "distinct"
+                for j in range(len(rules.cages))
+            ),
             sets,
         )
 
