@@ -86,6 +86,12 @@ class CpModelReduction(Reduction[cp_model.CpModel, Answer]):
             differs.append(literal)
         model.add_bool_or(differs)
 
+    def describe(self, puzzle: Grid) -> dict[str, Any]:
+        return describe(puzzle, self.encoding)
+
+    def export(self, puzzle: Grid) -> str:
+        return export(puzzle, self.encoding)
+
 
 def _integer_model(model: cp_model.CpModel, puzzle: Grid) -> CpData:
     rules = puzzle.rules

@@ -87,6 +87,12 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
     def size(self, model: pywraplp.Solver) -> dict[str, int]:
         return {"variables": model.NumVariables(), "constraints": model.NumConstraints()}
 
+    def describe(self, puzzle: Grid) -> dict[str, Any]:
+        return describe(puzzle, self.backend)
+
+    def export(self, puzzle: Grid) -> str:
+        return export(puzzle)
+
 
 def _variable_name(puzzle: Grid, cover: SudokuCover, row: int) -> str:
     cell, digit = cover.placements[row]

@@ -100,7 +100,18 @@ FACTS4X4_BY_GIVENS = frozenset({"givens", "puzzles", "unique"})
 
 REDUCE = {
     "exact-cover": frozenset(
-        {"id", "target", "geometry", "givens", "before", "after", "secondary", "clashes"}
+        {
+            "id",
+            "target",
+            "geometry",
+            "givens",
+            "before",
+            "after",
+            "secondary",
+            "clashes",
+            "cages",
+            "cage_options",
+        }
     ),
     "polynomials": frozenset(
         {
@@ -134,6 +145,11 @@ REDUCE = {
             "clauses_cell-at-most",
             "clauses_unit-at-least",
             "clauses_unit-at-most",
+            "clauses_pair-distinct",
+            "clauses_nonconsecutive",
+            "clauses_parity",
+            "clauses_cage-at-most",
+            "clauses_cage-sum",
             "clauses_givens",
         }
     ),
