@@ -61,7 +61,8 @@ TARGETS: tuple[Target, ...] = (
     Target(
         "milp",
         "reductions.milp",
-        "0/1 integer program, the exact-cover matrix as A x = 1 (export: free MPS)",
+        "0/1 integer program over the placements, for classic rules the exact-cover matrix as "
+        "A x = 1 (export: free MPS, the puzzle in its * header lines)",
     ),
     Target(
         "csp",
