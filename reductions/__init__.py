@@ -63,7 +63,8 @@ REDUCTIONS: dict[str, ReductionEntry] = {
         ReductionEntry(
             "milp",
             "reductions.milp:MilpReduction",
-            "0/1 integer program, the exact-cover matrix as A x = 1 (export: free MPS)",
+            "0/1 integer program over the placements, for classic rules the exact-cover matrix as "
+            "A x = 1 (export: free MPS, the puzzle in its * header lines)",
         ),
         ReductionEntry(
             "csp",
