@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from solving_support import brute_force_solutions
 from variant_support import puzzle_with_known_solution
 
 from harness.cli import main
 from puzzles import Cage, Grid, PuzzleFormatError, Rules
 from puzzles.formats import FORMATS, PuzzleEntry, ReadOptions, read_text, write_text
 from puzzles.picture import cage_legend, marks
-from tests.cli_contract import SHOW, SOLVE
+from tests.cli_contract import README, SHOW, SOLVE
 
 SEED = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 ANTI_KNIGHT = Rules.of_size(9).with_rules(anti_knight=True)
@@ -229,3 +232,29 @@ def test_show_draws_a_killer_with_its_legend(capsys: pytest.CaptureFixture[str])
     assert "4x4 killer, 0 givens" in out
     assert "|a a|b b|" in out
     assert out.rstrip().endswith("a=3 b=7")
+
+
+# ----- the README's example per variant -----------------------------------------------------
+
+_COUNT = re.compile(r"^sudoku-bench count (\S+) --rules '([^']+)' --limit \d+ +# [^:]+: (\d+)$")
+
+
+def _readme_counts() -> list[Any]:
+    """The README's `count PUZZLE --rules ... # variant: N` examples, each a test case."""
+    cases = []
+    for line in README.read_text(encoding="utf-8").splitlines():
+        match = _COUNT.match(line)
+        if match:
+            puzzle, spec, count = match.groups()
+            slow = len(puzzle) > 16  # the 6x6 brute force takes most of a minute
+            cases.append(pytest.param(puzzle, spec, int(count), marks=[pytest.mark.slow] * slow))
+    return cases
+
+
+@pytest.mark.parametrize(("line", "spec", "count"), _readme_counts())
+def test_the_readme_counts_are_the_brute_force_counts(line: str, spec: str, count: int) -> None:
+    assert len(brute_force_solutions(Grid.from_string(line, Rules.parse(spec)))) == count
+
+
+def test_the_readme_has_a_count_example_for_each_small_variant() -> None:
+    assert len(_readme_counts()) == 6

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from puzzles.formats.fpuzzles import (
     main_diagonal,
 )
 from solvers.registry import create, select
+from tests.cli_contract import README
 
 lzstring = pytest.importorskip("lzstring")  # the fpuzzles extra
 LZ = lzstring.LZString()
@@ -32,6 +34,11 @@ ANTI_KNIGHT = {
     "rules": {"size": 9, "anti_knight": True},
     "puzzle": "6......4........9.........5.......7..........3...4....9...2..8..748......2...9...",
     "solution": "639251748452687193187394265268935471745168932391742856916423587574816329823579614",
+}
+ANTI_KING = {  # the README's anti-king example
+    "rules": {"size": 9, "anti_king": True},
+    "puzzle": "2....9...9...1..7........1....6....2...4..9.....7...4..8.............6....51.2...",
+    "solution": "214879356936215478857346219741698532328451967569723841482567193173984625695132784",
 }
 JIGSAW = {
     "rules": {
@@ -340,7 +347,9 @@ def test_convert_writes_links_that_lzstring_decodes_to_the_same_puzzle(
 FAST = ("propagating", "dlx", "sat", "cpsat")  # back-ends quick on a 9x9 of 15-25 givens
 
 
-@pytest.mark.parametrize("example", [ANTI_KNIGHT, JIGSAW], ids=["anti-knight", "jigsaw"])
+@pytest.mark.parametrize(
+    "example", [ANTI_KNIGHT, ANTI_KING, JIGSAW], ids=["anti-knight", "anti-king", "jigsaw"]
+)
 def test_the_examples_have_one_solution_for_every_back_end_that_takes_them(
     example: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -355,3 +364,13 @@ def test_the_examples_have_one_solution_for_every_back_end_that_takes_them(
     for solver in solvers:
         result = solver.solve(entry.puzzle, limit=2, timeout=30)
         assert result.exact and result.solutions == [entry.solution], solver.name
+
+
+def test_the_readme_jigsaw_link_is_the_jigsaw_example(tmp_path: Path) -> None:
+    text = README.read_text(encoding="utf-8")
+    (url,) = re.findall(r"sudoku-bench show '(https://www\.f-puzzles\.com/[^']+)' +# jigsaw", text)
+    source = tmp_path / "jigsaw.json"
+    source.write_text(json.dumps(JIGSAW))
+    (expected,) = read_file(source)
+    read = entry_from_text(url, "readme")
+    assert (read.puzzle, read.solution) == (expected.puzzle, expected.solution)

@@ -302,12 +302,16 @@ def _refuse_unknown(data: Mapping[str, Any]) -> None:
     for key, value in data.items():
         if key in RULE_KEYS or key in NO_RULE_KEYS:
             continue
-        if value in (False, None, [], {}, ""):  # an editor's empty list is no rule
+        if _empty(value):  # an editor's empty list, or false, is no rule
             continue
         raise PuzzleFormatError(
-            f"f-puzzles constraint {key!r} cannot be represented here (the rules read are "
-            f"{', '.join(RULE_KEYS[2:])}, and jigsaw regions)"
+            f"f-puzzles constraint {key!r} cannot be represented here (the f-puzzles rules "
+            f"read are regions, {', '.join(RULE_KEYS[2:])})"
         )
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value is False or (isinstance(value, str | list | dict) and not value)
 
 
 def _grid_cells(data: Mapping[str, Any], size: int) -> list[dict[str, Any]]:
@@ -326,7 +330,7 @@ def _grid_cells(data: Mapping[str, Any], size: int) -> list[dict[str, Any]]:
                 'expected an object such as {"value": 5, "given": true}'
             )
         for key, value in item.items():
-            if key not in CELL_KEYS and value not in (False, None, [], {}, ""):
+            if key not in CELL_KEYS and not _empty(value):
                 raise PuzzleFormatError(
                     f"f-puzzles grid r{cell // size + 1}c{cell % size + 1}: {key!r} "
                     "cannot be represented here"
