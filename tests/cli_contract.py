@@ -15,6 +15,7 @@ RESULT = frozenset(
     {
         "id",
         "puzzle",
+        "rules",
         "solver",
         "status",
         "solutions",
@@ -64,7 +65,7 @@ EXPLAIN = RATE | {"log", "step_details", "partial", "candidates"}
 STEP_DETAIL = frozenset({"technique", "text", "placements", "eliminations"})
 
 SOLVERS = frozenset({"name", "aliases", "available", "library", "version", "in_all", "summary"})
-SHOW = frozenset({"id", "geometry", "givens", "puzzle", "picture", "solution", "metadata"})
+SHOW = frozenset({"id", "geometry", "rules", "givens", "puzzle", "picture", "solution", "metadata"})
 COLLECTIONS = frozenset({"name", "file", "count", "sizes", "solutions", "summary", "source"})
 GENERATE = frozenset(
     {
