@@ -80,6 +80,8 @@ REDUCE = {
             "polynomials",
             "candidate_polynomials",
             "pair_polynomials",
+            "nonconsecutive_polynomials",
+            "cage_sums",
             "unit_sums",
             "max_degree",
             "terms",

@@ -13,7 +13,6 @@ from typing import Any
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json, write_output
 from puzzles.errors import SudokuBenchError
-from puzzles.grid import Grid
 
 
 @dataclass(frozen=True)
@@ -22,15 +21,16 @@ class Target:
 
     `module` provides two functions: `describe(puzzle) -> dict` (the model's size, for the
     summary and `--json`) and `export(puzzle) -> str` (the model in its documented text format).
-    The module is imported only when the target is used.
+    The module is imported only when the target is used. `polynomials` also takes the options
+    `modulus` (from `--field`, read by its `field_modulus`) and, for export, `script`.
     """
 
     name: str
     module: str
     help: str
 
-    def function(self, name: str) -> Callable[[Grid], Any]:
-        function: Callable[[Grid], Any] = getattr(importlib.import_module(self.module), name)
+    def function(self, name: str) -> Callable[..., Any]:
+        function: Callable[..., Any] = getattr(importlib.import_module(self.module), name)
         return function
 
 
@@ -95,6 +95,12 @@ def add_parser(subparsers: Any) -> None:
         help="write the exported model here ('-' for stdout)",
     )
     parser.add_argument("--json", action="store_true", help="print the model's size as JSON")
+    parser.add_argument(
+        "--field",
+        metavar="FIELD",
+        help="polynomials only: the coefficient field, QQ (the default: the rationals) or "
+        "GF(p) for a prime p, e.g. GF(32003), the groebner back-end's",
+    )
     parser.set_defaults(run=run)
 
 
@@ -107,10 +113,15 @@ def run(args: argparse.Namespace) -> int:
             f"{len(entries)}: name one by its id, e.g. {entries[0].id}"
         )
     entry = entries[0]
+    options: dict[str, Any] = {}
+    if args.field is not None:
+        if target.name != "polynomials":
+            raise SudokuBenchError(f"--field is for --to polynomials, not --to {target.name}")
+        options["modulus"] = target.function("field_modulus")(args.field)
     summary: dict[str, Any] = {
         "id": entry.id,
         "target": target.name,
-        **target.function("describe")(entry.puzzle),
+        **target.function("describe")(entry.puzzle, **options),
     }
     to_stdout = args.output is not None and str(args.output) == "-"
     out = sys.stderr if to_stdout else sys.stdout  # with `-o -` the model owns stdout
@@ -120,7 +131,9 @@ def run(args: argparse.Namespace) -> int:
         for key, value in summary.items():
             print(f"{key}: {value}", file=out)
     if args.output is not None:
-        text = target.function("export")(entry.puzzle)
+        if target.name == "polynomials":  # the script's recipe loads the file by its name
+            options["script"] = "sudoku.sing" if str(args.output) == "-" else str(args.output)
+        text = target.function("export")(entry.puzzle, **options)
         if str(args.output) == "-":
             sys.stdout.write(text)
         else:
