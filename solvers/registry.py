@@ -64,13 +64,17 @@ class Backend:
         except importlib.metadata.PackageNotFoundError:
             return None
 
-    def create(self, **overrides: Any) -> Solver[Any]:
-        """A solver instance of this configuration (keyword options override the stored ones)."""
+    def solver_class(self) -> type[Solver[Any]]:
+        """The back-end's class (imports its module: only for an available back-end)."""
         if not self.available():
             raise SolverUnavailableError(self.not_installed())
         module_name, _, class_name = self.target.partition(":")
-        solver_class = getattr(importlib.import_module(module_name), class_name)
-        solver: Solver[Any] = solver_class(**{**self.options, **overrides})
+        solver_class: type[Solver[Any]] = getattr(importlib.import_module(module_name), class_name)
+        return solver_class
+
+    def create(self, **overrides: Any) -> Solver[Any]:
+        """A solver instance of this configuration (keyword options override the stored ones)."""
+        solver: Solver[Any] = self.solver_class()(**{**self.options, **overrides})
         if solver.name != self.name:
             # a configuration of a shared class (propagating-singles is PropagatingSolver with
             # options) must name its results after itself, or they read as the plain back-end's

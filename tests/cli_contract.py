@@ -32,7 +32,7 @@ RESULT = frozenset(
 SOLVE = RESULT | {"verified"}  # count too
 CHECK = RESULT | {"collection", "repeat", "total_s", "harness_status", "agrees"}
 BENCH = RESULT | {"run", "task", "collection", "repeat", "total_s", "harness_status"}
-RATE = RESULT | {"rating", "hardest", "steps", "score", "techniques"}
+RATE = RESULT | {"rating", "hardest", "steps", "score", "techniques", "estimate", "hard_steps"}
 EXPLAIN = RATE | {"log", "step_details", "partial", "candidates"}
 STEP_DETAIL = frozenset({"technique", "text", "placements", "eliminations"})
 
@@ -56,8 +56,12 @@ GENERATE = frozenset(
         "steps",
         "score",
         "techniques",
+        "estimate",
+        "hard_steps",
         "attempts",
         "note",
+        "strategy",
+        "seconds",
     }
 )
 FACTS4X4 = frozenset(
@@ -136,6 +140,10 @@ REPORT_CSV = (
     "error",
     "worker",
     "finished",
+    "wall_s",
+    "cpu_s",
+    "peak_rss_mb",
+    "permutation",
 )
 REPORT_JSON = frozenset({"run", "definitions", "summary", "tasks"})
 REPORT_RUN = frozenset(
@@ -150,6 +158,8 @@ REPORT_RUN = frozenset(
         "versions",
         "git_commit",
         "resumes",
+        "conditions",
+        "warnings",
     }
 )
 MACHINE = frozenset({"host", "cpu", "cores", "os", "python", "load"})
@@ -165,6 +175,7 @@ REPORT_SUMMARY = frozenset(
         "solved",
         "gave_up",
         "timeouts",
+        "memouts",
         "errors",
         "median_s",
         "mean_s",
@@ -178,7 +189,38 @@ REPORT_SUMMARY = frozenset(
     }
 )
 REPORT_TASK = frozenset(REPORT_CSV) | {"solutions", "counters"}
-SETTINGS = frozenset({"inputs", "solvers", "timeout", "limit", "warmup", "repeat", "jobs"})
+COMPARE = frozenset(
+    {
+        "a",
+        "b",
+        "puzzles",
+        "ratio",
+        "ci_low",
+        "ci_high",
+        "p_value",
+        "statistic",
+        "method",
+        "a_faster",
+        "b_faster",
+        "censored",
+        "dropped",
+        "p_holm",
+        "significant",
+    }
+)
+SETTINGS = frozenset(
+    {
+        "inputs",
+        "solvers",
+        "timeout",
+        "limit",
+        "warmup",
+        "memory_limit_mb",
+        "permute",
+        "repeat",
+        "jobs",
+    }
+)
 CONFIGURATION = frozenset({"target", "options", "distribution", "version"})
 
 # The results store's tables ("The results store" in the README)
@@ -196,7 +238,16 @@ _TASK = (
     "repeat",
 )
 STORE_TABLES = {
-    "runs": ("id", "started", "finished", "command", *_RUN_MACHINE, "seed", "settings"),
+    "runs": (
+        "id",
+        "started",
+        "finished",
+        "command",
+        *_RUN_MACHINE,
+        "seed",
+        "settings",
+        "conditions",
+    ),
     "resumes": ("run", "started", "command", *_RUN_MACHINE),
     "tasks": _TASK,
     "results": (
@@ -216,6 +267,10 @@ STORE_TABLES = {
         "error",
         "worker",
         "finished",
+        "wall_s",
+        "cpu_s",
+        "peak_rss_mb",
+        "permutation",
     ),
 }
 
@@ -234,6 +289,7 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "facts4x4 --json by_givens": FACTS4X4_BY_GIVENS,
     **{f"reduce --to {target} --json": keys for target, keys in REDUCE.items()},
     "reduce --to exact-cover before/after": MATRIX_SIZE,
+    "compare --json": COMPARE,
     "report --format csv": frozenset(REPORT_CSV),
     "report --format json": REPORT_JSON,
     "report --format json run": REPORT_RUN,

@@ -17,7 +17,7 @@ from harness.analysing import stats
 from harness.analysing.summary import Row, Summary, summarize
 from harness.storing.store import RunInfo, Store
 
-FORMATS = ("table", "md", "latex", "csv", "json")
+FORMATS = ("table", "md", "latex", "csv", "json", "html")
 
 # The per-task rows of CSV and JSON, in this order (JSON adds `solutions` and `counters`).
 RAW_KEYS = (
@@ -43,6 +43,10 @@ RAW_KEYS = (
     "error",
     "worker",
     "finished",
+    "wall_s",
+    "cpu_s",
+    "peak_rss_mb",
+    "permutation",
 )
 
 COLUMNS = (
@@ -52,6 +56,7 @@ COLUMNS = (
     ("solved", "solved"),
     ("gave_up", "gave up"),
     ("timeouts", "timeout"),
+    ("memouts", "memout"),
     ("errors", "error"),
     ("median_s", "median ms"),
     ("mean_s", "mean ms"),
@@ -62,6 +67,12 @@ COLUMNS = (
     ("guesses", "guesses"),
     ("agree", "agree"),
 )
+
+
+# Thresholds of the stability warnings: a clock range above 10% of the top clock, and repeats
+# whose coefficient of variation is above 10% (pyperf's threshold for an unstable benchmark).
+CLOCK_SPREAD = 0.10
+REPEAT_CV = 0.10
 
 
 class Report:
@@ -119,6 +130,7 @@ class Report:
                 f"tasks whose grids pass the rule checker and that no other answer disproves",
             ),
         ]
+        lines += [("warning", text) for text in self.warnings()]
         if jobs > 1:
             lines.append(
                 (
@@ -129,18 +141,50 @@ class Report:
             )
         return lines
 
+    def warnings(self) -> list[str]:
+        """What makes the timings less trustworthy, as pyperf and hyperfine say it: a load
+        above the cores, a CPU clock that changed during the run, repeats that vary a lot."""
+        found = []
+        cores = int(self.run.machine.get("cores") or 1)
+        load = self.run.conditions.get("load_max")
+        if load is not None and load > cores:
+            found.append(
+                f"the load average reached {load:g} on {cores} cores during the run: other "
+                "work competed with it, so times are higher and noisier than on a quiet machine"
+            )
+        low, high = self.run.conditions.get("mhz_min"), self.run.conditions.get("mhz_max")
+        if low and high and (high - low) / high > CLOCK_SPREAD:
+            found.append(
+                f"the CPU clock ranged from {low:.0f} to {high:.0f} MHz during the run "
+                "(frequency scaling): times taken at different clocks are not comparable"
+            )
+        spread = stats.repeat_variation(self.rows)
+        noisy = [cv for cv in spread if cv > REPEAT_CV]
+        if noisy:
+            found.append(
+                f"{len(noisy)} of {len(spread)} repeated tasks vary by more than "
+                f"{REPEAT_CV:.0%} between repeats (coefficient of variation up to "
+                f"{max(noisy):.0%}): look for interference, or use more repeats"
+            )
+        return found
+
+    def columns(self) -> list[tuple[str, str]]:
+        """The table's columns; `memout` only where a run had a memory limit."""
+        memory = self.run.settings.get("memory_limit_mb") is not None
+        return [(key, title) for key, title in COLUMNS if key != "memouts" or memory]
+
     def table_rows(self) -> list[list[Any]]:
         # times are shown in milliseconds (the summaries and raw rows keep seconds)
         return [
             [
                 _cell(getattr(s, key) * 1000 if key.endswith("_s") else getattr(s, key))
-                for key, _ in COLUMNS
+                for key, _ in self.columns()
             ]
             for s in self.summaries
         ]
 
     def headers(self) -> list[str]:
-        return [title for _, title in COLUMNS]
+        return [title for _, title in self.columns()]
 
     def raw(self) -> list[dict[str, Any]]:
         return [{key: row.get(key) for key in RAW_KEYS} for row in self.rows]
@@ -154,7 +198,13 @@ class Report:
             "latex": self.as_latex,
             "csv": self.as_csv,
             "json": self.as_json,
+            "html": lambda: self.as_html(images),
         }[fmt]()
+
+    def as_html(self, images: Sequence[Path] = ()) -> str:
+        from harness.analysing import html  # the page builder imports this module
+
+        return html.render(self, images)
 
     def as_table(self) -> str:
         header = "\n".join(f"{key}: {value}" for key, value in self.header())
@@ -203,6 +253,8 @@ class Report:
                 "machine": self.run.machine,
                 "versions": self.run.versions,
                 "git_commit": self.run.git_commit,
+                "conditions": self.run.conditions,
+                "warnings": self.warnings(),
                 "resumes": [
                     {**asdict(r), "differences": self.run.differences(r)} for r in self.run.resumes
                 ],

@@ -12,15 +12,11 @@ from solvers.base import Result, Status
 
 
 def as_result(outcome: Outcome) -> Result:
-    """The outcome as a `Result` (an unsupported puzzle shows as an error with its message)."""
+    """The outcome as a `Result`, with the harness's status and message."""
     rules = outcome.task.grid().rules
-    try:
-        status = Status(outcome.status)
-    except ValueError:
-        status = Status.ERROR
     return Result(
         outcome.task.solver,
-        status,
+        Status(outcome.status),
         [Grid.from_string(line, rules) for line in outcome.solutions],
         exhausted=outcome.exact,
         build_s=outcome.build_s,
@@ -32,14 +28,14 @@ def as_result(outcome: Outcome) -> Result:
 
 def outcome_record(outcome: Outcome, **extra: Any) -> dict[str, Any]:
     """The common record (id, puzzle, solver, status, ...) plus collection, repeat, total_s,
-    the original status (`unsupported` shows as status `error`) and `extra`."""
+    the harness's status (`harness_status`, the same as `status`) and `extra`."""
     task = outcome.task
     record = result_record(PuzzleEntry(task.puzzle_id, task.grid()), as_result(outcome))
     record.update(
         collection=task.collection,
         repeat=task.repeat,
         total_s=round(outcome.total_s, 6),
-        harness_status=outcome.status,
+        harness_status=Status(outcome.status).value,
         **extra,
     )
     return record

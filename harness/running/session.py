@@ -3,9 +3,12 @@ that have no result yet (all of them, or the rest of a resumed run), store each 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
+import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +17,7 @@ from harness.running import machine
 from harness.running.runner import Pool
 from harness.running.tasks import Outcome, Task, plan, shuffled
 from harness.running.worker import Settings
-from harness.storing.store import Resumption, RunInfo, Store
+from harness.storing.store import Resumption, RunInfo, Store, StoreError
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
 from solvers.registry import Backend, get, select
@@ -88,6 +91,15 @@ class Plan:
     total: int  # tasks in the whole run
 
 
+# How often the load and the CPU clock are sampled while a run runs.
+CONDITIONS_EVERY_S = 2.0
+
+
+def new_seed() -> int:
+    """A random seed for a run that was given none (it is recorded, so the run repeats)."""
+    return random.SystemRandom().randrange(2**31)
+
+
 def start(
     store: Store,
     entries: Sequence[PuzzleEntry],
@@ -102,7 +114,7 @@ def start(
 ) -> Plan:
     """Record a new run (its settings, machine, versions and plan) and return what to run."""
     if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+        seed = new_seed()
     names = [backend.name for backend in chosen]
     tasks = shuffled(plan(entries, names, repeat), seed)
     info = RunInfo(
@@ -114,6 +126,8 @@ def start(
             "timeout": settings.timeout,
             "limit": settings.limit,
             "warmup": settings.warmup,
+            "memory_limit_mb": settings.memory_limit_mb,
+            "permute": settings.permute_seed is not None,
             "repeat": repeat,
             "jobs": jobs,
         },
@@ -163,9 +177,21 @@ def resume(
         info.id,
         [task for task in tasks if task.key not in done],
         chosen,
-        Settings(float(settings["timeout"]), int(settings["limit"]), int(settings["warmup"])),
+        stored_settings(info),
         jobs or int(settings.get("jobs", 1)),
         len(tasks),
+    )
+
+
+def stored_settings(info: RunInfo) -> Settings:
+    """The settings a run was started with (runs stored before an option existed lack it)."""
+    settings = info.settings
+    return Settings(
+        float(settings["timeout"]),
+        int(settings["limit"]),
+        int(settings["warmup"]),
+        memory_limit_mb=settings.get("memory_limit_mb"),
+        permute_seed=info.seed if settings.get("permute") else None,
     )
 
 
@@ -181,8 +207,25 @@ def execute(
         store.add(work.run_id, outcome)
         on_done(outcome)
 
-    if work.tasks:
-        # no more workers than tasks: each is a process to start and stop
-        with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
-            pool.run(work.tasks, finished, tick)
+    conditions = machine.Conditions()
+    last_sample = -math.inf
+
+    def sampled_tick() -> None:
+        nonlocal last_sample
+        if time.monotonic() - last_sample >= CONDITIONS_EVERY_S:
+            conditions.sample()
+            last_sample = time.monotonic()
+        if tick is not None:
+            tick()
+
+    try:
+        if work.tasks:
+            # no more workers than tasks: each is a process to start and stop
+            with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
+                pool.run(work.tasks, finished, sampled_tick)
+    finally:  # what was seen is kept even when the run is stopped
+        conditions.sample()
+        with contextlib.suppress(StoreError):  # a failing store has already said so
+            earlier = store.run(work.run_id).conditions
+            store.record_conditions(work.run_id, conditions.merged(earlier))
     store.finish_run(work.run_id)

@@ -65,7 +65,6 @@ class Answer:
     entry: PuzzleEntry
     result: Result
     problems: list[str]  # empty when every returned grid is a solution of the puzzle
-    unsupported: bool = False  # the back-end cannot take this geometry: not a failure
 
     @property
     def wrong(self) -> bool:
@@ -74,7 +73,7 @@ class Answer:
     @property
     def failed(self) -> bool:
         """A wrong grid or a crashed back-end: the command's exit code becomes 1."""
-        return self.wrong or (self.result.status == Status.ERROR and not self.unsupported)
+        return self.wrong or (self.result.status is Status.ERROR)
 
     def report_failure(self) -> None:
         """Say loudly on stderr what went wrong, if anything did."""
@@ -84,7 +83,7 @@ class Answer:
                 + "; ".join(self.problems),
                 file=sys.stderr,
             )
-        if self.result.status == Status.ERROR and not self.unsupported:
+        if self.result.status is Status.ERROR:
             print(
                 f"ERROR in {self.result.solver} on {self.entry.id}: {self.result.message}",
                 file=sys.stderr,

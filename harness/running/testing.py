@@ -143,6 +143,27 @@ class LateSolver(ReferenceSolver):
         return super()._search(model, puzzle, limit, Deadline(None))
 
 
+class HogSolver(ReferenceSolver):
+    """Allocates memory without bound (10 MB at a time), as a runaway model build would."""
+
+    name = "hog"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        hoard = []
+        while True:
+            hoard.append(bytearray(10 * 1024 * 1024))
+
+
+class NapperSolver(ReferenceSolver):
+    """Sleeps 0.3 s before answering: wall time without CPU time."""
+
+    name = "napper"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        time.sleep(0.3)
+        return super()._search(model, puzzle, limit, deadline)
+
+
 class UnsupportedRulesSolver(ReferenceSolver):
     """Accepts no rules at all, as a back-end limited to some rules does for the others."""
 
@@ -162,6 +183,8 @@ CLASSES: dict[str, type[ReferenceSolver]] = {
         WrongGridSolver,
         FalseUniqueSolver,
         LateSolver,
+        HogSolver,
+        NapperSolver,
         UnsupportedRulesSolver,
     )
 }

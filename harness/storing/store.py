@@ -7,14 +7,16 @@ a run killed at any moment (even with SIGKILL) keeps every result it had written
 
 Tables:
 - `runs`: one row per run: id, started, finished, command, host, cpu, cores, os, python, load,
-  versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON).
+  versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON);
+  from schema version 2 also conditions (JSON: load and CPU clock sampled while it ran).
 - `tasks`: the run's plan, in execution order (`position`): task, collection, puzzle_id,
   geometry, puzzle, solver, configuration (JSON: target and options), repeat.
 - `resumes`: one row per `--resume` of a run: run, started, command, host, cpu, cores, os,
   python, load, versions, git_commit (where and with what the run went on).
 - `results`: one row per finished task: the task's columns plus status, count, exact,
   verdict, solution, solutions (JSON), build_s, solve_s, total_s, nodes, guesses,
-  counters (JSON), error, worker, finished.
+  counters (JSON), error, worker, finished; from schema version 2 also wall_s, cpu_s,
+  peak_rss_mb (measured by the worker) and permutation (the seed of a `--permute` isomorph).
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ class RunInfo:
     finished: str = ""
     id: int = 0
     resumes: list[Resumption] = field(default_factory=list)
+    conditions: dict[str, Any] = field(default_factory=dict)  # sampled while it ran
 
     def differences(self, later: Resumption) -> list[str]:
         """What a resumption changed from the first start: e.g. ["cpu", "ortools version"]."""
@@ -125,6 +128,10 @@ class Store(ABC):
 
     @abstractmethod
     def finish_run(self, run_id: int) -> None: ...
+
+    @abstractmethod
+    def record_conditions(self, run_id: int, conditions: dict[str, Any]) -> None:
+        """Keep what the machine was like while the run ran (replacing what was kept)."""
 
     @abstractmethod
     def results(self, run_id: int) -> list[dict[str, Any]]:
@@ -200,7 +207,14 @@ CREATE TABLE IF NOT EXISTS results (
 # (table, column, SQL type and default). A store of an earlier version is brought up to date
 # when it is opened (`ALTER TABLE ... ADD COLUMN`); the rows it already has take the default.
 # `_SCHEMA` above is version 1, the first released one; PRAGMA user_version holds the version.
-ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = ()
+ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    # version 2: measured by the worker around each solve (NULL where it was killed first)
+    ("results", "wall_s", "REAL DEFAULT NULL"),
+    ("results", "cpu_s", "REAL DEFAULT NULL"),
+    ("results", "peak_rss_mb", "REAL DEFAULT NULL"),
+    ("results", "permutation", "INTEGER DEFAULT NULL"),  # `bench --permute`: the isomorph's seed
+    ("runs", "conditions", "TEXT DEFAULT NULL"),  # JSON: load_max, mhz_min, mhz_max, samples
+)
 SCHEMA_VERSION = 1 + len(ADDED_COLUMNS)
 
 _JSON_COLUMNS = ("solutions", "counters")
@@ -383,6 +397,12 @@ class SQLiteStore(Store):
         self.db.execute("UPDATE runs SET finished = ? WHERE id = ?", (now(), run_id))
 
     @_reported
+    def record_conditions(self, run_id: int, conditions: dict[str, Any]) -> None:
+        self.db.execute(
+            "UPDATE runs SET conditions = ? WHERE id = ?", (json.dumps(conditions), run_id)
+        )
+
+    @_reported
     def results(self, run_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT * FROM results WHERE run = ? ORDER BY task", (run_id,))
         found = []
@@ -430,6 +450,7 @@ def _run_info(row: sqlite3.Row) -> RunInfo:
         started=row["started"],
         finished=row["finished"] or "",
         id=row["id"],
+        conditions=json.loads(row["conditions"] or "{}"),
     )
 
 

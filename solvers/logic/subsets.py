@@ -53,7 +53,8 @@ def hidden_subset(state: Candidates, size: int) -> Step | None:
     every other candidate."""
     rules = state.rules
     masks = state.masks
-    for index, unit in enumerate(rules.units):
+    for index in rules.houses:  # only a house must hold every digit
+        unit = rules.units[index]
         placed = state.unit_placed[index]
         places = {
             digit: frozenset(state.places(unit, digit))

@@ -10,7 +10,14 @@ from collections.abc import Callable
 from typing import Any
 
 from harness.analysing.report import Report
-from harness.cli.arguments import add_db_argument, add_task_arguments, int64, repeats, warmups
+from harness.cli.arguments import (
+    add_db_argument,
+    add_task_arguments,
+    int64,
+    positive_float,
+    repeats,
+    warmups,
+)
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json
 from harness.cli.records import outcome_record
@@ -72,7 +79,24 @@ def add_parser(subparsers: Any) -> None:
         help="solutions to look for: 1 = solve, 2 = also prove uniqueness (default 1)",
     )
     parser.add_argument(
-        "--seed", type=int64, metavar="N", help="seed of the task order (default: random, recorded)"
+        "--seed",
+        type=int64,
+        metavar="N",
+        help="seed of the task order and of --permute's isomorphs (default: random, recorded)",
+    )
+    parser.add_argument(
+        "--permute",
+        action="store_true",
+        help="each repeat and warm-up solves a random isomorph of the puzzle (digits relabelled, "
+        "rows, columns, bands and stacks moved, as far as its rules allow); answers are mapped "
+        "back and checked against the original",
+    )
+    parser.add_argument(
+        "--memory-limit",
+        type=positive_float,
+        metavar="MB",
+        help="cap each solve's memory growth at MB megabytes; past it the task is recorded "
+        "as memout and the run goes on (default: no cap)",
     )
     add_db_argument(parser)
     parser.add_argument(
@@ -117,8 +141,12 @@ def run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 raise
-        if not args.json:
-            print(Report(store, work.run_id).as_table(), end="")
+        report = Report(store, work.run_id)
+        if args.json:  # the table's header says them otherwise
+            for warning in report.warnings():
+                print(f"warning: {warning}", file=sys.stderr)
+        else:
+            print(report.as_table(), end="")
     finally:
         store.close()
     return 0
@@ -131,14 +159,22 @@ def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
     timeout = args.timeout or (suite.DEFAULT_TIMEOUT_S if default_suite else DEFAULT_TIMEOUT_S)
     jobs = args.jobs or ((os.cpu_count() or 1) if default_suite else 1)
     chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))
+    seed = session.new_seed() if args.seed is None else args.seed
+    settings = Settings(
+        timeout,
+        args.limit,
+        args.warmup,
+        memory_limit_mb=args.memory_limit,
+        permute_seed=seed if args.permute else None,
+    )
     return lambda store: session.start(
         store,
         entries,
         chosen,
-        Settings(timeout, args.limit, args.warmup),
+        settings,
         repeat=args.repeat,
         jobs=jobs,
-        seed=args.seed,
+        seed=seed,
         inputs=args.inputs or [f"default suite: {suite.describe()}"],
         command=_command_line(args),
     )
@@ -153,6 +189,8 @@ def _resumed(args: argparse.Namespace, store: Store) -> session.Plan:
         "--repeat": args.repeat != 1,
         "--warmup": args.warmup != 0,
         "--limit": args.limit != 1,
+        "--permute": args.permute,
+        "--memory-limit": args.memory_limit is not None,
         "-s": args.solvers != "all",
     }
     ignored = [flag for flag, used in given.items() if used]

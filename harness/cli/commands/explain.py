@@ -30,10 +30,13 @@ def add_parser(subparsers: Any) -> None:
         "--techniques",
         metavar="KEYS",
         help="use only these techniques (comma-separated keys: "
-        + ", ".join(t.key for t in TECHNIQUES)
+        + ", ".join(t.key for t in TECHNIQUES if t.default)
+        + "; with --uniqueness also "
+        + ", ".join(t.key for t in TECHNIQUES if not t.default)
         + ")",
     )
     parser.add_argument("--timeout", type=positive_float, metavar="S", help="stop after S seconds")
+    add_uniqueness_argument(parser)
     parser.add_argument(
         "--json",
         action="store_true",
@@ -41,6 +44,14 @@ def add_parser(subparsers: Any) -> None:
         "partial and candidates",
     )
     parser.set_defaults(run=run)
+
+
+def add_uniqueness_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--uniqueness",
+        action="store_true",
+        help="also use unique rectangles and BUG+1, which assume the puzzle has one solution",
+    )
 
 
 def techniques_of(args: argparse.Namespace) -> list[str] | None:
@@ -51,7 +62,7 @@ def techniques_of(args: argparse.Namespace) -> list[str] | None:
 
 def make_solver(args: argparse.Namespace) -> LogicSolver:
     try:
-        return LogicSolver(techniques_of(args))
+        return LogicSolver(techniques_of(args), uniqueness=getattr(args, "uniqueness", False))
     except ValueError as error:
         raise SudokuBenchError(str(error)) from None
 

@@ -16,6 +16,7 @@ from harness.cli.inputs import geometry_argument
 from harness.cli.output import print_json, write_output
 from harness.generating.generator import (
     DIFFICULTIES,
+    STRATEGIES,
     Generated,
     Generator,
     solution_counter,
@@ -32,10 +33,13 @@ def add_parser(subparsers: Any) -> None:
         help="make unique puzzles: random full grid, cells removed while one solution remains",
         description="Generate puzzles as the source documents describe: a random full grid, "
         "then cells removed in random order while the puzzle keeps exactly one solution "
-        "(counted by a fast back-end). Targets: easy 40, medium 50, hard 60 empty cells on a "
-        "9x9, scaled by N²/81 for other sizes; the rating (see `rate`) must match the "
-        "difficulty (hard accepts hard or expert). When a grid cannot reach its target the "
-        "output says how many empty cells it reached. The same seed gives the same puzzles.",
+        "(counted by a fast back-end); or, with --strategy add, a sparse random set of clues "
+        "with clues added until one solution is left. Where removal stalls, a local search "
+        "(add one clue, remove two; swap one for another) goes on. Targets: easy 40, medium "
+        "50, hard and extreme 60 empty cells on a 9x9, scaled by N²/81 for other sizes; the "
+        "rating (see `rate`) must match the difficulty (hard accepts hard or expert, extreme "
+        "needs forcing chains). When a grid cannot reach its target the output says how many "
+        "empty cells it reached. The same seed gives the same puzzles.",
     )
     parser.add_argument("--size", type=int, default=9, metavar="N", help="side of the grid (9)")
     parser.add_argument(
@@ -50,6 +54,13 @@ def add_parser(subparsers: Any) -> None:
         choices=DIFFICULTIES,
         default="easy",
         help="the rating the puzzles must have (easy)",
+    )
+    parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="remove",
+        help="remove: cells removed from a full grid (the source documents'); add: clues "
+        "added to a sparse random set until unique, then unneeded ones removed (remove)",
     )
     parser.add_argument(
         "--count", type=positive_int, default=1, metavar="K", help="how many puzzles (1)"
@@ -83,7 +94,7 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="one JSON object per puzzle: id, puzzle, solution, geometry, difficulty, seed, "
         "symmetric, minimal, empty, target, rating, hardest, steps, score, techniques, "
-        "attempts, note",
+        "estimate, hard_steps, attempts, note, strategy, seconds",
     )
     parser.set_defaults(run=run)
 
@@ -113,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         minimal=args.minimal,
         counter=solution_counter(args.counter),
         attempts=args.attempts,
+        strategy=args.strategy,
     )
     made: list[Generated] = []
     rows = []
@@ -153,6 +165,8 @@ def record(number: int, made: Generated, rules: Rules, args: argparse.Namespace)
         **made.rating.record(),
         "attempts": made.attempts,
         "note": made.note,
+        "strategy": made.strategy,
+        "seconds": round(made.seconds, 3),
     }
 
 
@@ -174,6 +188,7 @@ def write(path: Path, made: list[Generated], rules: Rules, args: argparse.Namesp
         f"--count {args.count} --seed {args.seed}"
         + (" --symmetric" if args.symmetric else "")
         + (" --minimal" if args.minimal else "")
+        + (f" --strategy {args.strategy}" if args.strategy != "remove" else "")
     )
     lines = [header]
     for item in made:
