@@ -622,7 +622,9 @@ class PolynomialSystem:
             for cell in open_cells:
                 digit = algebra.divmod(algebra.digit_polynomial, self.univariate[cell])[1]
                 total += algebra.lift(digit, self.variable(cell))
-            sums.append(total - algebra.to_sympy(algebra.number(self._rest(cage))))
+            total -= algebra.to_sympy(algebra.number(self._rest(cage)))
+            if total:  # zero when the cells' candidates already fix the sum: nothing to add
+                sums.append(total)
         return sums
 
     @cached_property

@@ -375,3 +375,14 @@ def test_a_killer_with_no_givens_is_solved_by_every_configuration(name: str) -> 
     assert [grid.to_line() for grid in truth] == ["1234341221434321"]
     result = create(name).solve(puzzle, limit=2, timeout=120)
     assert result.status is Status.SOLVED and result.solutions == truth, result.status
+
+
+def test_a_cage_sum_its_candidates_already_fix_adds_no_zero_generator() -> None:
+    """r1c1 can only be 1 and r1c2 only 2, so their cage sum x1 + x2 - 3 reduces to 0: it
+    must not reach sympy, which divides by every generator (a ZeroDivisionError once)."""
+    rules = rules4(cages=(Cage((0, 1), 3), Cage((2, 3), 7)))
+    puzzle = Grid.from_string("..34....21......", rules)
+    system = system_of(puzzle)
+    assert system.algebra.roots(system.univariate[0]) == (1,)
+    assert not system.cage_sums and all(system.polynomials())
+    count_check(puzzle, strategy="basis")
