@@ -23,6 +23,11 @@ def fish(state: Candidates, size: int) -> Step | None:
         base_of = rules.row_of if base_kind == "row" else rules.col_of
         first_base = 0 if base_kind == "row" else rules.size  # index of bases[0] in units
         for digit in rules.digits:
+            # the search reads only this digit's places and the lines where it is placed
+            key = ("fish", size, base_kind, digit, state.digit_board(digit),
+                   state.placed_lines(digit))  # fmt: skip
+            if key in state.barren:
+                continue
             spots = {}
             for index, line in enumerate(bases):
                 if not state.unit_placed[first_base + index] & bit(digit):
@@ -49,6 +54,7 @@ def fish(state: Candidates, size: int) -> Step | None:
                         f"({cover_kind}s {covers_text})",
                         eliminations=tuple((cell, digit) for cell in removed),
                     )
+            state.barren.add(key)
     return None
 
 
@@ -80,6 +86,11 @@ def finned_fish(state: Candidates, size: int) -> Step | None:
         line_of_region = _region_positions(rules, base_kind)
         widest = max(_span(in_region) for in_region in line_of_region)
         for digit in rules.digits:
+            # the search reads only this digit's places and the lines where it is placed
+            key = ("finned_fish", size, base_kind, digit, state.digit_board(digit),
+                   state.placed_lines(digit))  # fmt: skip
+            if key in state.barren:
+                continue
             b = bit(digit)
             spots: dict[int, int] = {}  # base line -> positions holding the digit
             for index, line in enumerate(bases):
@@ -91,6 +102,7 @@ def finned_fish(state: Candidates, size: int) -> Step | None:
                     if places:
                         spots[index] = places
             if len(spots) <= size:
+                state.barren.add(key)
                 continue
             for chosen in combinations(spots, size):
                 union = 0
@@ -114,6 +126,7 @@ def finned_fish(state: Candidates, size: int) -> Step | None:
                     )  # fmt: skip
                     if step:
                         return step
+            state.barren.add(key)
     return None
 
 
