@@ -38,37 +38,50 @@ def peer_bits(rules: Rules) -> tuple[int, ...]:
 
 def almost_locked_sets(state: Candidates, max_cells: int = MAX_CELLS) -> list[Als]:
     """Every ALS of up to `max_cells` cells, each set once (in the first unit it lies in)."""
+    found: dict[int, Als] = {}
+    for index in range(len(state.rules.units)):
+        for als in _unit_sets(state, index, max_cells):
+            found.setdefault(als.cell_bits, als)
+    return list(found.values())
+
+
+def _unit_sets(state: Candidates, index: int, max_cells: int) -> list[Als]:
+    """The ALS of one unit. They depend only on its cells' candidates, so they are kept
+    (in `state.derived`) for as long as those stay the same, across steps."""
     rules = state.rules
     masks = state.masks
+    unit = rules.units[index]
+    key = ("als", index, max_cells, tuple(masks[cell] for cell in unit))
+    kept: list[Als] | None = state.derived.get(key)
+    if kept is not None:
+        return kept
     peers = peer_bits(rules)
     everyone = (1 << rules.cell_count) - 1
-    found: dict[int, Als] = {}
-    for index, unit in enumerate(rules.units):
-        open_cells = [cell for cell in unit if masks[cell]]
-        for count in range(1, min(max_cells, len(open_cells) - 1) + 1):
-            for cells in combinations(open_cells, count):
-                union = 0
-                for cell in cells:
-                    union |= masks[cell]
-                if union.bit_count() != count + 1:
-                    continue
-                key = sum(1 << cell for cell in cells)
-                if key in found:
-                    continue
-                holders = []
-                seen = []
-                for digit in range(1, rules.size + 1):
-                    held = seen_all = 0
-                    if union >> (digit - 1) & 1:
-                        seen_all = everyone
-                        for cell in cells:
-                            if masks[cell] >> (digit - 1) & 1:
-                                held |= 1 << cell
-                                seen_all &= peers[cell]
-                    holders.append(held)
-                    seen.append(seen_all if held else 0)
-                found[key] = Als(index, cells, key, union, tuple(holders), tuple(seen))
-    return list(found.values())
+    sets: list[Als] = []
+    open_cells = [cell for cell in unit if masks[cell]]
+    for count in range(1, min(max_cells, len(open_cells) - 1) + 1):
+        for cells in combinations(open_cells, count):
+            union = 0
+            for cell in cells:
+                union |= masks[cell]
+            if union.bit_count() != count + 1:
+                continue
+            holders = []
+            seen = []
+            for digit in range(1, rules.size + 1):
+                held = seen_all = 0
+                if union >> (digit - 1) & 1:
+                    seen_all = everyone
+                    for cell in cells:
+                        if masks[cell] >> (digit - 1) & 1:
+                            held |= 1 << cell
+                            seen_all &= peers[cell]
+                holders.append(held)
+                seen.append(seen_all if held else 0)
+            cell_bits = sum(1 << cell for cell in cells)
+            sets.append(Als(index, cells, cell_bits, union, tuple(holders), tuple(seen)))
+    state.derived[key] = sets
+    return sets
 
 
 def _removals(state: Candidates, a: Als, b: Als, z_digits: int) -> tuple[Move, ...]:
