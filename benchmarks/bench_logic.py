@@ -16,6 +16,7 @@ hard 9x9 puzzles with seed 1 and checks each: 60 empty cells, unique by `propaga
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -126,10 +127,16 @@ def main() -> None:
     else:
         print("top1465 not found: pass --top1465 PATH")
     sets.append(("forum-hardest", [e.puzzle for e in load("forum-hardest")[:100]]))
+    print(f"load average at start: {_load()}")  # the timings depend on what else runs
     for name, puzzles in sets:
         measure(name, puzzles)
     if not args.skip_generator:
         generator_figures(args.generated)
+    print(f"load average at end: {_load()}")
+
+
+def _load() -> str:
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg()) + f" ({os.cpu_count()} cores)"
 
 
 if __name__ == "__main__":

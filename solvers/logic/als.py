@@ -119,13 +119,15 @@ def _links(state: Candidates) -> tuple[list[Als], dict[int, list[tuple[int, int]
             if held:
                 lowest = (held & -held).bit_length() - 1
                 by_first[d].setdefault(lowest, []).append(index)
+    # per digit, the cells that are some set's lowest holder: only those can lead anywhere
+    firsts = [sum(1 << cell for cell in by_first[d]) for d in range(n)]
     rcc: dict[tuple[int, int], int] = {}
     for i, a in enumerate(sets):
         for d in range(n):
             if not a.holders[d]:
                 continue
             seen = a.seen[d]
-            for cell in bits(seen):
+            for cell in bits(seen & firsts[d]):
                 for j in by_first[d].get(cell, ()):
                     if j <= i:
                         continue

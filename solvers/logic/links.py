@@ -231,18 +231,26 @@ def _node(
     return groups[key]
 
 
+@cache
+def peer_sets(rules: Rules) -> tuple[frozenset[int], ...]:
+    return tuple(frozenset(p) for p in rules.peers)
+
+
 def _group_weak_links(graph: Graph) -> None:
     """A group is off for every candidate of its digit in a cell that sees all its cells,
     and for every other group of the digit wholly in such cells; the links go both ways."""
     rules = graph.state.rules
     n = graph.tables.size
-    peers = [frozenset(p) for p in rules.peers]
+    peers = peer_sets(rules)
     seen_by = []
     for group in graph.groups:
         common = set(peers[group.cells[0]])
         for cell in group.cells[1:]:
             common &= peers[cell]
         seen_by.append(common)
+    of_digit: dict[int, list[tuple[int, frozenset[int]]]] = {}
+    for j, other in enumerate(graph.groups):
+        of_digit.setdefault(other.digit, []).append((j, frozenset(other.cells)))
     for i, group in enumerate(graph.groups):
         node = graph.base + i
         mask = 0
@@ -251,8 +259,8 @@ def _group_weak_links(graph: Graph) -> None:
             if graph.present >> candidate & 1:
                 mask |= 1 << candidate
                 graph.group_weak[candidate] = graph.group_weak.get(candidate, 0) | 1 << node
-        for j, other in enumerate(graph.groups):
-            if j != i and other.digit == group.digit and set(other.cells) <= seen_by[i]:
+        for j, cells in of_digit[group.digit]:
+            if j != i and cells <= seen_by[i]:
                 mask |= 1 << (graph.base + j)
         graph.group_weak[node] = graph.group_weak.get(node, 0) | mask
 
