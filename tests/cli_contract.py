@@ -73,6 +73,8 @@ GENERATE = frozenset(
         "solution",
         "geometry",
         "difficulty",
+        "variant",
+        "rules",
         "seed",
         "symmetric",
         "minimal",
