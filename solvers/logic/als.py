@@ -86,14 +86,12 @@ def _unit_sets(state: Candidates, index: int, max_cells: int) -> list[Als]:
 
 def _removals(state: Candidates, a: Als, b: Als, z_digits: int) -> tuple[Move, ...]:
     """Each digit z of `z_digits` from the cells outside both sets that see all its places."""
-    masks = state.masks
     removed = []
     outside = ~(a.cell_bits | b.cell_bits)
     for digit in digits_of(z_digits):
         d = digit - 1
-        for cell in bits(a.seen[d] & b.seen[d] & outside):
-            if masks[cell] >> d & 1:
-                removed.append((cell, digit))
+        for cell in bits(a.seen[d] & b.seen[d] & outside & state.digit_board(digit)):
+            removed.append((cell, digit))
     return tuple(removed)
 
 
@@ -176,9 +174,20 @@ def als_xy_wing(state: Candidates) -> Step | None:
             a, b = sets[i], sets[j]
             if a.cell_bits & b.cell_bits:
                 continue
+            # the common digits that some cell outside A and B could lose (then x and y)
+            outside = ~(a.cell_bits | b.cell_bits)
+            removable = 0
+            for digit in digits_of(a.digits & b.digits):
+                d = digit - 1
+                if a.seen[d] & b.seen[d] & outside & state.digit_board(digit):
+                    removable |= 1 << d
+            if not removable:
+                continue
             for x in digits_of(x_mask):
                 for y in digits_of(y_mask & ~(1 << (x - 1))):
-                    z_digits = a.digits & b.digits & ~(1 << (x - 1)) & ~(1 << (y - 1))
+                    z_digits = removable & ~(1 << (x - 1)) & ~(1 << (y - 1))
+                    if not z_digits:
+                        continue
                     removed = _removals(state, a, b, z_digits)
                     removed = tuple(
                         move for move in removed if not sets[c].cell_bits >> move[0] & 1
