@@ -329,7 +329,7 @@ def test_reduce_refuses_a_model_that_would_leave_a_rule_out(
     assert main([*command[:-1], "exact-cover"]) == 0
 
 
-@pytest.mark.parametrize("target", ["exact-cover", "cnf", "milp", "cp-model", "csp"])
+@pytest.mark.parametrize("target", sorted(REDUCTIONS))
 def test_reduce_describes_a_variant_puzzle(target: str, capsys: pytest.CaptureFixture[str]) -> None:
     killer = killer_4x4()
     rules = killer.rules.with_rules(anti_knight=True, non_consecutive=True)
