@@ -111,6 +111,12 @@ class CpModelReduction(Reduction[cp_model.CpModel, Answer]):
             differs.append(literal)
         model.add_bool_or(differs)
 
+    def describe(self, puzzle: Grid) -> dict[str, Any]:
+        return describe(puzzle, self.encoding)
+
+    def export(self, puzzle: Grid) -> str:
+        return export(puzzle, self.encoding)
+
 
 def domains(puzzle: Grid) -> list[tuple[int, ...]]:
     """Each cell's digits: its parity's (all digits for most cells), or its given if allowed."""

@@ -151,6 +151,12 @@ class CspReduction(Reduction[CspModel, Mapping[int, int]]):
     def size(self, model: CspModel) -> dict[str, int]:
         return {"variables": model.variables, "constraints": model.constraints}
 
+    def describe(self, puzzle: Grid) -> dict[str, Any]:
+        return describe(puzzle)
+
+    def export(self, puzzle: Grid) -> str:
+        return export(puzzle)
+
 
 def _differ(a: int, b: int) -> bool:
     return a != b

@@ -239,6 +239,12 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
     def size(self, model: pywraplp.Solver) -> dict[str, int]:
         return {"variables": model.NumVariables(), "constraints": model.NumConstraints()}
 
+    def describe(self, puzzle: Grid) -> dict[str, Any]:
+        return describe(puzzle, self.backend)
+
+    def export(self, puzzle: Grid) -> str:
+        return export(puzzle)
+
 
 def _write(solver: pywraplp.Solver, program: LinearProgram) -> tuple[Any, ...]:
     """Put the program into a pywraplp solver; its variables, in placement order."""

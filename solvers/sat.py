@@ -29,12 +29,13 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from pysat.solvers import Solver as PySatSolver
 from pysat.solvers import SolverNames
 
 from puzzles.grid import Grid
+from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.cnf import Cnf, CnfData, CnfReduction
 from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
 from solvers.counting import count_by_exclusion
@@ -81,6 +82,8 @@ class SatSolver(Solver[SatProblem]):
     """A PySAT solver on the extended Sudoku CNF; counts with blocking clauses."""
 
     name = "sat"
+    # every rule kind: pair clauses, parity units, cage sums by digit-set selectors (cnf.py)
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
     def __init__(self, solver: str = "cadical153", givens: str = "simplify") -> None:
         self.solver = canonical_name(solver)
