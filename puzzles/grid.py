@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from puzzles.errors import PuzzleFormatError, RulesError
+from puzzles.picture import region_picture
 from puzzles.rules import COMMON_SIZES, Rules
 from puzzles.symbols import DEFAULT, Alphabet
 
@@ -146,8 +147,12 @@ class Grid:
         return self.to_line()
 
     def picture(self, alphabet: Alphabet = DEFAULT, blank: str = ".") -> str:
-        """A boxed picture with `|`, `-` and `+` between boxes, one row per line."""
+        """A boxed picture with `|`, `-` and `+` between boxes, one row per line; a jigsaw
+        is drawn in a frame with borders where the regions change (`puzzles.picture`)."""
         rules = self.rules
+        if rules.layout is not None:
+            symbols = [alphabet.symbols[v - 1] if v else blank for v in self.values]
+            return region_picture(rules, symbols)
         rows = []
         for r, row in enumerate(self.to_rows()):
             if r and r % rules.box_rows == 0:

@@ -833,11 +833,17 @@ class PolynomialReduction(Reduction[PolynomialSystem, Mapping[int, int]]):
     name = "polynomials"
 
     def __init__(
-        self, *, modulus: ModulusOption = None, unit_sums: bool = False, unity: bool = False
+        self,
+        *,
+        modulus: ModulusOption = None,
+        unit_sums: bool = False,
+        unity: bool = False,
+        script: str = "sudoku.sing",
     ) -> None:
         self.modulus = modulus
         self.unit_sums = unit_sums
         self.unity = unity
+        self.script = script  # the exported file's name, which its recipe loads
 
     def apply(self, puzzle: Grid) -> tuple[PolynomialSystem, Grid]:
         system = system_of(puzzle, modulus=self.modulus, unit_sums=self.unit_sums, unity=self.unity)
@@ -848,6 +854,21 @@ class PolynomialReduction(Reduction[PolynomialSystem, Mapping[int, int]]):
 
     def size(self, model: PolynomialSystem) -> dict[str, int]:
         return model.size()
+
+    def describe(self, puzzle: Grid) -> dict[str, Any]:
+        return describe(puzzle, modulus=self._modulus(puzzle))
+
+    def export(self, puzzle: Grid) -> str:
+        return export(
+            puzzle,
+            modulus=self._modulus(puzzle),
+            unit_sums=self.unit_sums,
+            unity=self.unity,
+            script=self.script,
+        )
+
+    def _modulus(self, puzzle: Grid) -> int | None:
+        return resolve_modulus(self.modulus, puzzle.rules.size, unity=self.unity)
 
 
 # --- the `reduce --to polynomials` target -------------------------------------------------

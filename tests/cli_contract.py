@@ -15,6 +15,7 @@ RESULT = frozenset(
     {
         "id",
         "puzzle",
+        "rules",
         "solver",
         "status",
         "solutions",
@@ -31,13 +32,40 @@ RESULT = frozenset(
 )
 SOLVE = RESULT | {"verified"}  # count too
 CHECK = RESULT | {"collection", "repeat", "total_s", "harness_status", "agrees"}
-BENCH = RESULT | {"run", "task", "collection", "repeat", "total_s", "harness_status"}
+BENCH = RESULT | {"run", "task", "collection", "repeat", "total_s", "harness_status", "host"}
+# `bench --plan --json`: one object, with one estimate per back-end and collection
+PLAN = frozenset(
+    {
+        "tasks",
+        "puzzles",
+        "cpu_s",
+        "wall_s",
+        "workers",
+        "skipped",
+        "pilot_tasks",
+        "pilot_s",
+        "estimates",
+    }
+)
+PLAN_ESTIMATE = frozenset(
+    {
+        "solver",
+        "collection",
+        "tasks",
+        "per_task_s",
+        "timeout_share",
+        "source",
+        "samples",
+        "cpu_s",
+        "skipped",
+    }
+)
 RATE = RESULT | {"rating", "hardest", "steps", "score", "techniques", "estimate", "hard_steps"}
 EXPLAIN = RATE | {"log", "step_details", "partial", "candidates"}
 STEP_DETAIL = frozenset({"technique", "text", "placements", "eliminations"})
 
 SOLVERS = frozenset({"name", "aliases", "available", "library", "version", "in_all", "summary"})
-SHOW = frozenset({"id", "geometry", "givens", "puzzle", "picture", "solution", "metadata"})
+SHOW = frozenset({"id", "geometry", "rules", "givens", "puzzle", "picture", "solution", "metadata"})
 COLLECTIONS = frozenset({"name", "file", "count", "sizes", "solutions", "summary", "source"})
 GENERATE = frozenset(
     {
@@ -46,6 +74,8 @@ GENERATE = frozenset(
         "solution",
         "geometry",
         "difficulty",
+        "variant",
+        "rules",
         "seed",
         "symmetric",
         "minimal",
@@ -71,7 +101,18 @@ FACTS4X4_BY_GIVENS = frozenset({"givens", "puzzles", "unique"})
 
 REDUCE = {
     "exact-cover": frozenset(
-        {"id", "target", "geometry", "givens", "before", "after", "secondary", "clashes"}
+        {
+            "id",
+            "target",
+            "geometry",
+            "givens",
+            "before",
+            "after",
+            "secondary",
+            "clashes",
+            "cages",
+            "cage_options",
+        }
     ),
     "polynomials": frozenset(
         {
@@ -107,6 +148,11 @@ REDUCE = {
             "clauses_cell-at-most",
             "clauses_unit-at-least",
             "clauses_unit-at-most",
+            "clauses_pair-distinct",
+            "clauses_nonconsecutive",
+            "clauses_parity",
+            "clauses_cage-at-most",
+            "clauses_cage-sum",
             "clauses_givens",
         }
     ),
@@ -144,6 +190,7 @@ REPORT_CSV = (
     "cpu_s",
     "peak_rss_mb",
     "permutation",
+    "host",
 )
 REPORT_JSON = frozenset({"run", "definitions", "summary", "tasks"})
 REPORT_RUN = frozenset(
@@ -160,7 +207,11 @@ REPORT_RUN = frozenset(
         "resumes",
         "conditions",
         "warnings",
+        "hosts",
     }
+)
+REPORT_HOST = frozenset(
+    {"host", "cpu", "cores", "os", "python", "load", "versions", "git_commit", "tasks"}
 )
 MACHINE = frozenset({"host", "cpu", "cores", "os", "python", "load"})
 REPORT_RESUME = frozenset(
@@ -186,6 +237,7 @@ REPORT_SUMMARY = frozenset(
         "guesses",
         "agree",
         "unsupported",
+        "skipped",
     }
 )
 REPORT_TASK = frozenset(REPORT_CSV) | {"solutions", "counters"}
@@ -219,6 +271,9 @@ SETTINGS = frozenset(
         "permute",
         "repeat",
         "jobs",
+        "repeat_timeouts",
+        "shard",
+        "cluster",
     }
 )
 CONFIGURATION = frozenset({"target", "options", "distribution", "version"})
@@ -271,13 +326,17 @@ STORE_TABLES = {
         "cpu_s",
         "peak_rss_mb",
         "permutation",
+        "host",
     ),
+    "hosts": ("run", *_RUN_MACHINE),
 }
 
 DOCUMENTED: dict[str, frozenset[str]] = {
     "solve and count --json": SOLVE,
     "check --json": CHECK,
     "bench --json": BENCH,
+    "bench --plan --json": PLAN,
+    "bench --plan --json estimates": PLAN_ESTIMATE,
     "rate --json": RATE,
     "explain --json": EXPLAIN,
     "explain --json step_details": STEP_DETAIL,
@@ -295,6 +354,7 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "report --format json run": REPORT_RUN,
     "report --format json machine": MACHINE,
     "report --format json resumes": REPORT_RESUME,
+    "report --format json hosts": REPORT_HOST,
     "report --format json definitions": REPORT_DEFINITIONS,
     "report --format json summary": REPORT_SUMMARY,
     "report --format json tasks": REPORT_TASK,
