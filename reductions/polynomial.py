@@ -869,7 +869,9 @@ class PolynomialReduction(Reduction[PolynomialSystem, Mapping[int, int]]):
         )
 
     def _modulus(self, puzzle: Grid) -> int | None:
-        return resolve_modulus(self.modulus, puzzle.rules.size, unity=self.unity)
+        # `default` with roots of unity moves above the cages' spread, as `system_of` does
+        above = cage_spread(puzzle.rules)
+        return resolve_modulus(self.modulus, puzzle.rules.size, self.unity, above=above)
 
 
 # --- the `reduce --to polynomials` target -------------------------------------------------

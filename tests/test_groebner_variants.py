@@ -25,6 +25,7 @@ from puzzles.rules import ALL_KINDS, Cage, RuleKind, Rules
 from reductions.polynomial import (
     Algebra,
     FieldTooSmallError,
+    PolynomialReduction,
     PolynomialSystem,
     cage_spread,
     format_polynomial,
@@ -341,6 +342,8 @@ def test_a_field_too_small_for_the_cage_sums_is_unsupported() -> None:
     assert result.status is Status.UNSUPPORTED and "GF(7)" in result.message
     # the default roots-of-unity prime moves above the spread: 13 = 1 mod 6
     assert system_of(Grid.empty(rules), modulus="default", unity=True).algebra.modulus == 13
+    reduction = PolynomialReduction(modulus="default", unity=True)
+    assert reduction.describe(Grid.empty(rules))["field"] == "GF(13)"
 
 
 def test_extra_regions_smaller_than_n_are_not_houses() -> None:

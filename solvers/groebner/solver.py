@@ -113,7 +113,6 @@ class Search:
         self.puzzle = puzzle
         self.rules: Rules = puzzle.rules
         self.algebra = system.algebra  # the field the reduction chose for these rules
-        self.houses = [self.rules.units[i] for i in self.rules.houses]
         self.house_indices = frozenset(self.rules.houses)
         self.summed_cages = [cage for cage in self.rules.cages if cage.total is not None]
         self.solver = solver
