@@ -43,77 +43,109 @@ def _padded(rows: tuple[tuple[int, ...], ...]) -> tuple[Array, Array]:
     return matrix, lengths
 
 
+def pack(arrays: list[Array]) -> tuple[Array, Array]:
+    """Arrays as one int64 blob and its index (offset, rows, columns per array)."""
+    meta = np.zeros(3 * len(arrays), dtype=np.int64)
+    offset = 0
+    for number, array in enumerate(arrays):
+        matrix = array.reshape(array.shape[0], -1) if array.ndim else array.reshape(1, 1)
+        meta[3 * number : 3 * number + 3] = (offset, matrix.shape[0], matrix.shape[1])
+        offset += matrix.size
+    blob = np.zeros(max(offset, 1), dtype=np.int64)
+    for number, array in enumerate(arrays):
+        start = meta[3 * number]
+        blob[start : start + array.size] = array.ravel()
+    return blob, meta
+
+
 @dataclass(frozen=True)
 class JitTables:
-    """A rules' index tables as numpy arrays, in the order the kernel reads them."""
+    """A rules' index tables packed for the kernel (see `kernel.search` for the order)."""
 
     size: int
     full: int
-    peers: Array
-    npeers: Array
-    units: Array
-    ulen: Array
-    house: Array
-    units_of: Array
-    nunits_of: Array
-    inter: Array
-    common: Array
-    ncommon: Array
-    u_rest: Array
-    nu_rest: Array
-    v_rest: Array
-    nv_rest: Array
-
-    def arguments(self) -> tuple[object, ...]:
-        return (
-            self.peers, self.npeers, self.units, self.ulen, self.house, self.units_of,
-            self.nunits_of, self.inter, self.common, self.ncommon, self.u_rest, self.nu_rest,
-            self.v_rest, self.nv_rest, self.full,
-        )  # fmt: skip
+    cells: int
+    units: int
+    width: int  # the most alternatives a branch point can have
+    blob: Array
+    meta: Array
 
 
 @cache
 def jit_tables(rules: Rules) -> JitTables:
-    houses = set(rules.houses)
+    houses = sorted(rules.houses)
     # locked candidates need a digit that must appear in the unit: houses only
-    found = intersections(tuple(rules.units[i] for i in sorted(houses)))
-    order = sorted(houses)  # intersections() numbered the houses 0..; map back to units
+    found = intersections(tuple(rules.units[i] for i in houses))
     pairs = []
-    for item in found:
+    for item in found:  # intersections() numbered the houses 0..; map back to units
         first = (item.units & -item.units).bit_length() - 1
         second = item.units.bit_length() - 1
-        pairs.append((order[first], order[second]))
+        pairs.append((houses[first], houses[second]))
     peers, npeers = _padded(rules.peers)
     units, ulen = _padded(rules.units)
     units_of, nunits_of = _padded(rules.units_of)
     common, ncommon = _padded(tuple(item.common for item in found))
     u_rest, nu_rest = _padded(tuple(item.u_rest for item in found))
     v_rest, nv_rest = _padded(tuple(item.v_rest for item in found))
+    house = np.array([index in houses for index in range(len(rules.units))], dtype=np.int64)
+    inter = np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)
+    blob, meta = pack(
+        [peers, npeers, units, ulen, house, units_of, nunits_of, inter, common, ncommon]
+        + [u_rest, nu_rest, v_rest, nv_rest]
+    )
     return JitTables(
         size=rules.size,
         full=(1 << rules.size) - 1,
-        peers=peers,
-        npeers=npeers,
-        units=units,
-        ulen=ulen,
-        house=np.array([index in houses for index in range(len(rules.units))], dtype=np.bool_),
-        units_of=units_of,
-        nunits_of=nunits_of,
-        inter=np.array(pairs, dtype=np.int64).reshape(len(pairs), 2),
-        common=common,
-        ncommon=ncommon,
-        u_rest=u_rest,
-        nu_rest=nu_rest,
-        v_rest=v_rest,
-        nv_rest=nv_rest,
+        cells=rules.cell_count,
+        units=len(rules.units),
+        width=max(rules.size, int(ulen.max())),
+        blob=blob,
+        meta=meta,
     )
 
 
 @dataclass
 class JitModel:
     tables: JitTables
-    start: Array  # candidates per cell (int64 bit masks)
-    givens: Array  # the cells to place first
+    values: Array  # the puzzle's digits, 0 for empty (int64)
+
+
+class Workspace:
+    """The kernel's work arrays for one rules, allocated once and reused for every puzzle."""
+
+    def __init__(self, tables: JitTables) -> None:
+        cells, nunits, width = tables.cells, tables.units, tables.width
+        levels = cells + 2  # the root, and every level places a cell at least
+        self.blob, self.meta = pack(
+            [
+                np.zeros((levels, cells)),  # candidates per level
+                np.zeros((levels, nunits)),  # digits placed per unit, per level
+                np.zeros((levels, width)),  # the alternatives' cells, per level
+                np.zeros((levels, width)),  # the alternatives' digit bits, per level
+                np.zeros(levels),  # how many alternatives, per level
+                np.zeros(levels),  # the alternative being tried, per level
+                np.zeros(2 * cells + 1),  # the pending cells
+                np.zeros(nunits),  # dirty units
+                np.zeros(nunits),  # changed units
+                np.zeros(nunits),  # the dom/wdeg weights
+            ]
+        )
+        self.buffer = np.zeros((SOLUTION_BUFFER, cells), dtype=np.int64)
+        self.state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+
+    def matrix(self, index: int) -> Array:
+        offset, rows, cols = (int(x) for x in self.meta[3 * index : 3 * index + 3])
+        return self.blob[offset : offset + rows * cols].reshape(rows, cols)
+
+    def untried(self, depth: int) -> int:
+        """Branch points on the path to `depth` with alternatives still to try."""
+        nchoices, current = self.matrix(4).ravel(), self.matrix(5).ravel()
+        return int(np.count_nonzero(current[: depth + 1] < nchoices[: depth + 1] - 1))
+
+
+@cache
+def workspace(rules: Rules) -> Workspace:
+    return Workspace(jit_tables(rules))
 
 
 class PropagatingJitSolver(Solver[JitModel]):
@@ -128,70 +160,50 @@ class PropagatingJitSolver(Solver[JitModel]):
         warm_up()
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> JitModel:
-        tables = jit_tables(puzzle.rules)
-        values = np.asarray(puzzle.values, dtype=np.int64)
-        start = np.where(values > 0, np.left_shift(1, values - 1), tables.full).astype(np.int64)
-        return JitModel(tables, start, np.flatnonzero(values).astype(np.int64))
+        return JitModel(jit_tables(puzzle.rules), np.array(puzzle.values, dtype=np.int64))
 
     def _search(
         self, model: JitModel, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
-        found, exhausted, timed_out, st = run(model, limit, deadline)
-        solutions = [Grid(puzzle.rules, _digits(masks)) for masks in found]
+        found, exhausted, timed_out, st = run(model, workspace(puzzle.rules), limit, deadline)
+        nodes, guesses, propagations, hidden, locked = st[kernel.NODES : kernel.LOCKED + 1].tolist()
+        solutions = [Grid(puzzle.rules, digits) for digits in found]
         return SearchOutcome(
             solutions,
             exhausted=exhausted,
             timed_out=timed_out,
             counters={
-                "nodes": int(st[kernel.NODES]),
-                "guesses": int(st[kernel.GUESSES]),
-                "propagations": int(st[kernel.PROPAGATIONS]),
-                "hidden_singles": int(st[kernel.HIDDEN]),
-                "locked_eliminations": int(st[kernel.LOCKED]),
+                "nodes": nodes,
+                "guesses": guesses,
+                "propagations": propagations,
+                "hidden_singles": hidden,
+                "locked_eliminations": locked,
                 "alldiff_eliminations": 0,
             },
         )
 
 
-def _digits(masks: Array) -> tuple[int, ...]:
-    return tuple(int(mask).bit_length() for mask in masks.tolist())
-
-
-def run(model: JitModel, limit: int, deadline: Deadline) -> tuple[list[Array], bool, bool, Array]:
-    """Search to the limit: (solutions as mask rows, exhausted, timed out, state vector)."""
+def run(
+    model: JitModel, space: Workspace, limit: int, deadline: Deadline
+) -> tuple[list[tuple[int, ...]], bool, bool, Array]:
+    """Search to the limit: (solutions' digits, exhausted, timed out, state vector)."""
     tables = model.tables
-    cells = model.start.shape[0]
-    nunits = tables.units.shape[0]
-    depth = cells + 1  # every level places a cell at least
-    cands = np.empty((depth + 1, cells), dtype=np.int64)
-    cands[0] = model.start
-    placeds = np.zeros((depth + 1, nunits), dtype=np.int64)
-    width = max(tables.size, int(tables.ulen.max()))
-    choice_cells = np.empty((depth + 1, width), dtype=np.int64)
-    choice_bits = np.empty((depth + 1, width), dtype=np.int64)
-    nchoices = np.zeros(depth + 1, dtype=np.int64)
-    current = np.zeros(depth + 1, dtype=np.int64)
-    pending = np.empty(2 * cells + 1, dtype=np.int64)
-    dirty = np.zeros(nunits, dtype=np.bool_)
-    changed = np.zeros(nunits, dtype=np.bool_)
-    weights = np.ones(nunits, dtype=np.int64)
-    st = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
-    buffer = np.empty((min(limit, SOLUTION_BUFFER), cells), dtype=np.int64)
-    found: list[Array] = []
+    st = space.state
+    st[:] = 0
+    buffer = space.buffer if limit >= SOLUTION_BUFFER else space.buffer[:limit]
+    found: list[tuple[int, ...]] = []
     while True:
         code = kernel.search(
-            cands, placeds, model.givens, choice_cells, choice_bits, nchoices, current,
-            pending, dirty, changed, *tables.arguments(), weights, st, buffer, limit,
-            CHECK_EVERY,
+            model.values, tables.blob, tables.meta, space.blob, space.meta, tables.full, st,
+            buffer, limit, CHECK_EVERY,
         )  # fmt: skip
-        found.extend(buffer[i].copy() for i in range(st[kernel.BUFFERED]))
-        st[kernel.BUFFERED] = 0
+        if st[kernel.BUFFERED]:
+            found.extend(map(tuple, buffer[: st[kernel.BUFFERED]].tolist()))
+            st[kernel.BUFFERED] = 0
         if code == kernel.EXHAUSTED:
             return found, True, False, st
         if code == kernel.AT_LIMIT:
-            depth_now = int(st[kernel.DEPTH])
-            untried = kernel.untried_levels(current, nchoices, depth_now) if cands.size else 0
-            return found, untried == 0, False, st
+            return found, space.untried(int(st[kernel.DEPTH])) == 0, False, st
         if deadline.expired():
             return found, False, True, st
 
@@ -208,5 +220,5 @@ def warm_up() -> None:
     model = PropagatingJitSolver._build(
         PropagatingJitSolver.__new__(PropagatingJitSolver), Grid.empty(rules), Deadline(None)
     )
-    run(model, 2, Deadline(None))
+    run(model, workspace(rules), 2, Deadline(None))
     _warm = True

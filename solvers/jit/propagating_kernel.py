@@ -33,18 +33,29 @@ FOUND = 6  # solutions found in all
 BUFFERED = 7  # solutions in the buffer not yet read by Python
 RESUME = 8  # 1: the kernel paused just before trying the current alternative
 STARTED = 9  # 1: the root has been propagated
-UNTRIED_SCAN = 10  # unused slot kept for layout stability
-STATE_SIZE = 11
+STATE_SIZE = 10
 
 # What a call of `search` returns.
 EXHAUSTED = 0  # the whole tree explored
-AT_LIMIT = 1  # `limit` solutions found (exhausted or not: see `untried_levels`)
+AT_LIMIT = 1  # `limit` solutions found (exhausted or not: see `Workspace.untried`)
 PAUSED = 2  # `check_every` nodes spent, or the solution buffer is full: call again
 
 
 @njit(cache=True)
 def _is_single(mask: int) -> bool:
     return mask & (mask - 1) == 0
+
+
+@njit(cache=True)
+def _write_digits(row: np.ndarray, cand: np.ndarray) -> None:
+    """A solved state's digits (bit d-1 set -> d) into a row of the solution buffer."""
+    for cell in range(cand.shape[0]):
+        mask = cand[cell]
+        digit = 0
+        while mask:
+            mask >>= 1
+            digit += 1
+        row[cell] = digit
 
 
 @njit(cache=True)
@@ -322,33 +333,28 @@ def choose(
 
 
 @njit(cache=True)
+def _matrix(blob: np.ndarray, meta: np.ndarray, index: int) -> np.ndarray:
+    """Array `index` of a packed blob, as a matrix (see `solvers.jit.propagating.pack`)."""
+    offset = meta[3 * index]
+    rows = meta[3 * index + 1]
+    cols = meta[3 * index + 2]
+    return blob[offset : offset + rows * cols].reshape((rows, cols))
+
+
+@njit(cache=True)
+def _vector(blob: np.ndarray, meta: np.ndarray, index: int) -> np.ndarray:
+    offset = meta[3 * index]
+    return blob[offset : offset + meta[3 * index + 1] * meta[3 * index + 2]]
+
+
+@njit(cache=True)
 def search(
-    cands: np.ndarray,
-    placeds: np.ndarray,
-    givens: np.ndarray,
-    choice_cells: np.ndarray,
-    choice_bits: np.ndarray,
-    nchoices: np.ndarray,
-    current: np.ndarray,
-    pending: np.ndarray,
-    dirty: np.ndarray,
-    changed: np.ndarray,
-    peers: np.ndarray,
-    npeers: np.ndarray,
-    units: np.ndarray,
-    ulen: np.ndarray,
-    house: np.ndarray,
-    units_of: np.ndarray,
-    nunits_of: np.ndarray,
-    inter: np.ndarray,
-    common: np.ndarray,
-    ncommon: np.ndarray,
-    u_rest: np.ndarray,
-    nu_rest: np.ndarray,
-    v_rest: np.ndarray,
-    nv_rest: np.ndarray,
+    values: np.ndarray,
+    tab: np.ndarray,
+    tab_meta: np.ndarray,
+    work: np.ndarray,
+    work_meta: np.ndarray,
     full: int,
-    weights: np.ndarray,
     st: np.ndarray,
     solutions: np.ndarray,
     limit: int,
@@ -356,17 +362,51 @@ def search(
 ) -> int:
     """Run (or resume) the search; EXHAUSTED, AT_LIMIT or PAUSED.
 
-    `cands[0]`/`placeds[0]` hold the puzzle's start on the first call. Solutions are
-    written to `solutions` (`st[BUFFERED]` of them); when it is full the kernel pauses.
+    The tables and the work arrays come packed in two int64 blobs (a call with thirty
+    arrays costs more than solving an easy puzzle). The first call (`st` all zero) starts
+    from the puzzle's `values` (0 = empty); the work arrays need no clearing, so one set of
+    them serves every puzzle of a rules. Solutions are written to `solutions` as digits
+    (`st[BUFFERED]` of them); when it is full the kernel pauses.
     """
+    peers = _matrix(tab, tab_meta, 0)
+    npeers = _vector(tab, tab_meta, 1)
+    units = _matrix(tab, tab_meta, 2)
+    ulen = _vector(tab, tab_meta, 3)
+    house = _vector(tab, tab_meta, 4)
+    units_of = _matrix(tab, tab_meta, 5)
+    nunits_of = _vector(tab, tab_meta, 6)
+    inter = _matrix(tab, tab_meta, 7)
+    common = _matrix(tab, tab_meta, 8)
+    ncommon = _vector(tab, tab_meta, 9)
+    u_rest = _matrix(tab, tab_meta, 10)
+    nu_rest = _vector(tab, tab_meta, 11)
+    v_rest = _matrix(tab, tab_meta, 12)
+    nv_rest = _vector(tab, tab_meta, 13)
+    cands = _matrix(work, work_meta, 0)
+    placeds = _matrix(work, work_meta, 1)
+    choice_cells = _matrix(work, work_meta, 2)
+    choice_bits = _matrix(work, work_meta, 3)
+    nchoices = _vector(work, work_meta, 4)
+    current = _vector(work, work_meta, 5)
+    pending = _vector(work, work_meta, 6)
+    dirty = _vector(work, work_meta, 7)
+    changed = _vector(work, work_meta, 8)
+    weights = _vector(work, work_meta, 9)
     capacity = solutions.shape[0]
     if st[STARTED] == 0:
         st[STARTED] = 1
         st[NODES] = 1
         npending = 0
-        for k in range(givens.shape[0]):
-            pending[npending] = givens[k]
-            npending += 1
+        start = cands[0]
+        for cell in range(values.shape[0]):
+            if values[cell]:
+                start[cell] = 1 << (values[cell] - 1)
+                pending[npending] = cell
+                npending += 1
+            else:
+                start[cell] = full
+        placeds[0, :] = 0
+        weights[:] = 1
         for index in range(units.shape[0]):
             dirty[index] = True
         if not propagate(
@@ -380,7 +420,9 @@ def search(
             choice_bits[0],
         )  # fmt: skip
         if count == 0:
-            solutions[0, :] = cands[0]
+            nchoices[0] = 0
+            current[0] = 0
+            _write_digits(solutions[0], cands[0])
             st[BUFFERED] = 1
             st[FOUND] = 1
             return AT_LIMIT if limit <= 1 else EXHAUSTED
@@ -429,7 +471,7 @@ def search(
             choice_bits[depth + 1],
         )  # fmt: skip
         if count == 0:
-            solutions[st[BUFFERED], :] = trial
+            _write_digits(solutions[st[BUFFERED]], trial)
             st[BUFFERED] += 1
             st[FOUND] += 1
             if st[FOUND] >= limit:
@@ -440,13 +482,3 @@ def search(
         depth += 1
         nchoices[depth] = count
         current[depth] = -1
-
-
-@njit(cache=True)
-def untried_levels(current: np.ndarray, nchoices: np.ndarray, depth: int) -> int:
-    """Branch points on the path to `depth` with alternatives still to try."""
-    untried = 0
-    for level in range(depth + 1):
-        if current[level] < nchoices[level] - 1:
-            untried += 1
-    return untried
