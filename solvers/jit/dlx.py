@@ -22,22 +22,12 @@ from reductions.exact_cover import full_matrix
 from solvers.base import Counters, Deadline, SearchOutcome, Solver
 from solvers.dlx.engine import DancingLinks
 from solvers.jit import dlx_kernel as kernel
+from solvers.native import secondary_columns
 
 CHECK_EVERY = 4096  # search nodes between two returns to Python to read the clock
 SOLUTION_BUFFER = 64
 
 Array = np.ndarray
-
-
-def secondary_columns(rules: Rules) -> list[int]:
-    """Columns of the full matrix to cover at most once: the digits of small extra units."""
-    matrix = full_matrix(rules)
-    secondary = set(range(matrix.primary, len(matrix.columns)))
-    n, cells = rules.size, rules.cell_count
-    for k, unit in enumerate(rules.extra_units):
-        if len(unit) < n:
-            secondary.update(4 * cells + k * n + d for d in range(n))
-    return sorted(secondary)
 
 
 @dataclass(frozen=True)
@@ -86,9 +76,7 @@ class DlxJitSolver(Solver[DlxJitModel]):
     """Sudoku as exact cover (any geometry, extra units as more columns), compiled DLX."""
 
     name = "dlx-jit"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = frozenset(
-        {RuleKind.REGIONS, RuleKind.EXTRA_UNITS}
-    )
+    rule_kinds: ClassVar[frozenset[RuleKind]] = frozenset({RuleKind.REGIONS, RuleKind.EXTRA_UNITS})
 
     def __init__(self) -> None:
         warm_up()
@@ -114,9 +102,7 @@ class DlxJitSolver(Solver[DlxJitModel]):
         message = ""
         if clashes:
             names = model.matrix.names
-            message = "givens clash on " + ", ".join(
-                names[model.matrix.order[c]] for c in clashes
-            )
+            message = "givens clash on " + ", ".join(names[model.matrix.order[c]] for c in clashes)
         return SearchOutcome(
             [Grid(puzzle.rules, digits) for digits in found],
             exhausted,
@@ -168,4 +154,3 @@ def warm_up() -> None:
     solver = DlxJitSolver.__new__(DlxJitSolver)
     run(solver._build(Grid.empty(rules), Deadline(None)), 4, 2, Deadline(None))
     _warm = True
-

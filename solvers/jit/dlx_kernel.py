@@ -11,7 +11,7 @@ Compiled with `cache=True`: machine code on disk, reused by later processes.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit  # type: ignore[import-untyped]
+from numba import njit
 
 L, R, U, D, S = 0, 1, 2, 3, 4  # rows of `links`
 
@@ -169,43 +169,42 @@ def search(
     budget = check_every
     while True:
         # Descend (a resumed call starts here too: it paused before a descent).
-        if True:
-            c = right[0]
-            if c == 0:
-                if st[BUFFERED] >= capacity:  # hand the buffer to Python first
+        c = right[0]
+        if c == 0:
+            if st[BUFFERED] >= capacity:  # hand the buffer to Python first
+                st[DEPTH] = depth
+                return PAUSED
+            _write(solutions[st[BUFFERED]], values, chosen, depth, rowof, size)
+            st[BUFFERED] += 1
+            st[FOUND] += 1
+            if st[FOUND] >= limit:
+                st[DEPTH] = depth
+                return AT_LIMIT
+        else:
+            best = ssize[c]
+            if best > 1:
+                j = right[c]
+                while j:
+                    if ssize[j] < best:
+                        c = j
+                        best = ssize[j]
+                        if best <= 1:
+                            break
+                    j = right[j]
+            if best:
+                st[UPDATES] += _cover(links, col, c)
+                x = down[c]
+                st[UPDATES] += _take(links, col, x)
+                chosen[depth] = x
+                depth += 1
+                st[NODES] += 1
+                if best > 1:
+                    st[GUESSES] += 1
+                budget -= 1
+                if budget <= 0:
                     st[DEPTH] = depth
                     return PAUSED
-                _write(solutions[st[BUFFERED]], values, chosen, depth, rowof, size)
-                st[BUFFERED] += 1
-                st[FOUND] += 1
-                if st[FOUND] >= limit:
-                    st[DEPTH] = depth
-                    return AT_LIMIT
-            else:
-                best = ssize[c]
-                if best > 1:
-                    j = right[c]
-                    while j:
-                        if ssize[j] < best:
-                            c = j
-                            best = ssize[j]
-                            if best <= 1:
-                                break
-                        j = right[j]
-                if best:
-                    st[UPDATES] += _cover(links, col, c)
-                    x = down[c]
-                    st[UPDATES] += _take(links, col, x)
-                    chosen[depth] = x
-                    depth += 1
-                    st[NODES] += 1
-                    if best > 1:
-                        st[GUESSES] += 1
-                    budget -= 1
-                    if budget <= 0:
-                        st[DEPTH] = depth
-                        return PAUSED
-                    continue
+                continue
         # Backtrack: undo the deepest row and try the next row of its column.
         moved = False
         while depth:
@@ -232,7 +231,7 @@ def search(
 def all_last(links: np.ndarray, col: np.ndarray, chosen: np.ndarray, depth: int) -> bool:
     """Whether no level of the stack has another row left to try (then: exhausted)."""
     down = links[D]
-    for k in range(depth):
+    for k in range(depth):  # noqa: SIM110 (numba: no generators in all())
         if down[chosen[k]] != col[chosen[k]]:
             return False
     return True

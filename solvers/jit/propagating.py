@@ -89,10 +89,10 @@ def jit_tables(rules: Rules) -> JitTables:
     v_rest, nv_rest = _padded(tuple(item.v_rest for item in found))
     house = np.array([index in houses for index in range(len(rules.units))], dtype=np.int64)
     inter = np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)
-    blob, meta = pack(
-        [peers, npeers, units, ulen, house, units_of, nunits_of, inter, common, ncommon]
-        + [u_rest, nu_rest, v_rest, nv_rest]
-    )
+    # the order `kernel.search` unpacks them in
+    arrays = [peers, npeers, units, ulen, house, units_of, nunits_of, inter, common, ncommon]
+    arrays += [u_rest, nu_rest, v_rest, nv_rest]
+    blob, meta = pack(arrays)
     return JitTables(
         size=rules.size,
         full=(1 << rules.size) - 1,
@@ -152,9 +152,7 @@ class PropagatingJitSolver(Solver[JitModel]):
     """`propagating`'s singles, locked candidates and dom/wdeg branching, compiled."""
 
     name = "propagating-jit"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = frozenset(
-        {RuleKind.REGIONS, RuleKind.EXTRA_UNITS}
-    )
+    rule_kinds: ClassVar[frozenset[RuleKind]] = frozenset({RuleKind.REGIONS, RuleKind.EXTRA_UNITS})
 
     def __init__(self) -> None:
         warm_up()

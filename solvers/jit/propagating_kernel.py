@@ -20,7 +20,7 @@ a grid of 25 digits has 75 units, more than one machine word.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit  # type: ignore[import-untyped]
+from numba import njit
 
 # Indices into the kernel's state vector `st`.
 DEPTH = 0
