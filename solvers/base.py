@@ -33,6 +33,9 @@ class Status(StrEnum):
     ERROR = "error"  # the back-end failed; `message` says how
     UNSUPPORTED = "unsupported"  # the back-end cannot express these rules: not attempted
     MEMOUT = "memout"  # stopped by the harness at its memory limit (`bench --memory-limit`)
+    # not run by the harness: an earlier repeat of the same puzzle and back-end timed out
+    # (`bench` without --repeat-timeouts); reports count it as a timeout
+    SKIPPED = "skipped"
 
     @property
     def answered(self) -> bool:

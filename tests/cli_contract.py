@@ -31,7 +31,34 @@ RESULT = frozenset(
 )
 SOLVE = RESULT | {"verified"}  # count too
 CHECK = RESULT | {"collection", "repeat", "total_s", "harness_status", "agrees"}
-BENCH = RESULT | {"run", "task", "collection", "repeat", "total_s", "harness_status"}
+BENCH = RESULT | {"run", "task", "collection", "repeat", "total_s", "harness_status", "host"}
+# `bench --plan --json`: one object, with one estimate per back-end and collection
+PLAN = frozenset(
+    {
+        "tasks",
+        "puzzles",
+        "cpu_s",
+        "wall_s",
+        "workers",
+        "skipped",
+        "pilot_tasks",
+        "pilot_s",
+        "estimates",
+    }
+)
+PLAN_ESTIMATE = frozenset(
+    {
+        "solver",
+        "collection",
+        "tasks",
+        "per_task_s",
+        "timeout_share",
+        "source",
+        "samples",
+        "cpu_s",
+        "skipped",
+    }
+)
 RATE = RESULT | {"rating", "hardest", "steps", "score", "techniques", "estimate", "hard_steps"}
 EXPLAIN = RATE | {"log", "step_details", "partial", "candidates"}
 STEP_DETAIL = frozenset({"technique", "text", "placements", "eliminations"})
@@ -142,6 +169,7 @@ REPORT_CSV = (
     "cpu_s",
     "peak_rss_mb",
     "permutation",
+    "host",
 )
 REPORT_JSON = frozenset({"run", "definitions", "summary", "tasks"})
 REPORT_RUN = frozenset(
@@ -158,7 +186,11 @@ REPORT_RUN = frozenset(
         "resumes",
         "conditions",
         "warnings",
+        "hosts",
     }
+)
+REPORT_HOST = frozenset(
+    {"host", "cpu", "cores", "os", "python", "load", "versions", "git_commit", "tasks"}
 )
 MACHINE = frozenset({"host", "cpu", "cores", "os", "python", "load"})
 REPORT_RESUME = frozenset(
@@ -184,6 +216,7 @@ REPORT_SUMMARY = frozenset(
         "guesses",
         "agree",
         "unsupported",
+        "skipped",
     }
 )
 REPORT_TASK = frozenset(REPORT_CSV) | {"solutions", "counters"}
@@ -217,6 +250,9 @@ SETTINGS = frozenset(
         "permute",
         "repeat",
         "jobs",
+        "repeat_timeouts",
+        "shard",
+        "cluster",
     }
 )
 CONFIGURATION = frozenset({"target", "options", "distribution", "version"})
@@ -269,13 +305,17 @@ STORE_TABLES = {
         "cpu_s",
         "peak_rss_mb",
         "permutation",
+        "host",
     ),
+    "hosts": ("run", *_RUN_MACHINE),
 }
 
 DOCUMENTED: dict[str, frozenset[str]] = {
     "solve and count --json": SOLVE,
     "check --json": CHECK,
     "bench --json": BENCH,
+    "bench --plan --json": PLAN,
+    "bench --plan --json estimates": PLAN_ESTIMATE,
     "rate --json": RATE,
     "explain --json": EXPLAIN,
     "explain --json step_details": STEP_DETAIL,
@@ -293,6 +333,7 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "report --format json run": REPORT_RUN,
     "report --format json machine": MACHINE,
     "report --format json resumes": REPORT_RESUME,
+    "report --format json hosts": REPORT_HOST,
     "report --format json definitions": REPORT_DEFINITIONS,
     "report --format json summary": REPORT_SUMMARY,
     "report --format json tasks": REPORT_TASK,

@@ -15,7 +15,7 @@ from tabulate import tabulate
 
 from harness.analysing import stats
 from harness.analysing.summary import Row, Summary, summarize
-from harness.storing.store import RunInfo, Store
+from harness.storing.store import HostInfo, RunInfo, Store
 
 FORMATS = ("table", "md", "latex", "csv", "json", "html")
 
@@ -47,6 +47,7 @@ RAW_KEYS = (
     "cpu_s",
     "peak_rss_mb",
     "permutation",
+    "host",
 )
 
 COLUMNS = (
@@ -85,7 +86,68 @@ class Report:
         self.cutoff = float(self.run.settings["timeout"])
         solvers = list(self.run.settings.get("solvers", []))
         self.summaries: list[Summary] = summarize(self.rows, self.cutoff, solvers)
+        self.hosts: list[HostInfo] = store.hosts(self.run.id)
         self.made_by = ""  # the report command, shown in the Markdown header when known
+
+    # ----- the hosts -----------------------------------------------------------------------
+
+    def host_tasks(self) -> dict[str, int]:
+        """Tasks run per host, in the order the hosts were recorded (skipped ones ran nowhere)."""
+        counts: dict[str, int] = {host.name: 0 for host in self.hosts}
+        for row in self.rows:
+            if row.get("host"):
+                counts[row["host"]] = counts.get(row["host"], 0) + 1
+        return {name: count for name, count in counts.items() if count}
+
+    def hosts_line(self) -> str:
+        counts = self.host_tasks()
+        known = {host.name: host for host in self.hosts}
+        parts = []
+        for name, count in counts.items():
+            host = known.get(name)
+            what = f"{host.machine.get('cpu')}, {host.machine.get('cores')} cores" if host else ""
+            parts.append(f"{name} ({what}) {count} tasks" if what else f"{name} {count} tasks")
+        return f"{len(counts)} host{'s' * (len(counts) != 1)}: " + "; ".join(parts)
+
+    def host_warning(self) -> str:
+        """Said when the run's tasks ran on machines of different kinds (CPU, cores, OS,
+        Python, sudoku-bench commit or library versions), "" otherwise."""
+        used = self.host_tasks()
+        hosts = [host for host in self.hosts if host.name in used]
+        if len(hosts) < 2:
+            return ""
+        first = hosts[0]
+        kind = {first.name: 0}
+        kinds = [first]
+        notes = []
+        for host in hosts[1:]:
+            for number, other in enumerate(kinds):
+                if not other.kind_differences(host):
+                    kind[host.name] = number
+                    break
+            else:
+                kind[host.name] = len(kinds)
+                kinds.append(host)
+                notes.append(
+                    f"{host.name} has another {', '.join(first.kind_differences(host))} than {first.name}"
+                )
+        if len(kinds) < 2:
+            return ""
+        per_puzzle: dict[tuple[str, str], set[int]] = {}
+        for row in self.rows:
+            if row.get("host") in kind:
+                key = (row["collection"], row["puzzle_id"])
+                per_puzzle.setdefault(key, set()).add(kind[row["host"]])
+        mixed = sum(len(found) > 1 for found in per_puzzle.values())
+        within = (
+            f"{mixed} puzzles compare back-ends measured on different kinds of machine"
+            if mixed
+            else "each puzzle's back-ends were measured on one kind of machine"
+        )
+        return (
+            f"the run used {len(kinds)} kinds of machine ({'; '.join(notes)}): times from "
+            f"different kinds are not one measurement; {within}"
+        )
 
     # ----- the parts -----------------------------------------------------------------------
 
@@ -114,8 +176,14 @@ class Report:
             (
                 "machine",
                 f"{machine.get('cpu')}, {machine.get('cores')} cores, {machine.get('os')}, "
-                f"load average {machine.get('load')} at the start",
+                f"load average {machine.get('load')} at the start"
+                + (
+                    f" (the driver: tasks ran on the cluster {settings['cluster']}, per host below)"
+                    if settings.get("cluster")
+                    else ""
+                ),
             ),
+            *([("hosts", self.hosts_line())] if self.host_tasks() else []),
             ("python", str(machine.get("python"))),
             ("sudoku-bench", run.git_commit or "(not a git checkout)"),
             ("libraries", libraries_line(run.versions, settings.get("solvers"))),
@@ -158,6 +226,9 @@ class Report:
                 f"the CPU clock ranged from {low:.0f} to {high:.0f} MHz during the run "
                 "(frequency scaling): times taken at different clocks are not comparable"
             )
+        mixed = self.host_warning()
+        if mixed:
+            found.append(mixed)
         spread = stats.repeat_variation(self.rows)
         noisy = [cv for cv in spread if cv > REPEAT_CV]
         if noisy:
@@ -257,6 +328,15 @@ class Report:
                 "warnings": self.warnings(),
                 "resumes": [
                     {**asdict(r), "differences": self.run.differences(r)} for r in self.run.resumes
+                ],
+                "hosts": [
+                    {
+                        **host.machine,
+                        "versions": host.versions,
+                        "git_commit": host.git_commit,
+                        "tasks": self.host_tasks().get(host.name, 0),
+                    }
+                    for host in self.hosts
                 ],
             },
             "definitions": {

@@ -10,6 +10,7 @@ from typing import Any
 
 from harness.analysing import stats
 from harness.running.crosscheck import Answer, check_puzzle
+from harness.running.tasks import TIMED_OUT
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Status
@@ -40,6 +41,7 @@ class Summary:
     guesses: float  # mean guesses per solved task
     agree: int  # solved tasks whose answer no other answer disproves and whose grids check
     unsupported: int
+    skipped: int  # repeats not run after a timeout: counted in `timeouts` too
 
     def record(self) -> dict[str, Any]:
         return {key: _finite(value) for key, value in asdict(self).items()}
@@ -104,7 +106,10 @@ def _summary(
     solved = [row for row in tried if Status(row["status"]).answered]
     times = [time_of(row) for row in tried]
     solved_times = [float(row["total_s"]) for row in solved]
-    spent = sum(float(row["total_s"]) for row in tried)
+    # a skipped repeat counts as a timeout: it costs the cut-off
+    spent = sum(
+        cutoff if row["status"] == Status.SKIPPED else float(row["total_s"]) for row in tried
+    )
     agreeing = [r for r in solved if solver not in wrong[(r["collection"], r["puzzle_id"])]]
     return Summary(
         solver=solver,
@@ -112,7 +117,7 @@ def _summary(
         tasks=len(tried),
         solved=len(solved),
         gave_up=sum(row["status"] == Status.GAVE_UP for row in tried),
-        timeouts=sum(row["status"] == Status.TIMEOUT for row in tried),
+        timeouts=sum(row["status"] in TIMED_OUT for row in tried),
         memouts=sum(row["status"] == Status.MEMOUT for row in tried),
         errors=sum(row["status"] == Status.ERROR for row in tried),
         median_s=stats.median(solved_times),
@@ -124,6 +129,7 @@ def _summary(
         guesses=stats.mean([float(row["guesses"]) for row in solved]),
         agree=len(agreeing),
         unsupported=len(group) - len(tried),
+        skipped=sum(row["status"] == Status.SKIPPED for row in tried),
     )
 
 

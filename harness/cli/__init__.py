@@ -25,6 +25,7 @@ COMMANDS = (
     "harness.cli.commands.bench",
     "harness.cli.commands.report",
     "harness.cli.commands.compare",
+    "harness.cli.commands.merge",
     "harness.cli.commands.solvers_list",
     "harness.cli.commands.convert",
     "harness.cli.commands.show",

@@ -11,7 +11,7 @@ from types import TracebackType
 
 from harness.running.tasks import Outcome
 
-FAILURES = ("timeout", "error")
+FAILURES = ("timeout", "error", "skipped")  # a skipped repeat counts as a timeout
 
 
 class TaskProgress:

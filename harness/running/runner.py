@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import platform
 import signal
 import sys
 import time
@@ -72,6 +73,7 @@ class Pool:
         self.settings = settings
         self.backends = dict(backends)
         self.ctx = context()
+        self.host = platform.node()  # the workers run here: every outcome records it
         self.slots = [self._start_worker() for _ in range(jobs)]
 
     def __enter__(self) -> Pool:
@@ -83,12 +85,17 @@ class Pool:
     def run(
         self,
         tasks: Iterable[Task],
-        on_done: Callable[[Outcome], None],
+        report: Callable[[Outcome], None],
         tick: Callable[[], None] | None = None,
         tick_seconds: float = 0.2,
     ) -> None:
-        """Run every task, calling `on_done` with each outcome as it arrives (in the caller's
+        """Run every task, calling `report` with each outcome as it arrives (in the caller's
         process, so it may write to a store) and `tick` at least every `tick_seconds`."""
+
+        def on_done(outcome: Outcome) -> None:
+            outcome.host = self.host
+            report(outcome)
+
         pending = deque(tasks)
         while pending or self._busy():
             for slot in self.slots:

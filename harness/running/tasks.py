@@ -15,6 +15,12 @@ from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Status, Verdict
 
+# A timeout, or a repeat not run after one (`Status.SKIPPED`): what the skip rule looks at.
+TIMED_OUT = frozenset({Status.TIMEOUT, Status.SKIPPED})
+
+# The tasks that differ only in their repeat: (collection, puzzle_id, geometry, puzzle, solver).
+Group = tuple[str, str, str, str, str]
+
 
 @dataclass(frozen=True)
 class Task:
@@ -30,6 +36,16 @@ class Task:
 
     def grid(self) -> Grid:
         return Grid.from_string(self.puzzle, Rules.parse(self.geometry))
+
+    @property
+    def group(self) -> Group:
+        """The puzzle and back-end: the same for every repeat of this task."""
+        return (self.collection, self.puzzle_id, self.geometry, self.puzzle, self.solver)
+
+    @property
+    def puzzle_key(self) -> tuple[str, str, str, str]:
+        """The puzzle: the same for every back-end and repeat of it (one chunk or shard)."""
+        return (self.collection, self.puzzle_id, self.geometry, self.puzzle)
 
 
 @dataclass
@@ -59,6 +75,7 @@ class Outcome:
     cpu_s: float | None = None  # user + system time of the worker process (all its threads)
     peak_rss_mb: float | None = None  # the worker's peak resident memory during the solve
     permutation: int | None = None  # `--permute`: the seed of the isomorph solved
+    host: str = ""  # the machine the task ran on ("" for a skipped repeat: it ran nowhere)
 
     @property
     def total_s(self) -> float:
@@ -93,6 +110,7 @@ class Outcome:
             "cpu_s": self.cpu_s,
             "peak_rss_mb": self.peak_rss_mb,
             "permutation": self.permutation,
+            "host": self.host,
         }
 
 

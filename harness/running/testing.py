@@ -12,7 +12,11 @@ a back-end reaches a worker by its `module:Class` target.
 
 from __future__ import annotations
 
+import ctypes
+import faulthandler
 import os
+import re
+import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,13 +33,18 @@ class ReferenceSolver(Solver[Grid]):
 
     name = "reference"
 
-    def __init__(self, spin: int = 0) -> None:
+    def __init__(self, spin: int = 0, kill_node: bool = False) -> None:
         self.spin = spin  # extra busy work per puzzle, to make a CPU-bound back-end
+        # kill the process that started this worker's pool (a Dask worker on a cluster node),
+        # as a machine that goes down does: for testing lost chunks
+        self.kill_node = kill_node
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> Grid:
         return puzzle
 
     def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        if self.kill_node:
+            os.kill(_pool_owner(), signal.SIGKILL)
         burn(self.spin)
         values = list(model.values)
         found: list[Grid] = []
@@ -79,6 +88,16 @@ class ReferenceSolver(Solver[Grid]):
         return True
 
 
+def _pool_owner() -> int:
+    """The process that owns this worker's pool: the parent of the fork server (or of this
+    worker, where workers are spawned directly)."""
+    parent = os.getppid()
+    with open(f"/proc/{parent}/stat") as stat:  # "pid (name) state ppid ..."
+        fields = stat.read().rsplit(")", 1)[1].split()
+    grandparent = int(fields[1])
+    return grandparent if grandparent > 1 else parent
+
+
 def burn(steps: int) -> int:
     """Busy arithmetic that holds one core for a fixed amount of work."""
     total = 0
@@ -95,6 +114,29 @@ class SleeperSolver(ReferenceSolver):
     def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
         while True:
             time.sleep(3600)
+
+
+class NativeBlockSolver(ReferenceSolver):
+    """Blocks inside C code that holds the GIL and never checks for signals (a catastrophic
+    regular expression), as a solver stuck in a native library does: no Python-level
+    timeout or signal handler can stop it, only killing the process."""
+
+    name = "native-block"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        re.match(r"(a+)+b", "a" * 64)  # 2^64 steps in the regex engine
+        raise AssertionError("unreachable: the regular expression takes centuries")
+
+
+class SegfaultSolver(ReferenceSolver):
+    """Crashes its process with a segmentation fault, as a buggy C extension does."""
+
+    name = "segfault"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        faulthandler.disable()  # no traceback on stderr: the harness reports the signal
+        ctypes.string_at(0)  # reads address 0: SIGSEGV
+        raise AssertionError("unreachable: reading address 0 kills the process")
 
 
 class RaisingSolver(ReferenceSolver):
@@ -178,6 +220,8 @@ CLASSES: dict[str, type[ReferenceSolver]] = {
     for cls in (
         ReferenceSolver,
         SleeperSolver,
+        NativeBlockSolver,
+        SegfaultSolver,
         RaisingSolver,
         ExitingSolver,
         WrongGridSolver,
