@@ -80,10 +80,15 @@ class DlxJitSolver(Solver[DlxJitModel]):
 
     def __init__(self) -> None:
         warm_up()
+        # the last rules' linked matrix: hashing a Rules costs more than an easy solve
+        self._rules: Rules | None = None
+        self._matrix: LinkedMatrix | None = None
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> DlxJitModel:
         rules = puzzle.rules
-        matrix = linked(rules)
+        if rules is not self._rules or self._matrix is None:
+            self._rules, self._matrix = rules, linked(rules)
+        matrix = self._matrix
         values = np.array(puzzle.values, dtype=np.int64)
         cells = np.flatnonzero(values)
         given_rows = cells * rules.size + values[cells] - 1  # placement_row, vectorised
@@ -151,6 +156,8 @@ def warm_up() -> None:
     if _warm:
         return
     rules = Rules.of_size(4)
-    solver = DlxJitSolver.__new__(DlxJitSolver)
-    run(solver._build(Grid.empty(rules), Deadline(None)), 4, 2, Deadline(None))
+    matrix = linked(rules)
+    empty = np.zeros(rules.cell_count, dtype=np.int64)
+    model = DlxJitModel(matrix, matrix.links.copy(), np.zeros(0, dtype=np.int64), empty)
+    run(model, rules.size, 2, Deadline(None))
     _warm = True

@@ -107,7 +107,7 @@ def jit_tables(rules: Rules) -> JitTables:
 @dataclass
 class JitModel:
     tables: JitTables
-    values: Array  # the puzzle's digits, 0 for empty (int64)
+    values: Array  # the puzzle's digits, 0 for empty (uint8)
 
 
 class Workspace:
@@ -133,15 +133,6 @@ class Workspace:
         self.buffer = np.zeros((SOLUTION_BUFFER, cells), dtype=np.int64)
         self.state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
 
-    def matrix(self, index: int) -> Array:
-        offset, rows, cols = (int(x) for x in self.meta[3 * index : 3 * index + 3])
-        return self.blob[offset : offset + rows * cols].reshape(rows, cols)
-
-    def untried(self, depth: int) -> int:
-        """Branch points on the path to `depth` with alternatives still to try."""
-        nchoices, current = self.matrix(4).ravel(), self.matrix(5).ravel()
-        return int(np.count_nonzero(current[: depth + 1] < nchoices[: depth + 1] - 1))
-
 
 @cache
 def workspace(rules: Rules) -> Workspace:
@@ -156,14 +147,26 @@ class PropagatingJitSolver(Solver[JitModel]):
 
     def __init__(self) -> None:
         warm_up()
+        # the last rules' tables and work arrays: hashing a Rules costs more than an easy solve
+        self._rules: Rules | None = None
+        self._tables: JitTables | None = None
+        self._space: Workspace | None = None
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> JitModel:
-        return JitModel(jit_tables(puzzle.rules), np.array(puzzle.values, dtype=np.int64))
+        if puzzle.rules is not self._rules:
+            self._rules = puzzle.rules
+            self._tables, self._space = jit_tables(puzzle.rules), workspace(puzzle.rules)
+        assert self._tables is not None
+        # bytes -> uint8 runs at C speed: np.array of a tuple of ints costs more than the rest
+        return JitModel(self._tables, np.frombuffer(bytes(puzzle.values), dtype=np.uint8))
 
     def _search(
         self, model: JitModel, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
-        found, exhausted, timed_out, st = run(model, workspace(puzzle.rules), limit, deadline)
+        space = self._space if puzzle.rules is self._rules else None
+        found, exhausted, timed_out, st = run(
+            model, space or workspace(puzzle.rules), limit, deadline
+        )
         nodes, guesses, propagations, hidden, locked = st[kernel.NODES : kernel.LOCKED + 1].tolist()
         solutions = [Grid(puzzle.rules, digits) for digits in found]
         return SearchOutcome(
@@ -201,7 +204,7 @@ def run(
         if code == kernel.EXHAUSTED:
             return found, True, False, st
         if code == kernel.AT_LIMIT:
-            return found, space.untried(int(st[kernel.DEPTH])) == 0, False, st
+            return found, st[kernel.UNTRIED] == 0, False, st
         if deadline.expired():
             return found, False, True, st
 
@@ -215,8 +218,6 @@ def warm_up() -> None:
     if _warm:
         return
     rules = Rules.of_size(4)
-    model = PropagatingJitSolver._build(
-        PropagatingJitSolver.__new__(PropagatingJitSolver), Grid.empty(rules), Deadline(None)
-    )
+    model = JitModel(jit_tables(rules), np.zeros(rules.cell_count, dtype=np.uint8))
     run(model, workspace(rules), 2, Deadline(None))
     _warm = True

@@ -33,11 +33,12 @@ FOUND = 6  # solutions found in all
 BUFFERED = 7  # solutions in the buffer not yet read by Python
 RESUME = 8  # 1: the kernel paused just before trying the current alternative
 STARTED = 9  # 1: the root has been propagated
-STATE_SIZE = 10
+UNTRIED = 10  # at the limit: branch points on the path with alternatives left to try
+STATE_SIZE = 11
 
 # What a call of `search` returns.
 EXHAUSTED = 0  # the whole tree explored
-AT_LIMIT = 1  # `limit` solutions found (exhausted or not: see `Workspace.untried`)
+AT_LIMIT = 1  # `limit` solutions found (exhausted when st[UNTRIED] is 0)
 PAUSED = 2  # `check_every` nodes spent, or the solution buffer is full: call again
 
 
@@ -400,7 +401,7 @@ def search(
         start = cands[0]
         for cell in range(values.shape[0]):
             if values[cell]:
-                start[cell] = 1 << (values[cell] - 1)
+                start[cell] = np.int64(1) << (np.int64(values[cell]) - 1)
                 pending[npending] = cell
                 npending += 1
             else:
@@ -476,6 +477,11 @@ def search(
             st[FOUND] += 1
             if st[FOUND] >= limit:
                 st[DEPTH] = depth
+                untried = 0
+                for level in range(depth + 1):
+                    if current[level] < nchoices[level] - 1:
+                        untried += 1
+                st[UNTRIED] = untried
                 return AT_LIMIT
             continue
         st[GUESSES] += 1
