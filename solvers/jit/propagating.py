@@ -218,6 +218,8 @@ def warm_up() -> None:
     if _warm:
         return
     rules = Rules.of_size(4)
-    model = JitModel(jit_tables(rules), np.zeros(rules.cell_count, dtype=np.uint8))
+    # read-only uint8, as `_build` makes them: numba compiles per argument type
+    empty = np.frombuffer(bytes(rules.cell_count), dtype=np.uint8)
+    model = JitModel(jit_tables(rules), empty)
     run(model, workspace(rules), 2, Deadline(None))
     _warm = True
