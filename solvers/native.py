@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
@@ -122,7 +122,10 @@ class ExactCoverCSolver(_NativeCover):
     name = "exact-cover-c"
 
     def _covers(self, model: CoverModel, limit: int) -> list[list[int]]:
-        import exact_cover
+        # The C function itself: the package's wrapper strips the -1 padding of each
+        # solution row with a loop that returns () when a solution takes every row of the
+        # matrix (no padding), which loses such a solution's placements.
+        from exact_cover_impl import get_all_solutions
 
         matrix = model.matrix
         slack = np.flatnonzero(model.secondary)
@@ -130,12 +133,10 @@ class ExactCoverCSolver(_NativeCover):
             extra = np.zeros((slack.size, matrix.shape[1]), dtype=np.bool_)
             extra[np.arange(slack.size), slack] = True
             matrix = np.vstack([matrix, extra])
-        matrix = np.ascontiguousarray(matrix)
-        try:
-            found: Any = exact_cover.get_all_solutions(matrix, max_count=limit)
-        except exact_cover.error.NoSolution:
+        if matrix.shape[0] == 0:
             return []
-        return [sorted(int(row) for row in chosen) for chosen in found]
+        found: Array = get_all_solutions(np.ascontiguousarray(matrix, dtype=np.bool_), limit)
+        return [[int(row) for row in chosen if row >= 0] for chosen in found.tolist()]
 
 
 class XcoverSolver(_NativeCover):
