@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from puzzles.errors import PuzzleFormatError, RulesError
+from puzzles.picture import region_picture
 from puzzles.rules import COMMON_SIZES, Rules
 from puzzles.symbols import DEFAULT, Alphabet
 
@@ -146,12 +147,16 @@ class Grid:
         return self.to_line()
 
     def picture(self, alphabet: Alphabet = DEFAULT, blank: str = ".") -> str:
-        """A boxed picture with `|`, `-` and `+` between boxes, one row per line."""
+        """A boxed picture with `|`, `-` and `+` between boxes, one row per line; a jigsaw
+        is drawn in a frame with borders where the regions change (`puzzles.picture`)."""
         rules = self.rules
+        if rules.layout is not None:
+            symbols = [alphabet.symbols[v - 1] if v else blank for v in self.values]
+            return region_picture(rules, symbols)
         # one str.format per grid: `solve FILE` prints thousands of them
         template = _picture_template(rules.size, rules.box_rows, rules.box_cols)
-        symbols = (blank, *alphabet.symbols[: rules.size])
-        return template.format(*[symbols[v] for v in self.values])
+        digits = (blank, *alphabet.symbols[: rules.size])
+        return template.format(*[digits[v] for v in self.values])
 
 
 @cache

@@ -538,6 +538,12 @@ class PolynomialReduction(Reduction[PolynomialSystem, Mapping[int, int]]):
     def size(self, model: PolynomialSystem) -> dict[str, int]:
         return model.size()
 
+    def describe(self, puzzle: Grid) -> dict[str, Any]:
+        return describe(puzzle)
+
+    def export(self, puzzle: Grid) -> str:
+        return export(puzzle)
+
 
 # --- the `reduce --to polynomials` target -------------------------------------------------
 

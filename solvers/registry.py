@@ -207,6 +207,14 @@ BUILTIN: tuple[Backend, ...] = (
         in_all=False,  # 1.2-1.56 x the time of `cpsat` on top95 + easy50: a variant to compare
     ),
     Backend(
+        "cpsat-table",
+        "solvers.cpsat:CpSatSolver",
+        "the cpsat back-end with each killer cage as a table of its allowed fillings",
+        **ORTOOLS,
+        options={"cages": "table"},
+        in_all=False,  # slower than the linear sum on killers (benchmarks/bench_cp_cages.py)
+    ),
+    Backend(
         "milp",
         "solvers.milp:MilpSolver",
         "MILP: the exact-cover matrix as a 0/1 program (A x = 1) solved by SCIP via "

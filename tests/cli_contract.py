@@ -15,6 +15,7 @@ RESULT = frozenset(
     {
         "id",
         "puzzle",
+        "rules",
         "solver",
         "status",
         "solutions",
@@ -64,7 +65,7 @@ EXPLAIN = RATE | {"log", "step_details", "partial", "candidates"}
 STEP_DETAIL = frozenset({"technique", "text", "placements", "eliminations"})
 
 SOLVERS = frozenset({"name", "aliases", "available", "library", "version", "in_all", "summary"})
-SHOW = frozenset({"id", "geometry", "givens", "puzzle", "picture", "solution", "metadata"})
+SHOW = frozenset({"id", "geometry", "rules", "givens", "puzzle", "picture", "solution", "metadata"})
 COLLECTIONS = frozenset({"name", "file", "count", "sizes", "solutions", "summary", "source"})
 GENERATE = frozenset(
     {
@@ -73,6 +74,8 @@ GENERATE = frozenset(
         "solution",
         "geometry",
         "difficulty",
+        "variant",
+        "rules",
         "seed",
         "symmetric",
         "minimal",
@@ -98,7 +101,18 @@ FACTS4X4_BY_GIVENS = frozenset({"givens", "puzzles", "unique"})
 
 REDUCE = {
     "exact-cover": frozenset(
-        {"id", "target", "geometry", "givens", "before", "after", "secondary", "clashes"}
+        {
+            "id",
+            "target",
+            "geometry",
+            "givens",
+            "before",
+            "after",
+            "secondary",
+            "clashes",
+            "cages",
+            "cage_options",
+        }
     ),
     "polynomials": frozenset(
         {
@@ -132,6 +146,11 @@ REDUCE = {
             "clauses_cell-at-most",
             "clauses_unit-at-least",
             "clauses_unit-at-most",
+            "clauses_pair-distinct",
+            "clauses_nonconsecutive",
+            "clauses_parity",
+            "clauses_cage-at-most",
+            "clauses_cage-sum",
             "clauses_givens",
         }
     ),

@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, replace
 
 from harness.generating.rating import Rating, rate, rating_of
+from harness.generating.variants import VARIANTS, Variant
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 from puzzles.rules import Rules
@@ -88,20 +89,63 @@ def solution_counter(backend: str = "propagating") -> SolutionCounter:
     return SolutionCounter(backend)
 
 
+# A full-grid search restarts (with new random choices) after this many nodes, and gives
+# up after this many restarts: the search is heavy-tailed under rules with rare grids
+# (non-consecutive: restarts at 5,000 nodes find a 9x9 grid in about 2 s, one long search can
+# take minutes), and rules with no grid at all (some jigsaw layouts) must not stop the run.
+RESTART_NODES = 5_000
+RESTARTS = 200
+
+
 def random_full_grid(rules: Rules, rng: random.Random) -> Grid:
-    """A random complete grid: fewest-candidates cell first, its digits in random order."""
+    """A random complete grid under any rules, by randomised search with restarts."""
+    for _ in range(RESTARTS):
+        found = _random_search(rules, rng, RESTART_NODES)
+        if found is not None:
+            return found
+    raise GeneratorError(f"no complete {rules} grid found in {RESTARTS} randomised searches")
+
+
+class _OutOfNodes(Exception):
+    pass
+
+
+def _random_search(rules: Rules, rng: random.Random, nodes: int) -> Grid | None:
+    """Fewest-candidates cell first, its digits in random order; None past `nodes` nodes or
+    when no grid exists. Candidates respect the peers (units, cages, pair rules),
+    non-consecutive neighbours, parity and cage sums."""
     values = [0] * rules.cell_count
-    peers = rules.peers
-    full = (1 << rules.size) - 1
+    peers, neighbours, cages_of, cages = rules.peers, rules.neighbours, rules.cages_of, rules.cages
+    allowed = [sum(1 << (d - 1) for d in digits) for digits in rules.allowed]
+    visited = 0
 
     def free(cell: int) -> int:
         used = 0
         for peer in peers[cell]:
             if values[peer]:
                 used |= 1 << (values[peer] - 1)
-        return full & ~used
+        for other in neighbours[cell]:
+            if values[other]:
+                used |= 0b101 << values[other] >> 2  # the digits one below and one above
+        mask = allowed[cell] & ~used
+        for index in cages_of[cell]:
+            cage = cages[index]
+            if cage.total is not None:
+                filled = [values[c] for c in cage.cells if values[c]]
+                left = cage.total - sum(filled)
+                last = len(filled) == len(cage.cells) - 1
+                mask &= (
+                    (1 << (left - 1))
+                    if last and 1 <= left <= rules.size
+                    else (0 if last else (1 << max(0, min(left - 1, rules.size))) - 1)
+                )
+        return mask
 
     def fill(left: int) -> bool:
+        nonlocal visited
+        visited += 1
+        if visited > nodes:
+            raise _OutOfNodes
         if not left:
             return True
         best, best_mask, best_count = -1, 0, rules.size + 1
@@ -121,9 +165,10 @@ def random_full_grid(rules: Rules, rng: random.Random) -> Grid:
         values[best] = 0
         return False
 
-    if not fill(rules.cell_count):
-        raise GeneratorError(f"no complete {rules} grid exists")
-    return Grid(rules, tuple(values))
+    try:
+        return Grid(rules, tuple(values)) if fill(rules.cell_count) else None
+    except _OutOfNodes:
+        return None
 
 
 @dataclass(frozen=True)
@@ -177,6 +222,7 @@ class Generator:
         attempts: int = 50,
         strategy: str = "remove",
         moves: int = MOVES,
+        variant: Variant = VARIANTS["classic"],
     ) -> None:
         if difficulty not in TARGETS_9X9:
             raise GeneratorError(
@@ -185,10 +231,11 @@ class Generator:
         if strategy not in STRATEGIES:
             raise GeneratorError(f"unknown strategy {strategy!r}: choose {', '.join(STRATEGIES)}")
         self.rules = rules
+        self.variant = variant
         self.difficulty = difficulty
         self.rng = random.Random(seed)
         self.symmetric = symmetric
-        self.minimal = minimal
+        self.minimal = minimal or not variant.givens
         self.count = counter or solution_counter()
         self.attempts = attempts
         self.strategy = strategy
@@ -207,7 +254,12 @@ class Generator:
         start = time.perf_counter()
         best: Generated | None = None
         for attempt in range(1, self.attempts + 1):
-            solution = random_full_grid(self.rules, self.rng)
+            try:
+                rules = self.variant.before(self.rules, self.rng)
+                solution = random_full_grid(rules, self.rng)
+            except GeneratorError:  # these rules (a jigsaw layout) may have no grid: redraw
+                continue
+            solution = Grid(self.variant.after(rules, solution, self.rng), solution.values)
             if self.strategy == "add":
                 puzzle, rating, exhausted = self.build_up(solution)
             else:
@@ -226,7 +278,10 @@ class Generator:
                 return replace(made, seconds=time.perf_counter() - start)
             if best is None or _closeness(made) > _closeness(best):
                 best = made
-        assert best is not None
+        if best is None:
+            raise GeneratorError(
+                f"no {self.variant.name} {self.rules} grid found in {self.attempts} attempts"
+            )
         return replace(best, attempts=self.attempts, seconds=time.perf_counter() - start)
 
     def fits(self, rating: Rating) -> bool:
@@ -277,7 +332,7 @@ class Generator:
             trial = list(values)
             for cell in orbit:
                 trial[cell] = 0
-            puzzle = Grid(self.rules, tuple(trial))
+            puzzle = Grid(solution.rules, tuple(trial))
             if self.count(puzzle) != 1:  # first: counting is cheaper than rating
                 continue
             if not self.minimal:
@@ -290,7 +345,7 @@ class Generator:
                 rating = trial_rating
             values = trial
             empty += len(orbit)
-        puzzle = Grid(self.rules, tuple(values))
+        puzzle = Grid(solution.rules, tuple(values))
         if self.minimal:
             rating = rate(puzzle, solver=LogicSolver(explain=False))
         return puzzle, rating, exhausted
@@ -299,7 +354,7 @@ class Generator:
         """The second strategy: a sparse random set of clues; while a second solution exists,
         add the grid's digit at a random cell where that solution differs; then remove the
         clues that are no longer needed (as `carve` does)."""
-        rules = self.rules
+        rules = solution.rules
         sparse = max(1, round(SPARSE_9X9 * rules.cell_count / 81))
         values = [0] * rules.cell_count
         orbits = self._orbits()
@@ -325,7 +380,7 @@ class Generator:
         """Local search from a puzzle where plain removal stalled: add one clue and remove two
         while that keeps one solution within the difficulty (one clue fewer each time); at
         the target, swap one clue for another until the rating fits."""
-        rules = self.rules
+        rules = solution.rules
         values = list(puzzle.values)
         for _ in range(self.moves):
             empty = sum(1 for v in values if not v)
@@ -345,7 +400,7 @@ class Generator:
         self, values: list[int], solution: Grid, *, remove_two: bool
     ) -> tuple[list[int], Rating] | None:
         """One local-search move, the first in random order that works; None if none does."""
-        rules = self.rules
+        rules = solution.rules
         clues = [c for c in rules.cells if values[c] and self._orbit_of(c)[0] == c]
         blanks = [c for c in rules.cells if not values[c] and self._orbit_of(c)[0] == c]
         # the second solution without each clue: clue r can go after c is added only if it

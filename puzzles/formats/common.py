@@ -99,8 +99,9 @@ def checked(grid: Grid, options: ReadOptions) -> Grid:
 
 @cache
 def with_diagonals(rules: Rules) -> Rules:
-    """The Sudoku-X form of a geometry: one shared instance, so its tables are built once."""
-    return Rules(rules.size, rules.box_rows, rules.box_cols, diagonals=True)
+    """The rules with both diagonals added (every other rule kept): one shared instance per
+    rules, so its tables are built once."""
+    return rules.with_rules(diagonals=True)
 
 
 def check_solution(puzzle: Grid, solution: Grid) -> Grid:
@@ -173,23 +174,31 @@ class Format:
     summary: str
     read: Reader
     write: Writer
-    keeps: frozenset[str] = frozenset()  # of "solution", "metadata", "state", "box", "diagonals"
+    # of "solution", "metadata", "state", "box", "diagonals", "rules" (variant rules)
+    keeps: frozenset[str] = frozenset()
+    metadata_keys: frozenset[str] | None = None  # the metadata it keeps, if not all
 
     def losses(self, entries: Sequence[PuzzleEntry]) -> list[str]:
         """What writing `entries` in this format leaves out, in words (for a warning)."""
+        kept = self.metadata_keys
         lost = {
             "solution": sum(1 for e in entries if e.solution is not None),
-            "metadata": sum(1 for e in entries if e.metadata),
+            "metadata": sum(
+                1 for e in entries if e.metadata and (kept is None or set(e.metadata) - kept)
+            ),
             "state": sum(1 for e in entries if e.state is not None),
             "box": sum(1 for e in entries if _unusual_box(e.puzzle.rules)),
             "diagonals": sum(1 for e in entries if e.puzzle.rules.diagonals),
+            "rules": sum(1 for e in entries if not e.puzzle.rules.is_classic),
         }
         words = {
             "solution": "solutions",
-            "metadata": "metadata",
+            "metadata": "metadata" if kept is None else f"metadata but {', '.join(sorted(kept))}",
             "state": "player states",
             "box": "box shapes other than the usual one (e.g. 6x6:3x2)",
             "diagonals": "diagonals (Sudoku-X: they read back as plain Sudoku)",
+            "rules": "variant rules (jigsaw, anti-knight, killer, ...: they read back as "
+            "classic Sudoku unless --rules gives them)",
         }
         return [
             f"{_of_puzzles(count)} {words[kind]}"

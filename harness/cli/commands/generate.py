@@ -22,7 +22,9 @@ from harness.generating.generator import (
     solution_counter,
     target_empty,
 )
-from puzzles.errors import RulesError
+from harness.generating.variants import VARIANTS
+from puzzles.errors import RulesError, SudokuBenchError
+from puzzles.formats import PuzzleEntry, format_of_path, write_file
 from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT
 
@@ -49,6 +51,15 @@ def add_parser(subparsers: Any) -> None:
         help="instead of --size: e.g. 6x6:3x2, 9x9-x (Sudoku-X)",
     )
     parser.add_argument("-x", "--sudoku-x", action="store_true", help="Sudoku-X (both diagonals)")
+    parser.add_argument(
+        "--variant",
+        choices=tuple(VARIANTS),
+        default="classic",
+        help="the rules of the puzzles: "
+        + "; ".join(f"{v.name}: {v.summary}" for v in VARIANTS.values())
+        + " (default classic). Variant puzzles carry their rules: write them with "
+        "-o FILE.jsonl (or .json)",
+    )
     parser.add_argument(
         "--difficulty",
         choices=DIFFICULTIES,
@@ -125,7 +136,21 @@ def run(args: argparse.Namespace) -> int:
         counter=solution_counter(args.counter),
         attempts=args.attempts,
         strategy=args.strategy,
+        variant=VARIANTS[args.variant],
     )
+    if (
+        args.variant != "classic"
+        and args.output
+        and format_of_path(args.output).name
+        not in (
+            "json",
+            "jsonl",
+        )
+    ):
+        raise SudokuBenchError(
+            f"{args.output}: {args.variant} puzzles carry their rules, which only the JSON "
+            "formats hold: write them to a .jsonl or .json file"
+        )
     made: list[Generated] = []
     rows = []
     for number in range(1, args.count + 1):
@@ -156,6 +181,8 @@ def record(number: int, made: Generated, rules: Rules, args: argparse.Namespace)
         "puzzle": made.puzzle.to_line(),
         "solution": made.solution.to_line(),
         "geometry": rules.name,
+        "variant": args.variant,
+        "rules": made.puzzle.rules.to_json(),
         "difficulty": made.difficulty,
         "seed": args.seed,
         "symmetric": args.symmetric,
@@ -186,10 +213,23 @@ def write(path: Path, made: list[Generated], rules: Rules, args: argparse.Namesp
     header = (
         f"# sudoku-bench generate --geometry {rules.name} --difficulty {args.difficulty} "
         f"--count {args.count} --seed {args.seed}"
+        + (f" --variant {args.variant}" if args.variant != "classic" else "")
         + (" --symmetric" if args.symmetric else "")
         + (" --minimal" if args.minimal else "")
         + (f" --strategy {args.strategy}" if args.strategy != "remove" else "")
     )
+    if format_of_path(path).name in ("json", "jsonl"):
+        entries = [
+            PuzzleEntry(
+                f"generated:{number}",
+                item.puzzle,
+                item.solution,
+                {"command": header.removeprefix("# "), **_rating_metadata(item)},
+            )
+            for number, item in enumerate(made, 1)
+        ]
+        write_file(entries, path)
+        return
     lines = [header]
     for item in made:
         lines.append(
@@ -198,6 +238,15 @@ def write(path: Path, made: list[Generated], rules: Rules, args: argparse.Namesp
             + (f"; {item.note}" if item.note else "")
         )
     write_output(path, "\n".join(lines) + "\n")
+
+
+def _rating_metadata(item: Generated) -> dict[str, Any]:
+    return {
+        "empty": item.empty,
+        "rating": item.rating.label,
+        "hardest": item.rating.hardest,
+        **({"note": item.note} if item.note else {}),
+    }
 
 
 def summary(made: list[Generated], rules: Rules, args: argparse.Namespace) -> str:

@@ -3,81 +3,24 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json, write_output
 from puzzles.errors import SudokuBenchError
-from puzzles.grid import Grid
-
-
-@dataclass(frozen=True)
-class Target:
-    """A model a puzzle can be reduced to.
-
-    `module` provides two functions: `describe(puzzle) -> dict` (the model's size, for the
-    summary and `--json`) and `export(puzzle) -> str` (the model in its documented text format).
-    The module is imported only when the target is used.
-    """
-
-    name: str
-    module: str
-    help: str
-
-    def function(self, name: str) -> Callable[[Grid], Any]:
-        function: Callable[[Grid], Any] = getattr(importlib.import_module(self.module), name)
-        return function
-
-
-# One entry per reduction that can be shown; the first is the default.
-TARGETS: tuple[Target, ...] = (
-    Target(
-        "exact-cover",
-        "reductions.exact_cover",
-        "placements x constraints 0/1 matrix; -o writes it in Knuth's DLX format",
-    ),
-    Target(
-        "polynomials",
-        "reductions.polynomial",
-        "the thesis's polynomial ideal, givens substituted (Singular script)",
-    ),
-    Target(
-        "cp-model",
-        "reductions.cp_model",
-        "OR-Tools CP-SAT model, an integer per cell and AllDifferent per unit "
-        "(export: CpModelProto text format)",
-    ),
-    Target(
-        "cnf",
-        "reductions.cnf",
-        "SAT formula, a variable per cell and digit, extended encoding, givens as unit clauses "
-        "(export: DIMACS CNF)",
-    ),
-    Target(
-        "milp",
-        "reductions.milp",
-        "0/1 integer program, the exact-cover matrix as A x = 1 (export: free MPS)",
-    ),
-    Target(
-        "csp",
-        "reductions.csp",
-        "python-constraint model, a variable per cell and AllDifferent per unit (export: XCSP3)",
-    ),
-)
+from reductions import REDUCTIONS
 
 
 def add_parser(subparsers: Any) -> None:
-    names = [target.name for target in TARGETS]
+    names = list(REDUCTIONS)
     parser = subparsers.add_parser(
         "reduce",
         help="show the model a reduction builds (size, export to a standard file)",
         description="Reduce a puzzle to a model and print its size; -o writes the model "
-        "in its export format. Targets: " + "; ".join(f"{t.name}: {t.help}" for t in TARGETS),
+        "in its export format. Targets: "
+        + "; ".join(f"{entry.target}: {entry.help}" for entry in REDUCTIONS.values()),
     )
     add_puzzle_arguments(parser, nargs=1)
     parser.add_argument(
@@ -99,7 +42,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    target = next(t for t in TARGETS if t.name == args.target)  # argparse checked the name
+    reduction = REDUCTIONS[args.target].create()  # argparse checked the name
     entries = read_inputs(args)
     if len(entries) > 1:  # a model is of one puzzle; quietly taking the first would mislead
         raise SudokuBenchError(
@@ -107,10 +50,16 @@ def run(args: argparse.Namespace) -> int:
             f"{len(entries)}: name one by its id, e.g. {entries[0].id}"
         )
     entry = entries[0]
+    if not reduction.accepts(entry.puzzle.rules):
+        missing = ", ".join(sorted(entry.puzzle.rules.kinds - reduction.rule_kinds))
+        raise SudokuBenchError(
+            f"the {args.target} reduction cannot express {missing}: "
+            f"its model would leave those rules out"
+        )
     summary: dict[str, Any] = {
         "id": entry.id,
-        "target": target.name,
-        **target.function("describe")(entry.puzzle),
+        "target": args.target,
+        **reduction.describe(entry.puzzle),
     }
     to_stdout = args.output is not None and str(args.output) == "-"
     out = sys.stderr if to_stdout else sys.stdout  # with `-o -` the model owns stdout
@@ -120,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         for key, value in summary.items():
             print(f"{key}: {value}", file=out)
     if args.output is not None:
-        text = target.function("export")(entry.puzzle)
+        text = reduction.export(entry.puzzle)
         if str(args.output) == "-":
             sys.stdout.write(text)
         else:
