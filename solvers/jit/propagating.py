@@ -180,6 +180,9 @@ class PropagatingJitSolver(Solver[JitModel]):
                 "hidden_singles": hidden,
                 "locked_eliminations": locked,
                 "alldiff_eliminations": 0,
+                # rules it does not take (answered unsupported): nothing to eliminate
+                "nonconsecutive_eliminations": 0,
+                "cage_eliminations": 0,
             },
         )
 
