@@ -29,14 +29,10 @@ Array = np.ndarray
 
 
 def secondary_columns(rules: Rules) -> list[int]:
-    """Columns of the full matrix to cover at most once: the digits of small extra units."""
+    """Columns of the full matrix to cover at most once (the digits of extra units of fewer
+    than N cells: they hold distinct digits, not every digit); the reduction puts them last."""
     matrix = full_matrix(rules)
-    secondary = set(range(matrix.primary, len(matrix.columns)))
-    n, cells = rules.size, rules.cell_count
-    for k, unit in enumerate(rules.extra_units):
-        if len(unit) < n:
-            secondary.update(4 * cells + k * n + d for d in range(n))
-    return sorted(secondary)
+    return list(range(matrix.primary, len(matrix.columns)))
 
 
 @dataclass(frozen=True)
