@@ -125,6 +125,8 @@ REDUCE = {
             "polynomials",
             "candidate_polynomials",
             "pair_polynomials",
+            "nonconsecutive_polynomials",
+            "cage_sums",
             "unit_sums",
             "max_degree",
             "terms",

@@ -47,20 +47,29 @@ def windows(rules: Rules) -> tuple[tuple[int, ...], ...]:
     return found
 
 
-def random_layout(rules: Rules, rng: random.Random, swaps: int = 0) -> tuple[int, ...]:
-    """Random jigsaw regions: the boxes, then many swaps of two neighbouring cells of
-    different regions, each kept only if both regions stay connected (so every region stays
-    a connected piece of N cells)."""
+def random_layout(rules: Rules, rng: random.Random, moves: int = 0) -> tuple[int, ...]:
+    """Random jigsaw regions: the boxes, then many exchanges between two neighbouring regions
+    A and B (a cell of A that touches B joins B, a cell of B that touches A joins A), each
+    kept only if both regions stay connected; every region keeps N cells."""
     n = rules.size
     layout = [rules.region_of(cell) for cell in rules.cells]
-    for _ in range(swaps or 40 * n * n):
+    for _ in range(moves or 40 * n * n):
         a = rng.randrange(n * n)
-        b = rng.choice(_orthogonal(n, a))
-        if layout[a] == layout[b]:
+        others = [o for o in _orthogonal(n, a) if layout[o] != layout[a]]
+        if not others:
             continue
-        layout[a], layout[b] = layout[b], layout[a]
-        if not (_connected(layout, n, layout[a]) and _connected(layout, n, layout[b])):
-            layout[a], layout[b] = layout[b], layout[a]
+        region_a, region_b = layout[a], layout[rng.choice(others)]
+        touching = [
+            c
+            for c in rules.cells
+            if layout[c] == region_b and any(layout[o] == region_a for o in _orthogonal(n, c))
+        ]
+        if not touching:
+            continue
+        b = rng.choice(touching)
+        layout[a], layout[b] = region_b, region_a
+        if not (_connected(layout, n, region_a) and _connected(layout, n, region_b)):
+            layout[a], layout[b] = region_a, region_b
     return tuple(layout)
 
 

@@ -38,11 +38,27 @@ def add_parser(subparsers: Any) -> None:
         help="write the exported model here ('-' for stdout)",
     )
     parser.add_argument("--json", action="store_true", help="print the model's size as JSON")
+    parser.add_argument(
+        "--field",
+        metavar="FIELD",
+        help="polynomials only: the coefficient field, QQ (the default: the rationals) or "
+        "GF(p) for a prime p, e.g. GF(32003), the groebner back-end's",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    reduction = REDUCTIONS[args.target].create()  # argparse checked the name
+    options: dict[str, Any] = {}
+    if args.field is not None:
+        if args.target != "polynomials":
+            raise SudokuBenchError(f"--field is for --to polynomials, not --to {args.target}")
+        from reductions.polynomial import field_modulus  # imported when asked for
+
+        options["modulus"] = field_modulus(args.field)
+    if args.target == "polynomials" and args.output is not None:
+        # the script's recipe loads the file by its name
+        options["script"] = "sudoku.sing" if str(args.output) == "-" else str(args.output)
+    reduction = REDUCTIONS[args.target].create(**options)  # argparse checked the name
     entries = read_inputs(args)
     if len(entries) > 1:  # a model is of one puzzle; quietly taking the first would mislead
         raise SudokuBenchError(
