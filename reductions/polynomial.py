@@ -49,11 +49,11 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cache, cached_property
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
+from puzzles.rules import ALL_KINDS, Cage, RuleKind, Rules
 from puzzles.symbols import DEFAULT
 from reductions.base import Reduction
 
@@ -831,6 +831,7 @@ class PolynomialReduction(Reduction[PolynomialSystem, Mapping[int, int]]):
     """
 
     name = "polynomials"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS  # every rule, export included
 
     def __init__(
         self,
