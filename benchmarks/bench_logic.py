@@ -2,6 +2,7 @@
 soundness, and the generator's hard puzzles.
 
     PYTHONPATH=. python benchmarks/bench_logic.py [--top1465 PATH] [--skip-generator]
+        [--sets easy50,top95,hardest,top1465,forum-hardest] [--generated K]
 
 Coverage is the share of puzzles the logic solver finishes without guessing, with every
 technique and again without the forcing chains and nets (the last resort). Every step of
@@ -10,12 +11,15 @@ a true digit or places a wrong one is counted as unsound. Sets: easy50, top95, h
 a 300-puzzle sample of magictour's top1465 (`random.Random(0)`, read from the shared data
 folder, or `--top1465`), and the first 100 of forum-hardest. The generator part makes 20
 hard 9x9 puzzles with seed 1 and checks each: 60 empty cells, unique by `propagating` and
-`dlx`, rated hard or above; it reports the time per puzzle.
+`dlx`, rated hard or above; it reports the time per puzzle. Times are wall-clock, then the
+process's CPU time (what other programs on a loaded machine do not inflate), with the load
+average at the start and the end.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -32,6 +36,7 @@ from solvers.logic import LogicSolver, run_logic
 from solvers.logic.techniques import TECHNIQUES
 from solvers.registry import create
 
+SETS = ("easy50", "top95", "hardest", "top1465", "forum-hardest")
 TOP1465 = ("../shared/data/top1465.txt", "/work/shared/data/top1465.txt")
 
 
@@ -51,14 +56,16 @@ def measure(name: str, puzzles: list[Grid]) -> None:
     )
     solver = LogicSolver(explain=False)
     times: list[float] = []
+    cpu_times: list[float] = []  # the process's own time: what the load of others does not add
     ratings: Counter[str] = Counter()
     unsound = solved = solved_plain = 0
     estimates = []
     for puzzle in puzzles:
         solution = truth.solve(puzzle).solutions[0]
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         result = solver.solve(puzzle)
         times.append(time.perf_counter() - start)
+        cpu_times.append(time.process_time() - cpu_start)
         rating = rating_of(result)
         ratings[rating.label] += 1
         if rating.estimate is not None:
@@ -77,6 +84,10 @@ def measure(name: str, puzzles: list[Grid]) -> None:
         f"(without forcing chains/nets {solved_plain / n:6.1%}); time median "
         f"{statistics.median(times) * 1000:7.1f} ms, max {max(times):6.2f} s, "
         f"over 5 s: {sum(t > 5 for t in times)}; unsound steps: {unsound}"
+    )
+    print(
+        f"{'':14s} CPU time: median {statistics.median(cpu_times) * 1000:7.1f} ms, max "
+        f"{max(cpu_times):6.2f} s, over 5 s: {sum(t > 5 for t in cpu_times)}"
     )
     print(f"{'':14s} ratings: " + ", ".join(f"{k} {v}" for k, v in ratings.most_common()))
     if estimates:
@@ -114,22 +125,40 @@ def main() -> None:
     parser.add_argument("--top1465", metavar="PATH", help="magictour top1465 (one per line)")
     parser.add_argument("--skip-generator", action="store_true")
     parser.add_argument("--generated", type=int, default=20, metavar="K")
+    parser.add_argument(
+        "--sets",
+        default=",".join(SETS),
+        metavar="NAMES",
+        help=f"comma-separated, of {', '.join(SETS)}; empty for none (default: all)",
+    )
     args = parser.parse_args()
+    wanted = [name for name in args.sets.split(",") if name]
+    unknown = set(wanted) - set(SETS)
+    if unknown:
+        parser.error(f"unknown set(s) {', '.join(sorted(unknown))}; known: {', '.join(SETS)}")
     sets = [
         ("easy50", [e.puzzle for e in load("easy50")]),
         ("top95", [e.puzzle for e in load("top95")]),
         ("hardest", [e.puzzle for e in load("hardest")]),
     ]
-    sample = top1465_sample(args.top1465)
-    if sample:
-        sets.append(("top1465 (300)", sample))
-    else:
-        print("top1465 not found: pass --top1465 PATH")
+    if "top1465" in wanted:
+        sample = top1465_sample(args.top1465)
+        if sample:
+            sets.append(("top1465", sample))
+        else:
+            print("top1465 not found: pass --top1465 PATH")
     sets.append(("forum-hardest", [e.puzzle for e in load("forum-hardest")[:100]]))
+    print(f"load average at start: {_load()}")  # the timings depend on what else runs
     for name, puzzles in sets:
-        measure(name, puzzles)
+        if name in wanted:
+            measure(name if name != "top1465" else "top1465 (300)", puzzles)
     if not args.skip_generator:
         generator_figures(args.generated)
+    print(f"load average at end: {_load()}")
+
+
+def _load() -> str:
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg()) + f" ({os.cpu_count()} cores)"
 
 
 if __name__ == "__main__":

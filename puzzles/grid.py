@@ -153,17 +153,23 @@ class Grid:
         if rules.layout is not None:
             symbols = [alphabet.symbols[v - 1] if v else blank for v in self.values]
             return region_picture(rules, symbols)
-        rows = []
-        for r, row in enumerate(self.to_rows()):
-            if r and r % rules.box_rows == 0:
-                rows.append(_separator(rules))
-            symbols = [alphabet.symbols[v - 1] if v else blank for v in row]
-            stacks = [
-                " ".join(symbols[c : c + rules.box_cols])
-                for c in range(0, rules.size, rules.box_cols)
-            ]
-            rows.append(" | ".join(stacks))
-        return "\n".join(rows)
+        # one str.format per grid: `solve FILE` prints thousands of them
+        template = _picture_template(rules.size, rules.box_rows, rules.box_cols)
+        digits = (blank, *alphabet.symbols[: rules.size])
+        return template.format(*[digits[v] for v in self.values])
+
+
+@cache
+def _picture_template(size: int, box_rows: int, box_cols: int) -> str:
+    """`picture`'s layout with a `{}` per cell, for `str.format`."""
+    rows = []
+    for r in range(size):
+        if r and r % box_rows == 0:
+            stack = "-" * (2 * box_cols - 1)
+            rows.append("-+-".join([stack] * (size // box_cols)))
+        stacks = [" ".join(["{}"] * box_cols) for _ in range(0, size, box_cols)]
+        rows.append(" | ".join(stacks))
+    return "\n".join(rows)
 
 
 @cache
@@ -198,11 +204,6 @@ def _decode(
         return None
     # characters outside the table are left as they are: printable, so 32 or more
     return (rules, values) if max(values) <= rules.size else None
-
-
-def _separator(rules: Rules) -> str:
-    stack = "-" * (2 * rules.box_cols - 1)
-    return "-+-".join([stack] * (rules.size // rules.box_cols))
 
 
 def _column_after(text: str, cells: int) -> int | None:

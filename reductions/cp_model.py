@@ -29,12 +29,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from math import factorial
-from typing import Any
+from typing import Any, ClassVar
 
 from ortools.sat.python import cp_model
 
 from puzzles.grid import Grid
-from puzzles.rules import Cage
+from puzzles.rules import ALL_KINDS, Cage, RuleKind
 from reductions.base import Reduction
 
 ENCODINGS = ("integer", "onehot")
@@ -66,6 +66,7 @@ class CpModelReduction(Reduction[cp_model.CpModel, Answer]):
     encoding; `cages` is `sum` (a linear equation) or `table` (allowed fillings, integer only)."""
 
     name = "cp-model"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS  # every rule, exports included
 
     def __init__(self, encoding: str = "integer", cages: str = "sum") -> None:
         if encoding not in ENCODINGS:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from constraint import (
     AllDifferentConstraint,
@@ -45,7 +45,7 @@ from constraint import Solver as ConstraintSolver
 
 from puzzles.checker import cage_name
 from puzzles.grid import Grid
-from puzzles.rules import Rules
+from puzzles.rules import ALL_KINDS, RuleKind, Rules
 from reductions.base import Reduction
 
 
@@ -102,6 +102,7 @@ class CspReduction(Reduction[CspModel, Mapping[int, int]]):
     """Sudoku as a python-constraint `Problem` searched by `solver` (BacktrackingSolver)."""
 
     name = "csp"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS  # every rule, exports included
 
     def __init__(
         self, solver: ConstraintSolver | None = None, *, hidden_singles: bool = False

@@ -38,12 +38,12 @@ import json
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ortools.linear_solver import pywraplp
 
 from puzzles.grid import Grid
-from puzzles.rules import Rules
+from puzzles.rules import ALL_KINDS, RuleKind, Rules
 from puzzles.symbols import DEFAULT
 from reductions.base import Reduction
 
@@ -184,6 +184,7 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
     """Sudoku under any rules as a 0/1 feasibility program (see the module docstring)."""
 
     name = "milp"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS  # every rule, exports included
 
     def __init__(self, backend: str = "SCIP") -> None:
         if backend.upper() not in BACKENDS:

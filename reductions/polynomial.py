@@ -830,7 +830,7 @@ class PolynomialReduction(Reduction[PolynomialSystem, Mapping[int, int]]):
     """
 
     name = "polynomials"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS  # every rule, export included
 
     def __init__(
         self,

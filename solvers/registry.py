@@ -92,6 +92,7 @@ SYMPY = _library("sympy", "sympy", "sympy")
 ORTOOLS = _library("ortools", "ortools", "ortools")
 CONSTRAINT = _library("constraint", "python-constraint2", "constraint")
 PYSAT = _library("pysat", "python-sat", "sat")
+NUMBA = _library("numba", "numba", "jit")
 
 # The built-in back-ends, in the order reports list them.
 BUILTIN: tuple[Backend, ...] = (
@@ -120,6 +121,31 @@ BUILTIN: tuple[Backend, ...] = (
         "solvers.dlx.solver:DlxSolver",
         "exact cover (placements x constraints) solved by Knuth's Dancing Links, pure Python",
         aliases=("dancing-links",),
+    ),
+    Backend(
+        "propagating-jit",
+        "solvers.jit.propagating:PropagatingJitSolver",
+        "the propagating back-end's search compiled with numba (no AllDifferent filtering): "
+        "same counters and answers on 9x9",
+        **NUMBA,
+    ),
+    Backend(
+        "dlx-jit",
+        "solvers.jit.dlx:DlxJitSolver",
+        "the dlx back-end's Dancing Links compiled with numba: same matrix, counters, answers",
+        **NUMBA,
+    ),
+    Backend(
+        "exact-cover-c",
+        "solvers.native:ExactCoverCSolver",
+        "the exact-cover matrix solved by the C exact-cover package (native reference)",
+        **_library("exact_cover", "exact-cover", "native"),
+    ),
+    Backend(
+        "xcover",
+        "solvers.native:XcoverSolver",
+        "the exact-cover matrix solved by the xcover package (numba, Algorithm C; reference)",
+        **_library("xcover", "xcover", "native"),
     ),
     Backend(
         "groebner",

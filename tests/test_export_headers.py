@@ -10,6 +10,7 @@ rules of Knuth's DLX1 as the README states them, and its pair columns follow the
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -22,10 +23,10 @@ from harness.cli import main
 from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from reductions import REDUCTIONS, cnf, exact_cover
+from puzzles.rules import CLASSIC, Cage, Rules
+from reductions import REDUCTIONS, ReductionEntry, cnf, exact_cover
 from reductions.base import puzzle_header, read_puzzle_header
-from reductions.exact_cover import ExactCoverMatrix
+from reductions.exact_cover import ExactCoverMatrix, SudokuExactCover
 from solvers.dlx import DancingLinks
 from solvers.registry import create
 
@@ -304,17 +305,38 @@ def test_knuths_dlx1_solves_the_listing_and_its_header_rebuilds_the_grid(puzzle:
     assert is_solution(read, Grid(read.rules, tuple(values)))
 
 
+class ClassicOnlyCover(SudokuExactCover):
+    """A reduction that declares no variant rule (as one that ignored them would)."""
+
+    name = "classic-only"
+    rule_kinds = CLASSIC
+
+
 def test_reduce_refuses_a_model_that_would_leave_a_rule_out(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    entry = ReductionEntry("classic-only", f"{__name__}:ClassicOnlyCover", "for this test")
+    monkeypatch.setitem(REDUCTIONS, "classic-only", entry)
     anti_knight = '{"size": 4, "anti_knight": true}'
-    assert main(["reduce", "....3.2..4.1....", "--geometry", anti_knight, "--to", "csp"]) == 2
+    command = ["reduce", "....3.2..4.1....", "--geometry", anti_knight, "--to", "classic-only"]
+    assert main(command) == 2
     error = capsys.readouterr().err.strip()
     assert error.endswith(
-        "the csp reduction cannot express anti-knight/anti-king: its model "
+        "the classic-only reduction cannot express anti-knight/anti-king: its model "
         "would leave those rules out"
     )
     assert "\n" not in error
+    assert main([*command[:-1], "exact-cover"]) == 0
+
+
+@pytest.mark.parametrize("target", sorted(REDUCTIONS))
+def test_reduce_describes_a_variant_puzzle(target: str, capsys: pytest.CaptureFixture[str]) -> None:
+    killer = killer_4x4()
+    rules = killer.rules.with_rules(anti_knight=True, non_consecutive=True)
+    assert REDUCTIONS[target].create().accepts(rules)
+    command = ["reduce", killer.to_line(), "--geometry", rules.spec, "--to", target, "--json"]
+    assert main(command) == 0
+    assert json.loads(capsys.readouterr().out)["target"] == target
 
 
 @pytest.mark.parametrize("target", ["exact-cover", "cnf"])

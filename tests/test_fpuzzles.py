@@ -226,7 +226,9 @@ def test_bad_f_puzzles_data_is_named(change: Any, words: str) -> None:
         entry_from_object(data, "t")
 
 
-def test_a_missing_lzstring_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_lzstring_is_reported(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import importlib
 
     real = importlib.import_module
@@ -239,6 +241,9 @@ def test_a_missing_lzstring_is_reported(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(importlib, "import_module", no_lzstring)
     with pytest.raises(PuzzleFormatError, match=r"sudoku-bench\[fpuzzles\]"):
         entry_from_text(link(fpuzzle()), "t")
+    load = link(fpuzzle()).removeprefix(URL)  # bare ?load= text: also said to need it
+    assert main(["show", load]) == 2
+    assert "sudoku-bench[fpuzzles]" in capsys.readouterr().err
     # the decompressed JSON needs no lzstring
     assert entry_from_text(json.dumps(fpuzzle()), "t").puzzle == Grid.empty(Rules.of_size(9))
 

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from puzzles.grid import Grid
-from puzzles.rules import Rules
+from puzzles.rules import RuleKind, Rules
 from solvers.base import Deadline, SearchOutcome, Solver
 from solvers.registry import Backend, register, unregister
 
@@ -32,6 +32,8 @@ class ReferenceSolver(Solver[Grid]):
     """Depth-first search over the cell with the fewest candidates; exact counts."""
 
     name = "reference"
+    # every rule that only makes cells differ is in the peers its search reads
+    rule_kinds = frozenset({RuleKind.REGIONS, RuleKind.EXTRA_UNITS, RuleKind.DISTINCT_PAIRS})
 
     def __init__(self, spin: int = 0, kill_node: bool = False) -> None:
         self.spin = spin  # extra busy work per puzzle, to make a CPU-bound back-end

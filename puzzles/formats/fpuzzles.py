@@ -54,6 +54,7 @@ from puzzles.rules import Cage, Rules
 URL = "https://www.f-puzzles.com/?load="
 INSTALL = "pip install 'sudoku-bench[fpuzzles]'"
 LARGEST = 16  # f-puzzles draws grids of 3x3 to 16x16
+LZ_JSON = "N4Ig"  # how compressToBase64 of any text starting `{"` starts
 
 # Keys read into the rules, and keys that carry no rule (passed over).
 RULE_KEYS = (
@@ -139,16 +140,29 @@ def url_of(data: Mapping[str, Any]) -> str:
 def looks_like_fpuzzles(text: str) -> bool:
     """Whether a command-line argument or a file's first line is an f-puzzles link or
     `?load=` text (which decompresses to a JSON object)."""
+    link = text.strip().lower().startswith(("http://", "https://"))
     try:
         load = load_text(text)
-        if load is None:
-            return False
-        if text.strip().lower().startswith(("http://", "https://")):
-            return True
+    except PuzzleFormatError:  # a short link: reading it explains
+        return True
+    if load is None:
+        return False
+    if link:
+        return True
+    try:
         decompress(load)
     except PuzzleFormatError:
-        return text.strip().lower().startswith(("http://", "https://"))
+        # without lzstring, text that starts as compressed JSON (`{"`) is said to need it
+        return load.startswith(LZ_JSON) and _lzstring_missing()
     return True
+
+
+def _lzstring_missing() -> bool:
+    try:
+        _lzstring()
+    except PuzzleFormatError:
+        return True
+    return False
 
 
 # ----- reading ------------------------------------------------------------------------------

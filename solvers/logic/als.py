@@ -38,49 +38,60 @@ def peer_bits(rules: Rules) -> tuple[int, ...]:
 
 def almost_locked_sets(state: Candidates, max_cells: int = MAX_CELLS) -> list[Als]:
     """Every ALS of up to `max_cells` cells, each set once (in the first unit it lies in)."""
+    found: dict[int, Als] = {}
+    for index in range(len(state.rules.units)):
+        for als in _unit_sets(state, index, max_cells):
+            found.setdefault(als.cell_bits, als)
+    return list(found.values())
+
+
+def _unit_sets(state: Candidates, index: int, max_cells: int) -> list[Als]:
+    """The ALS of one unit. They depend only on its cells' candidates, so they are kept
+    (in `state.derived`) for as long as those stay the same, across steps."""
     rules = state.rules
     masks = state.masks
+    unit = rules.units[index]
+    key = ("als", index, max_cells, tuple(masks[cell] for cell in unit))
+    kept: list[Als] | None = state.derived.get(key)
+    if kept is not None:
+        return kept
     peers = peer_bits(rules)
     everyone = (1 << rules.cell_count) - 1
-    found: dict[int, Als] = {}
-    for index, unit in enumerate(rules.units):
-        open_cells = [cell for cell in unit if masks[cell]]
-        for count in range(1, min(max_cells, len(open_cells) - 1) + 1):
-            for cells in combinations(open_cells, count):
-                union = 0
-                for cell in cells:
-                    union |= masks[cell]
-                if union.bit_count() != count + 1:
-                    continue
-                key = sum(1 << cell for cell in cells)
-                if key in found:
-                    continue
-                holders = []
-                seen = []
-                for digit in range(1, rules.size + 1):
-                    held = seen_all = 0
-                    if union >> (digit - 1) & 1:
-                        seen_all = everyone
-                        for cell in cells:
-                            if masks[cell] >> (digit - 1) & 1:
-                                held |= 1 << cell
-                                seen_all &= peers[cell]
-                    holders.append(held)
-                    seen.append(seen_all if held else 0)
-                found[key] = Als(index, cells, key, union, tuple(holders), tuple(seen))
-    return list(found.values())
+    sets: list[Als] = []
+    open_cells = [cell for cell in unit if masks[cell]]
+    for count in range(1, min(max_cells, len(open_cells) - 1) + 1):
+        for cells in combinations(open_cells, count):
+            union = 0
+            for cell in cells:
+                union |= masks[cell]
+            if union.bit_count() != count + 1:
+                continue
+            holders = []
+            seen = []
+            for digit in range(1, rules.size + 1):
+                held = seen_all = 0
+                if union >> (digit - 1) & 1:
+                    seen_all = everyone
+                    for cell in cells:
+                        if masks[cell] >> (digit - 1) & 1:
+                            held |= 1 << cell
+                            seen_all &= peers[cell]
+                holders.append(held)
+                seen.append(seen_all if held else 0)
+            cell_bits = sum(1 << cell for cell in cells)
+            sets.append(Als(index, cells, cell_bits, union, tuple(holders), tuple(seen)))
+    state.derived[key] = sets
+    return sets
 
 
 def _removals(state: Candidates, a: Als, b: Als, z_digits: int) -> tuple[Move, ...]:
     """Each digit z of `z_digits` from the cells outside both sets that see all its places."""
-    masks = state.masks
     removed = []
     outside = ~(a.cell_bits | b.cell_bits)
     for digit in digits_of(z_digits):
         d = digit - 1
-        for cell in bits(a.seen[d] & b.seen[d] & outside):
-            if masks[cell] >> d & 1:
-                removed.append((cell, digit))
+        for cell in bits(a.seen[d] & b.seen[d] & outside & state.digit_board(digit)):
+            removed.append((cell, digit))
     return tuple(removed)
 
 
@@ -106,13 +117,15 @@ def _links(state: Candidates) -> tuple[list[Als], dict[int, list[tuple[int, int]
             if held:
                 lowest = (held & -held).bit_length() - 1
                 by_first[d].setdefault(lowest, []).append(index)
+    # per digit, the cells that are some set's lowest holder: only those can lead anywhere
+    firsts = [sum(1 << cell for cell in by_first[d]) for d in range(n)]
     rcc: dict[tuple[int, int], int] = {}
     for i, a in enumerate(sets):
         for d in range(n):
             if not a.holders[d]:
                 continue
             seen = a.seen[d]
-            for cell in bits(seen):
+            for cell in bits(seen & firsts[d]):
                 for j in by_first[d].get(cell, ()):
                     if j <= i:
                         continue
@@ -161,9 +174,20 @@ def als_xy_wing(state: Candidates) -> Step | None:
             a, b = sets[i], sets[j]
             if a.cell_bits & b.cell_bits:
                 continue
+            # the common digits that some cell outside A and B could lose (then x and y)
+            outside = ~(a.cell_bits | b.cell_bits)
+            removable = 0
+            for digit in digits_of(a.digits & b.digits):
+                d = digit - 1
+                if a.seen[d] & b.seen[d] & outside & state.digit_board(digit):
+                    removable |= 1 << d
+            if not removable:
+                continue
             for x in digits_of(x_mask):
                 for y in digits_of(y_mask & ~(1 << (x - 1))):
-                    z_digits = a.digits & b.digits & ~(1 << (x - 1)) & ~(1 << (y - 1))
+                    z_digits = removable & ~(1 << (x - 1)) & ~(1 << (y - 1))
+                    if not z_digits:
+                        continue
                     removed = _removals(state, a, b, z_digits)
                     removed = tuple(
                         move for move in removed if not sets[c].cell_bits >> move[0] & 1

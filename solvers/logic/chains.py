@@ -90,6 +90,10 @@ def simple_colouring(state: Candidates) -> Step | None:
     rules = state.rules
     peers = [set(p) for p in rules.peers]
     for digit in rules.digits:
+        # the colouring reads only this digit's places and the houses where it is placed
+        key = ("simple_colouring", digit, state.digit_board(digit), state.placed_lines(digit))
+        if key in state.barren:
+            continue
         links = conjugate_links(state, digit)
         done: set[int] = set()
         for start in sorted(links):
@@ -122,6 +126,7 @@ def simple_colouring(state: Candidates) -> Step | None:
                     f"simple colouring of {digit}s (colour trap: chain {chain})",
                     eliminations=tuple((cell, digit) for cell in trapped),
                 )
+        state.barren.add(key)
     return None
 
 
@@ -195,9 +200,14 @@ def x_chain(state: Candidates) -> Step | None:
     (two cells that see each other): one end holds the digit, so a cell seeing both ends
     does not."""
     for digit in state.rules.digits:
+        # the chains read only this digit's places and the houses where it is placed
+        key = ("x_chain", digit, state.digit_board(digit), state.placed_lines(digit))
+        if key in state.barren:
+            continue
         step = _chain_step(build(state, UNIT, digit), "x_chain", f"X-chain of {digit}s:")
         if step:
             return step
+        state.barren.add(key)
     return None
 
 

@@ -23,6 +23,11 @@ def fish(state: Candidates, size: int) -> Step | None:
         base_of = rules.row_of if base_kind == "row" else rules.col_of
         first_base = 0 if base_kind == "row" else rules.size  # index of bases[0] in units
         for digit in rules.digits:
+            # the search reads only this digit's places and the lines where it is placed
+            key = ("fish", size, base_kind, digit, state.digit_board(digit),
+                   state.placed_lines(digit))  # fmt: skip
+            if key in state.barren:
+                continue
             spots = {}
             for index, line in enumerate(bases):
                 if not state.unit_placed[first_base + index] & bit(digit):
@@ -49,6 +54,7 @@ def fish(state: Candidates, size: int) -> Step | None:
                         f"({cover_kind}s {covers_text})",
                         eliminations=tuple((cell, digit) for cell in removed),
                     )
+            state.barren.add(key)
     return None
 
 
@@ -80,6 +86,11 @@ def finned_fish(state: Candidates, size: int) -> Step | None:
         line_of_region = _region_positions(rules, base_kind)
         widest = max(_span(in_region) for in_region in line_of_region)
         for digit in rules.digits:
+            # the search reads only this digit's places and the lines where it is placed
+            key = ("finned_fish", size, base_kind, digit, state.digit_board(digit),
+                   state.placed_lines(digit))  # fmt: skip
+            if key in state.barren:
+                continue
             b = bit(digit)
             spots: dict[int, int] = {}  # base line -> positions holding the digit
             for index, line in enumerate(bases):
@@ -91,6 +102,7 @@ def finned_fish(state: Candidates, size: int) -> Step | None:
                     if places:
                         spots[index] = places
             if len(spots) <= size:
+                state.barren.add(key)
                 continue
             for chosen in combinations(spots, size):
                 union = 0
@@ -99,13 +111,13 @@ def finned_fish(state: Candidates, size: int) -> Step | None:
                 if not size < union.bit_count() <= size + widest:
                     continue  # a plain fish, or more fins than one region can hold
                 for region, in_region in enumerate(line_of_region):
-                    if not any(spots[i] & in_region[i] for i in chosen):
-                        continue
                     outside = 0
                     inside = 0
                     for i in chosen:
                         outside |= spots[i] & ~in_region[i]
                         inside |= spots[i] & in_region[i]
+                    if not inside:
+                        continue  # no fin can be in this region
                     if outside.bit_count() > size or not inside & ~outside:
                         continue
                     step = _finned_step(
@@ -114,6 +126,7 @@ def finned_fish(state: Candidates, size: int) -> Step | None:
                     )  # fmt: skip
                     if step:
                         return step
+            state.barren.add(key)
     return None
 
 
@@ -149,6 +162,16 @@ def _finned_step(
         if base_kind == "row"
         else (lambda line, pos: rules.cell(pos, line))
     )
+    row_kind = base_kind == "row"
+    # the region's places of the digit off the base lines: only these can be removed
+    targets = [
+        cell
+        for cell in rules.regions[region]
+        if state.masks[cell] & bit(digit)
+        and (rules.row_of(cell) if row_kind else rules.col_of(cell)) not in chosen
+    ]
+    if not targets:
+        return None
     extra = [p for p in range(rules.size) if inside >> p & 1 and not outside >> p & 1]
     for added in combinations(extra, size - outside.bit_count()):
         cover = outside
@@ -159,10 +182,8 @@ def _finned_step(
             continue
         removed = [
             cell
-            for cell in rules.regions[region]
-            if state.masks[cell] & bit(digit)
-            and cover >> (rules.col_of(cell) if base_kind == "row" else rules.row_of(cell)) & 1
-            and (rules.row_of(cell) if base_kind == "row" else rules.col_of(cell)) not in chosen
+            for cell in targets
+            if cover >> (rules.col_of(cell) if row_kind else rules.row_of(cell)) & 1
         ]
         if removed:
             in_cover = [(spots[i] & cover).bit_count() for i in chosen]

@@ -28,12 +28,21 @@ MAX_BRANCHES = 4  # cells and house-digits with more possibilities are not tried
 def _dead_cell(graph: Graph, off: int) -> int | None:
     """A cell all of whose candidates are off, if any."""
     left = graph.present & ~off
-    tables = graph.tables
-    state = graph.state
-    for cell in state.empty_cells():
-        if not left & tables.cell_bits[cell]:
+    for cell, nodes in _empty_cell_bits(graph):
+        if not left & nodes:
             return cell
     return None
+
+
+def _empty_cell_bits(graph: Graph) -> list[tuple[int, int]]:
+    """Each empty cell with its candidate nodes' bits, kept for the position."""
+    state = graph.state
+    key = ("empty cell bits",)
+    if key not in state.memo:
+        tables = graph.tables
+        state.memo[key] = [(cell, tables.cell_bits[cell]) for cell in state.empty_cells()]
+    found: list[tuple[int, int]] = state.memo[key]
+    return found
 
 
 def forcing_chains(state: Candidates) -> Step | None:

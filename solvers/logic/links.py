@@ -95,6 +95,10 @@ class Graph:
     group_weak: dict[int, int] = field(default_factory=dict)  # weak links of/to groups
     weak_same_digit_only: bool = False
     digit: int = 0  # X-chains: only this digit's candidates
+    # filled on first use, once the graph is complete: each node's weak partners, and the
+    # nodes with a strong partner (closure asks for them thousands of times per position)
+    weak_of: dict[int, int] = field(default_factory=dict)
+    has_strong: int = -1
 
     @property
     def base(self) -> int:
@@ -103,13 +107,19 @@ class Graph:
 
     def weak(self, node: int) -> int:
         """The nodes that are off when `node` is on."""
+        found = self.weak_of.get(node)
+        if found is not None:
+            return found
         if node >= self.base:
-            return self.group_weak.get(node, 0)
-        t = self.tables
-        links = t.same_digit[node]
-        if not self.weak_same_digit_only:
-            links |= t.in_cell[node] | t.consecutive[node]
-        return (links & self.present) | self.group_weak.get(node, 0)
+            found = self.group_weak.get(node, 0)
+        else:
+            t = self.tables
+            links = t.same_digit[node]
+            if not self.weak_same_digit_only:
+                links |= t.in_cell[node] | t.consecutive[node]
+            found = (links & self.present) | self.group_weak.get(node, 0)
+        self.weak_of[node] = found
+        return found
 
     def name(self, node: int) -> str:
         """Eureka notation: `5r1c2`, or `5r1c2|r1c3` for a group."""
@@ -221,18 +231,26 @@ def _node(
     return groups[key]
 
 
+@cache
+def peer_sets(rules: Rules) -> tuple[frozenset[int], ...]:
+    return tuple(frozenset(p) for p in rules.peers)
+
+
 def _group_weak_links(graph: Graph) -> None:
     """A group is off for every candidate of its digit in a cell that sees all its cells,
     and for every other group of the digit wholly in such cells; the links go both ways."""
     rules = graph.state.rules
     n = graph.tables.size
-    peers = [frozenset(p) for p in rules.peers]
+    peers = peer_sets(rules)
     seen_by = []
     for group in graph.groups:
         common = set(peers[group.cells[0]])
         for cell in group.cells[1:]:
             common &= peers[cell]
         seen_by.append(common)
+    of_digit: dict[int, list[tuple[int, frozenset[int]]]] = {}
+    for j, other in enumerate(graph.groups):
+        of_digit.setdefault(other.digit, []).append((j, frozenset(other.cells)))
     for i, group in enumerate(graph.groups):
         node = graph.base + i
         mask = 0
@@ -241,8 +259,8 @@ def _group_weak_links(graph: Graph) -> None:
             if graph.present >> candidate & 1:
                 mask |= 1 << candidate
                 graph.group_weak[candidate] = graph.group_weak.get(candidate, 0) | 1 << node
-        for j, other in enumerate(graph.groups):
-            if j != i and other.digit == group.digit and set(other.cells) <= seen_by[i]:
+        for j, cells in of_digit[group.digit]:
+            if j != i and cells <= seen_by[i]:
                 mask |= 1 << (graph.base + j)
         graph.group_weak[node] = graph.group_weak.get(node, 0) | mask
 
@@ -253,16 +271,21 @@ def closure(
     """Everything implied by nodes `on` being true and `off` false: (on, off, rounds used).
     Stops early when a node is both on and off (a contradiction), unless `stop` is False."""
     strong = graph.strong
-    has_strong = 0
-    for node in strong:
-        has_strong |= 1 << node
+    if graph.has_strong < 0:
+        graph.has_strong = 0
+        for node in strong:
+            graph.has_strong |= 1 << node
+    has_strong = graph.has_strong
+    weak_of = graph.weak_of
+    weak = graph.weak
     new_on, new_off = on, off
     used = 0
     while (new_on or new_off) and used < rounds and not (stop and on & off):
         used += 1
         found_off = 0
         for node in bits(new_on):
-            found_off |= graph.weak(node)
+            links = weak_of.get(node)
+            found_off |= weak(node) if links is None else links
         found_on = 0
         for node in bits(new_off & has_strong):
             found_on |= strong[node]

@@ -100,6 +100,13 @@ class Candidates:
         # what techniques derived from this exact position (link graphs, almost locked sets),
         # shared between them; any change of the position clears it
         self.memo: dict[object, Any] = {}
+        # searches that found nothing, keyed by everything they read (so a key stays true
+        # however the rest of the position changes): the solver restarts from the easiest
+        # technique after every step, and most of a hard technique's searches read parts
+        # of the position (one digit's places) that the step did not touch
+        self.barren: set[object] = set()
+        # structures derived from part of the position, keyed likewise by all they read
+        self.derived: dict[object, Any] = {}
         # digits placed in each unit (by index into geometry.units), kept up to date by place()
         self.unit_placed = [self.placed_in(unit) for unit in rules.units]
 
@@ -178,6 +185,29 @@ class Candidates:
         """The cells of `unit` where `digit` is still a candidate."""
         b = bit(digit)
         return [cell for cell in unit if self.masks[cell] & b]
+
+    def digit_board(self, digit: int) -> int:
+        """The cells where `digit` is still a candidate, as a bit set (bit c for cell c)."""
+        key = ("board", digit)
+        if key in self.memo:
+            found: int = self.memo[key]
+            return found
+        b = bit(digit)
+        board = 0
+        for cell, mask in enumerate(self.masks):
+            if mask & b:
+                board |= 1 << cell
+        self.memo[key] = board
+        return board
+
+    def placed_lines(self, digit: int) -> int:
+        """The units (by index) where `digit` is placed, as a bit set."""
+        b = bit(digit)
+        lines = 0
+        for index, placed in enumerate(self.unit_placed):
+            if placed & b:
+                lines |= 1 << index
+        return lines
 
     def placed_in(self, unit: Sequence[int]) -> int:
         """The mask of the digits already placed in `unit`."""

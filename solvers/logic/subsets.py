@@ -56,6 +56,10 @@ def hidden_subset(state: Candidates, size: int) -> Step | None:
     for index in rules.houses:  # only a house must hold every digit
         unit = rules.units[index]
         placed = state.unit_placed[index]
+        # the search reads only this house's candidates and placed digits
+        key = ("hidden_subset", size, index, placed, tuple(masks[cell] for cell in unit))
+        if key in state.barren:
+            continue
         places = {
             digit: frozenset(state.places(unit, digit))
             for digit in rules.digits
@@ -78,6 +82,7 @@ def hidden_subset(state: Candidates, size: int) -> Step | None:
                     f"({rules.unit_names[index]})",
                     eliminations=eliminations,
                 )
+        state.barren.add(key)
     return None
 
 

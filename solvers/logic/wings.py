@@ -5,8 +5,10 @@ digits, every digit but z confined to cells that see each other)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 
+from solvers.logic.links import peer_sets
 from solvers.logic.state import Candidates, Step, bit, cells_text, digits_of, digits_text
 
 
@@ -25,7 +27,7 @@ def w_wing(state: Candidates) -> Step | None:
     rules = state.rules
     masks = state.masks
     name = rules.cell_name
-    peers = [set(p) for p in rules.peers]
+    peers = peer_sets(rules)
     bivalue = [cell for cell in state.empty_cells() if masks[cell].bit_count() == 2]
     links = []
     for index in rules.houses:
@@ -98,7 +100,7 @@ def wxyz_wing(state: Candidates) -> Step | None:
     in the wing."""
     rules = state.rules
     masks = state.masks
-    peers = [set(p) for p in rules.peers]
+    peers = peer_sets(rules)
     for pivot in state.empty_cells():
         if not 2 <= masks[pivot].bit_count() <= 4:
             continue
@@ -107,11 +109,9 @@ def wxyz_wing(state: Candidates) -> Step | None:
             for p in rules.peers[pivot]
             if 2 <= masks[p].bit_count() <= 4 and (masks[p] | masks[pivot]).bit_count() <= 4
         ]
-        for others in combinations(around, 3):
+        for others in _triples_within_four(masks, masks[pivot], around):
             cells = (pivot, *others)
             union = masks[pivot] | masks[others[0]] | masks[others[1]] | masks[others[2]]
-            if union.bit_count() != 4:
-                continue
             loose = []
             for digit in digits_of(union):
                 holders = [c for c in cells if masks[c] & bit(digit)]
@@ -131,6 +131,23 @@ def wxyz_wing(state: Candidates) -> Step | None:
                     eliminations=removed,
                 )
     return None
+
+
+def _triples_within_four(
+    masks: list[int], start: int, cells: list[int]
+) -> Iterator[tuple[int, int, int]]:
+    """The triples of `cells` (in the order of `combinations`) whose candidates with `start`
+    make exactly four digits; a pair already past four ends its branch early."""
+    count = len(cells)
+    for i in range(count):
+        first = start | masks[cells[i]]
+        for j in range(i + 1, count):
+            second = first | masks[cells[j]]
+            if second.bit_count() > 4:
+                continue
+            for k in range(j + 1, count):
+                if (second | masks[cells[k]]).bit_count() == 4:
+                    yield cells[i], cells[j], cells[k]
 
 
 def _marks(state: Candidates, cell: int) -> str:
