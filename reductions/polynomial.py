@@ -54,8 +54,7 @@ from typing import Any, ClassVar, Literal
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 from puzzles.rules import ALL_KINDS, Cage, RuleKind, Rules
-from puzzles.symbols import DEFAULT
-from reductions.base import Reduction
+from reductions.base import Reduction, puzzle_header
 
 Poly = Any  # a sympy PolyElement (sympy ships no type hints)
 
@@ -921,16 +920,13 @@ def export(
     rules, algebra = puzzle.rules, system.algebra
     names = [variable_name(c) for c in system.cells] or ["x0"]
     roots = ", ".join(f"{d} -> {v}" for d, v in algebra.value.items())
-    symbols = ", ".join(f"{DEFAULT.symbols[d - 1]} = {d}" for d in rules.digits)
     recipe = SINGULAR_RECIPE.format(
         script=script, characteristic=algebra.modulus or 0, variables=", ".join(names)
     )
     counts = system.size()
     lines = [
         "// sudoku-bench: the polynomial ideal of a Sudoku puzzle (reduce --to polynomials)",
-        f"// rules: {rules.spec}",
-        f"// puzzle: {puzzle.to_line()}",
-        f"// symbols: {symbols} ('.' is an empty cell)",
+        *(f"// {line}" for line in puzzle_header(puzzle)),  # puzzle, rules, symbol -> digit
         f"// field: {algebra.field_name}; {algebra.formulation} formulation; "
         f"digit -> root: {roots}",
         "// variables: one per empty cell, x_k is cell k row-major from 1 (x1 = r1c1);"

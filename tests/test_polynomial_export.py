@@ -23,7 +23,8 @@ from solving_support import brute_force_solutions, pattern_grid
 
 from puzzles.grid import Grid
 from puzzles.rules import Cage, Rules
-from reductions.polynomial import export
+from reductions.base import read_puzzle_header
+from reductions.polynomial import PolynomialReduction, export
 
 # jigsaw, an extra region, an even cell and two cages (one without a sum): 12 grids
 MIXED = Rules.of_size(4).with_rules(
@@ -67,13 +68,8 @@ def read_script(text: str) -> Script:
             header[match[1]] = match[2]
     rules = Rules.parse(header["rules"])
     variables = {name: rules.cell(row - 1, col - 1) for name, (row, col) in places.items()}
-    symbols = {
-        symbol: value
-        for symbol, value in (
-            part.split(" = ") for part in header["symbols"].split(" ('.'")[0].split(", ")
-        )
-    }
-    values = tuple(0 if s == "." else int(symbols[s]) for s in header["puzzle"])
+    symbols = dict(pair.split("=") for pair in header["symbols"].split())  # 1=1 ... .=empty
+    values = tuple(0 if symbols[s] == "empty" else int(symbols[s]) for s in header["puzzle"])
     roots = header["field"].partition("digit -> root: ")[2]
     ring = re.search(r"^ring r = (\d+), \((.*)\), lp;$", text, re.M)
     assert ring is not None
@@ -117,6 +113,7 @@ def test_header_reads_back_to_the_puzzle_and_the_variable_map(
     puzzle = Grid.from_string(line, rules)
     script = read_script(export(puzzle, **options))  # type: ignore[arg-type]
     assert script.puzzle == puzzle  # the rules and the givens
+    assert PolynomialReduction().accepts(rules)
     assert set(script.variables.values()) == set(puzzle.empty_cells)
     assert all(name == f"x{cell + 1}" for name, cell in script.variables.items())
     assert sorted(script.ring_variables) == sorted(script.variables)
@@ -131,8 +128,10 @@ def test_sixteen_by_sixteen_header_states_its_symbols() -> None:
     puzzle = full.with_values({cell: 0 for cell in range(0, 256, 37)})
     assert "G" in puzzle.to_line()  # written in letters past 9
     text = export(puzzle)
-    assert "// symbols: 1 = 1, 2 = 2," in text and "A = 10" in text and "G = 16" in text
+    assert "// symbols: 1=1 2=2 " in text and " A=10 " in text and " G=16 .=empty" in text
     assert read_script(text).puzzle == puzzle
+    # the header every export shares (reductions.base) reads it back too
+    assert read_puzzle_header(line[3:] for line in text.splitlines()) == puzzle
 
 
 def test_the_file_alone_solved_by_sympy_gives_every_grid() -> None:
