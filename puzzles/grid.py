@@ -9,7 +9,7 @@ from functools import cache
 
 from puzzles.errors import PuzzleFormatError, RulesError
 from puzzles.rules import COMMON_SIZES, Rules
-from puzzles.symbols import DEFAULT, Alphabet
+from puzzles.symbols import DEFAULT, Alphabet, describe_char
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,8 @@ class Grid:
         *,
         alphabet: Alphabet = DEFAULT,
     ) -> Grid:
-        """A grid from one line of N² symbols (`.` or `0` for empty; 1-9 then A-P).
+        """A grid from one line of N² symbols (`.` or `0` for empty; 1-9 then A-P), or, for
+        sizes past the alphabet, N² numbers separated by spaces (`to_line` writes either).
 
         White space is ignored. The geometry is inferred from the length unless given.
         Errors name the 1-based column of the offending character.
@@ -63,6 +64,17 @@ class Grid:
                 object.__setattr__(grid, "rules", fast[0])
                 object.__setattr__(grid, "values", fast[1])
                 return grid
+        invisible = _invisible(text)
+        if invisible is not None:  # else it counted as a cell: "82 cells is no puzzle size"
+            column, char = invisible
+            raise PuzzleFormatError(
+                f"unexpected {describe_char(char)}: an invisible character "
+                "(copied from a web page or a document?)",
+                column=column,
+            )
+        numbers = _numbers(text, alphabet, rules)
+        if numbers is not None:
+            return numbers
         # Counted before the cells are listed: a 20-million-character line (a file that is not
         # puzzles) took gigabytes to list, only to be refused for its length.
         count = len("".join(text.split()))
@@ -138,8 +150,12 @@ class Grid:
     # ----- writing --------------------------------------------------------------------------
 
     def to_line(self, alphabet: Alphabet = DEFAULT, blank: str | None = None) -> str:
-        """One line of N² symbols; `blank` defaults to the alphabet's first blank (`.`)."""
+        """One line of N² symbols; `blank` defaults to the alphabet's first blank (`.`).
+
+        Past the alphabet's symbols (a 36x36 grid), N² numbers separated by spaces."""
         empty = alphabet.blanks[0] if blank is None else blank
+        if not alphabet.covers(self.rules.size):
+            return " ".join(str(v) if v else empty for v in self.values)
         return "".join(alphabet.symbols[v - 1] if v else empty for v in self.values)
 
     def __str__(self) -> str:
@@ -148,11 +164,13 @@ class Grid:
     def picture(self, alphabet: Alphabet = DEFAULT, blank: str = ".") -> str:
         """A boxed picture with `|`, `-` and `+` between boxes, one row per line."""
         rules = self.rules
+        covered = alphabet.covers(rules.size)
+        width = 1 if covered else len(str(rules.size))
         rows = []
         for r, row in enumerate(self.to_rows()):
             if r and r % rules.box_rows == 0:
-                rows.append(_separator(rules))
-            symbols = [alphabet.symbols[v - 1] if v else blank for v in row]
+                rows.append(_separator(rules, width))
+            symbols = [_symbol(v, alphabet if covered else None, blank).rjust(width) for v in row]
             stacks = [
                 " ".join(symbols[c : c + rules.box_cols])
                 for c in range(0, rules.size, rules.box_cols)
@@ -195,9 +213,74 @@ def _decode(
     return (rules, values) if max(values) <= rules.size else None
 
 
-def _separator(rules: Rules) -> str:
-    stack = "-" * (2 * rules.box_cols - 1)
+def _separator(rules: Rules, width: int = 1) -> str:
+    stack = "-" * ((width + 1) * rules.box_cols - 1)
     return "-+-".join([stack] * (rules.size // rules.box_cols))
+
+
+def _symbol(value: int, alphabet: Alphabet | None, blank: str) -> str:
+    """A value's symbol, or its number when the alphabet (None) does not cover the grid."""
+    if not value:
+        return blank
+    return str(value) if alphabet is None else alphabet.symbols[value - 1]
+
+
+def _invisible(text: str) -> tuple[int, str] | None:
+    """The first character of `text` that cannot be seen and is not white space (a zero-width
+    space, a direction override, a control character), with its 1-based column."""
+    if text.isprintable():
+        return None
+    for column, char in enumerate(text, 1):
+        if not char.isprintable() and not char.isspace():
+            return column, char
+    return None
+
+
+def _numbers(text: str, alphabet: Alphabet, rules: Rules | None) -> Grid | None:
+    """The numeric form `to_line` writes past the alphabet (`1 . 36 12 ...`), or None when
+    `text` is not in it: the grid is larger than the alphabet and a cell is a number of two
+    digits, or the geometry was given as such a grid."""
+    tokens = text.split()
+    if len(tokens) < 2:
+        return None
+    side = math.isqrt(len(tokens))
+    if rules is None:
+        if side * side != len(tokens) or alphabet.covers(side):
+            return None
+        try:
+            rules = Rules.of_size(side)
+        except RulesError:
+            return None
+    elif alphabet.covers(rules.size):
+        return None
+    if len(tokens) != rules.cell_count:
+        raise PuzzleFormatError(
+            f"expected {rules.cell_count} numbers for a {rules} puzzle, got {len(tokens)}"
+        )
+    values = []
+    for token in tokens:
+        if token in alphabet.blanks:
+            values.append(0)
+        elif token.isdigit() and len(token) <= len(str(rules.size)) and int(token) <= rules.size:
+            values.append(int(token))
+        else:
+            column = _token_column(text, len(values))
+            raise PuzzleFormatError(
+                f"unexpected {token!r}: a {rules} cell is {alphabet.describe(rules.size)}",
+                column=column,
+            )
+    return Grid(rules, tuple(values))
+
+
+def _token_column(text: str, index: int) -> int:
+    """The 1-based column where the token number `index` (0-based) starts."""
+    tokens = 0
+    for column, char in enumerate(text, 1):
+        if not char.isspace() and (column == 1 or text[column - 2].isspace()):
+            if tokens == index:
+                return column
+            tokens += 1
+    return len(text)
 
 
 def _column_after(text: str, cells: int) -> int | None:

@@ -60,9 +60,13 @@ class TaskProgress:
         self.progress.stop()
 
     def done(self, outcome: Outcome) -> None:
-        if outcome.status in FAILURES:
-            self.failures += 1
+        self.advance(failed=outcome.status in FAILURES)
+
+    def advance(self, *, failed: bool = False) -> None:
+        """One more item done (of any kind of work: a task, a puzzle generated), and drawn."""
+        self.failures += failed
         self.progress.update(self.task, advance=1, failures=self.failures)
+        self.tick()
 
     def tick(self) -> None:
         """Redraw, at most ten times a second (the run loop calls this after every event)."""

@@ -127,14 +127,9 @@ def blank_for(fmt_blank: str, options: WriteOptions, size: int) -> str:
 
 
 def encode(grid: Grid, options: WriteOptions, fmt_blank: str = ".") -> str:
-    """The grid as one line in the options' alphabet, or an error if the alphabet is too short."""
-    size = grid.rules.size
-    if len(options.alphabet.symbols) < size:
-        raise PuzzleFormatError(
-            f"the {options.alphabet.name or repr(options.alphabet.symbols)} alphabet has "
-            f"{len(options.alphabet.symbols)} symbols; a {grid.rules} puzzle needs {size}"
-        )
-    return grid.to_line(options.alphabet, blank_for(fmt_blank, options, size))
+    """The grid as one line in the options' alphabet (numbers separated by spaces past the
+    alphabet's symbols, as `Grid.to_line` writes them)."""
+    return grid.to_line(options.alphabet, blank_for(fmt_blank, options, grid.rules.size))
 
 
 class located:
@@ -174,19 +169,31 @@ class Format:
     read: Reader
     write: Writer
     keeps: frozenset[str] = frozenset()  # of "solution", "metadata", "state", "box", "diagonals"
+    # which metadata items the writer keeps (key, value); None: all of them if "metadata" is
+    # in `keeps`, else none
+    keeps_item: Callable[[str, Any], bool] | None = None
+
+    def dropped_metadata(self, entry: PuzzleEntry) -> list[str]:
+        """The metadata keys of `entry` that writing it in this format leaves out."""
+        if self.keeps_item is not None:
+            return [key for key, value in entry.metadata.items() if not self.keeps_item(key, value)]
+        return [] if "metadata" in self.keeps else list(entry.metadata)
 
     def losses(self, entries: Sequence[PuzzleEntry]) -> list[str]:
         """What writing `entries` in this format leaves out, in words (for a warning)."""
+        dropped = [self.dropped_metadata(e) for e in entries]
+        keys = sorted({key for keys in dropped for key in keys})
         lost = {
             "solution": sum(1 for e in entries if e.solution is not None),
-            "metadata": sum(1 for e in entries if e.metadata),
+            "metadata": sum(1 for keys in dropped if keys),
             "state": sum(1 for e in entries if e.state is not None),
             "box": sum(1 for e in entries if _unusual_box(e.puzzle.rules)),
             "diagonals": sum(1 for e in entries if e.puzzle.rules.diagonals),
         }
+        shown = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
         words = {
             "solution": "solutions",
-            "metadata": "metadata",
+            "metadata": f"metadata ({shown})",
             "state": "player states",
             "box": "box shapes other than the usual one (e.g. 6x6:3x2)",
             "diagonals": "diagonals (Sudoku-X: they read back as plain Sudoku)",
@@ -194,7 +201,7 @@ class Format:
         return [
             f"{_of_puzzles(count)} {words[kind]}"
             for kind, count in lost.items()
-            if count and kind not in self.keeps
+            if count and (kind == "metadata" or kind not in self.keeps)
         ]
 
 

@@ -21,7 +21,8 @@ from harness.generating.generator import (
     solution_counter,
     target_empty,
 )
-from puzzles.errors import RulesError
+from harness.running.progress import TaskProgress
+from puzzles.errors import RulesError, SudokuBenchError
 from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT
 
@@ -37,7 +38,7 @@ def add_parser(subparsers: Any) -> None:
         "difficulty (hard accepts hard or expert). When a grid cannot reach its target the "
         "output says how many empty cells it reached. The same seed gives the same puzzles.",
     )
-    parser.add_argument("--size", type=int, default=9, metavar="N", help="side of the grid (9)")
+    parser.add_argument("--size", type=int, metavar="N", help="side of the grid (9)")
     parser.add_argument(
         "--geometry",
         type=geometry_argument,
@@ -89,6 +90,12 @@ def add_parser(subparsers: Any) -> None:
 
 
 def geometry_of(args: argparse.Namespace) -> Rules:
+    if args.size is not None and args.geometry is not None and args.size != args.geometry.size:
+        raise SudokuBenchError(
+            f"--size {args.size} and --geometry {args.geometry.name} disagree: give one of them"
+        )
+    if args.size is None:
+        args.size = 9 if args.geometry is None else args.geometry.size
     size = args.size if args.geometry is None else args.geometry.size
     if size > len(DEFAULT.symbols):  # --size 99999 built tables until memory ran out
         raise RulesError(
@@ -116,13 +123,27 @@ def run(args: argparse.Namespace) -> int:
     )
     made: list[Generated] = []
     rows = []
-    for number in range(1, args.count + 1):
-        puzzle = generator.one()
-        made.append(puzzle)
-        if args.json:
-            print_json(record(number, puzzle, rules, args))
-        elif not args.output:
-            rows.append(row(number, puzzle))
+    with TaskProgress(
+        args.count, "generate", enabled=args.count > 1 and sys.stderr.isatty()
+    ) as bar:
+        try:
+            for number in range(1, args.count + 1):
+                puzzle = generator.one()
+                made.append(puzzle)
+                bar.advance()
+                if args.json:
+                    print_json(record(number, puzzle, rules, args))
+                elif not args.output:
+                    rows.append(row(number, puzzle))
+        except KeyboardInterrupt:  # keep what was made: minutes of work for a long --count
+            if args.output and made:
+                write(Path(args.output), made, rules, args)
+                print(
+                    f"\ninterrupted: wrote the {len(made)} of {args.count} puzzles made so far "
+                    f"to {args.output}",
+                    file=sys.stderr,
+                )
+            raise
     if args.output:
         write(Path(args.output), made, rules, args)
     if not args.json:
@@ -174,6 +195,7 @@ def write(path: Path, made: list[Generated], rules: Rules, args: argparse.Namesp
         f"--count {args.count} --seed {args.seed}"
         + (" --symmetric" if args.symmetric else "")
         + (" --minimal" if args.minimal else "")
+        + (f"  (interrupted: the first {len(made)})" if len(made) < args.count else "")
     )
     lines = [header]
     for item in made:

@@ -13,6 +13,7 @@ from harness.cli.commands.explain import make_solver
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json, result_record
 from harness.generating.rating import LABELS, NO_SOLUTION, level_table, rating_of
+from puzzles.errors import SudokuBenchError
 
 
 def add_parser(subparsers: Any) -> None:
@@ -40,6 +41,10 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.levels and args.inputs:  # the puzzles were silently left unrated
+        raise SudokuBenchError(
+            "--levels prints the table of techniques and rates nothing: give it no PUZZLE"
+        )
     if args.levels or not args.inputs:
         print(tabulate(level_table(), headers=["level", "techniques"]))
         return 0
