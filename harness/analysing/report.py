@@ -75,6 +75,7 @@ class Report:
         solvers = list(self.run.settings.get("solvers", []))
         self.summaries: list[Summary] = summarize(self.rows, self.cutoff, solvers)
         self.made_by = ""  # the report command, shown in the Markdown header when known
+        self.lock = store.run_lock(self.run.id)  # a process executing the run now, if any
 
     # ----- the parts -----------------------------------------------------------------------
 
@@ -84,21 +85,38 @@ class Report:
         for later in self.run.resumes:
             changed = self.run.differences(later)
             what = f"with another {', '.join(changed)}" if changed else "same machine and versions"
-            parts.append(f"{later.started} ({what})")
+            jobs = later.settings.get("jobs")
+            parts.append(f"{later.started} ({what}" + (f"; jobs {jobs})" if jobs else ")"))
         return "; ".join(parts)
+
+    def jobs(self) -> list[int]:
+        """Tasks at a time: at the start, then at each resumption that recorded it."""
+        first = int(self.run.settings.get("jobs", 1))
+        return [first] + [int(r.settings["jobs"]) for r in self.run.resumes if "jobs" in r.settings]
+
+    def finished_words(self) -> str:
+        if self.run.finished:
+            return self.run.finished
+        if self.lock is not None and not self.lock.gone():
+            return f"not yet (being run by {self.lock.describe()})"
+        return "not yet"
 
     def header(self) -> list[tuple[str, str]]:
         run, settings, machine = self.run, self.run.settings, self.run.machine
-        jobs = int(settings.get("jobs", 1))
+        every_jobs = self.jobs()
+        jobs = max(every_jobs)
+        jobs_text = " then ".join(str(j) for j in dict.fromkeys(every_jobs))
+        if len(set(every_jobs)) > 1:
+            jobs_text += " (changed on resuming)"
         lines = [
-            ("run", f"{run.id}, started {run.started}, finished {run.finished or 'not yet'}"),
+            ("run", f"{run.id}, started {run.started}, finished {self.finished_words()}"),
             ("command", run.command),
             ("tasks", f"{len(self.rows)} of {self.planned} finished"),
             (
                 "settings",
                 f"timeout {self.cutoff:g} s, limit {settings.get('limit', 1)}, "
                 f"repeat {settings.get('repeat', 1)}, warm-up {settings.get('warmup', 0)}, "
-                f"jobs {jobs}, seed {run.seed}",
+                f"jobs {jobs_text}, seed {run.seed}",
             ),
             (
                 "machine",
@@ -120,11 +138,12 @@ class Report:
             ),
         ]
         if jobs > 1:
+            part = "" if min(every_jobs) == jobs else " in part of the run"
             lines.append(
                 (
                     "note",
-                    f"{jobs} tasks ran at a time and shared the machine (cores, caches, memory "
-                    f"bandwidth): times can be higher than on an idle machine",
+                    f"{jobs} tasks ran at a time{part} and shared the machine (cores, caches, "
+                    f"memory bandwidth): times can be higher than on an idle machine",
                 )
             )
         return lines

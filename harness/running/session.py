@@ -3,6 +3,7 @@ that have no result yet (all of them, or the rest of a resumed run), store each 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import random
@@ -14,7 +15,7 @@ from harness.running import machine
 from harness.running.runner import Pool
 from harness.running.tasks import Outcome, Task, plan, shuffled
 from harness.running.worker import Settings
-from harness.storing.store import Resumption, RunInfo, Store
+from harness.storing.store import LockOwner, Resumption, RunInfo, Store, StoreError
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
 from solvers.registry import Backend, get, select
@@ -78,6 +79,12 @@ def backend_from(name: str, config: dict[str, Any]) -> Backend:
     )
 
 
+class RunComplete(SudokuBenchError):
+    """`--resume` of a run that has every result: nothing to do, and the store is untouched."""
+
+    exit_code = 0
+
+
 @dataclass
 class Plan:
     run_id: int
@@ -86,6 +93,7 @@ class Plan:
     settings: Settings
     jobs: int
     total: int  # tasks in the whole run
+    owner: LockOwner | None = None  # this process, holding the run's lock in the store
 
 
 def start(
@@ -123,7 +131,9 @@ def start(
     )
     configs = {backend.name: configuration(backend) for backend in chosen}
     run_id = store.create_run(info, tasks, configs)
-    return Plan(run_id, tasks, {b.name: b for b in chosen}, settings, jobs, len(tasks))
+    owner = LockOwner.here()
+    store.lock_run(run_id, owner)
+    return Plan(run_id, tasks, {b.name: b for b in chosen}, settings, jobs, len(tasks), owner)
 
 
 def resume(
@@ -133,24 +143,36 @@ def resume(
     *,
     command: str,
     warn: Callable[[str], None],
+    take_over: bool = False,
 ) -> Plan:
     """The unfinished tasks of a stored run, with the run's own settings and back-ends.
 
-    The resumption is recorded with its machine, versions and commit; `warn` hears what differs
-    from the run's first start, since the timings then mix two setups.
+    The run is locked first (`RunLockedError` while another process executes it; a lock left
+    by a process that is gone is taken over), so two resumptions never run the same task.
+    A complete run raises `RunComplete` and is left untouched. The resumption is recorded
+    with its machine, versions, commit and `jobs`; `warn` hears what differs from the run's
+    first start, since the timings then mix two setups.
     """
     info = store.run(run_id)
     settings = info.settings
     tasks = store.tasks(info.id)
-    done = store.finished_tasks(info.id)
+    if info.is_complete(len(store.finished_tasks(info.id)), len(tasks)):
+        raise RunComplete(f"run {info.id} is complete; nothing to resume")
+    owner = LockOwner.here()
+    taken = store.lock_run(info.id, owner, take_over=take_over)
+    if taken is not None:
+        warn(f"run {info.id} was locked by {taken.describe()}, which is gone: taking it over")
+    done = store.finished_tasks(info.id)  # read under the lock: nobody else adds results now
     configs = store.configurations(info.id)
     chosen = {name: backend_from(name, config) for name, config in configs.items()}
+    jobs = jobs or int(settings.get("jobs", 1))
     here = Resumption(
         started="",
         command=command,
         machine=machine.describe(),
         versions=machine.versions(chosen.values()),
         git_commit=machine.git_commit(),
+        settings={"jobs": jobs},
     )
     changed = info.differences(here)
     if changed:
@@ -164,8 +186,9 @@ def resume(
         [task for task in tasks if task.key not in done],
         chosen,
         Settings(float(settings["timeout"]), int(settings["limit"]), int(settings["warmup"])),
-        jobs or int(settings.get("jobs", 1)),
+        jobs,
         len(tasks),
+        owner,
     )
 
 
@@ -181,8 +204,13 @@ def execute(
         store.add(work.run_id, outcome)
         on_done(outcome)
 
-    if work.tasks:
-        # no more workers than tasks: each is a process to start and stop
-        with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
-            pool.run(work.tasks, finished, tick)
-    store.finish_run(work.run_id)
+    try:
+        if work.tasks:
+            # no more workers than tasks: each is a process to start and stop
+            with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
+                pool.run(work.tasks, finished, tick)
+        store.finish_run(work.run_id)
+    finally:  # stopped (Ctrl-C, a full disk) or done: the run may be resumed by anyone
+        if work.owner is not None:
+            with contextlib.suppress(StoreError):
+                store.unlock_run(work.run_id, work.owner)

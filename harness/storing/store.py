@@ -11,7 +11,11 @@ Tables:
 - `tasks`: the run's plan, in execution order (`position`): task, collection, puzzle_id,
   geometry, puzzle, solver, configuration (JSON: target and options), repeat.
 - `resumes`: one row per `--resume` of a run: run, started, command, host, cpu, cores, os,
-  python, load, versions, git_commit (where and with what the run went on).
+  python, load, versions, git_commit (where and with what the run went on), settings (JSON:
+  the resumption's own, `jobs`).
+- `locks`: one row per run being executed: run, pid, host, since, process (the process's
+  start, to tell a reused pid). A second `bench` on the same run refuses while the row's
+  process lives; a row left by a killed process on this host is taken over.
 - `results`: one row per finished task: the task's columns plus status, count, exact,
   verdict, solution, solutions (JSON), build_s, solve_s, total_s, nodes, guesses,
   counters (JSON), error, worker, finished.
@@ -20,7 +24,10 @@ Tables:
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
+import urllib.parse
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from contextlib import closing
@@ -40,6 +47,52 @@ class StoreError(SudokuBenchError):
     """A store that cannot be opened, or a run that is not in it."""
 
 
+class RunLockedError(StoreError):
+    """The run is being executed by another process."""
+
+
+@dataclass(frozen=True)
+class LockOwner:
+    """Who executes a run: a process on a host. `process` tells a reused pid from the original
+    (the process's start time since boot, and the boot); empty where that cannot be read."""
+
+    pid: int
+    host: str
+    process: str = ""
+    since: str = ""
+
+    @classmethod
+    def here(cls) -> LockOwner:
+        return cls(os.getpid(), socket.gethostname(), process_identity(os.getpid()))
+
+    def gone(self) -> bool:
+        """Whether the owner surely no longer runs: a process of this host that has ended
+        (or whose pid now belongs to another process). One on another host may be alive."""
+        if self.host != socket.gethostname():
+            return False
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:  # alive, another user's
+            pass
+        return bool(self.process) and process_identity(self.pid) not in ("", self.process)
+
+    def describe(self) -> str:
+        return f"pid {self.pid} on {self.host}" + (f" (since {self.since})" if self.since else "")
+
+
+def process_identity(pid: int) -> str:
+    """The boot and the start time of process `pid` (Linux), else empty: a pid is reused."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    fields = stat.rpartition(")")[2].split()  # the name, in parentheses, may hold spaces
+    return f"{boot}:{fields[19]}" if len(fields) > 19 else ""
+
+
 # What a report compares between a run's first start and a resumption: timings from two
 # machines, Pythons, checkouts or library versions are not one measurement.
 _SAME_MACHINE_KEYS = ("host", "cpu", "cores", "os", "python")
@@ -47,13 +100,15 @@ _SAME_MACHINE_KEYS = ("host", "cpu", "cores", "os", "python")
 
 @dataclass
 class Resumption:
-    """A later start of a run (`bench --resume`): when and where it went on."""
+    """A later start of a run (`bench --resume`): when and where it went on, and with which
+    settings of its own (`jobs`: the other settings are the run's)."""
 
     started: str
     command: str
     machine: dict[str, Any] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=dict)
     git_commit: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -84,7 +139,17 @@ class RunInfo:
             if self.versions[name] != later.versions[name]
         }
         changed += [f"{library} version" for library in sorted(libraries)]
+        for key in RESUMPTION_SETTINGS:
+            if key in later.settings and later.settings[key] != self.settings.get(key, 1):
+                changed.append(f"{key} setting")
         return changed
+
+    def is_complete(self, finished_tasks: int, planned: int) -> bool:
+        return bool(self.finished) and finished_tasks >= planned
+
+
+# What a resumption may set for itself (the rest of a run's settings are fixed at its start).
+RESUMPTION_SETTINGS = ("jobs",)
 
 
 class Store(ABC):
@@ -127,6 +192,22 @@ class Store(ABC):
     def finish_run(self, run_id: int) -> None: ...
 
     @abstractmethod
+    def lock_run(
+        self, run_id: int, owner: LockOwner, *, take_over: bool = False
+    ) -> LockOwner | None:
+        """Record that `owner` executes the run, or raise `RunLockedError` naming the process
+        that does. A lock whose owner is `gone()` (or any, with `take_over`) is taken over and
+        returned; None when there was none."""
+
+    @abstractmethod
+    def unlock_run(self, run_id: int, owner: LockOwner) -> None:
+        """Remove `owner`'s lock on the run (another owner's is left alone)."""
+
+    @abstractmethod
+    def run_lock(self, run_id: int) -> LockOwner | None:
+        """Who holds the run's lock, if anyone (perhaps a process that is gone)."""
+
+    @abstractmethod
     def results(self, run_id: int) -> list[dict[str, Any]]:
         """Every result row of the run, in task order, as `Outcome.record()` keys plus `run`."""
 
@@ -167,6 +248,13 @@ CREATE TABLE IF NOT EXISTS resumes (
     versions TEXT NOT NULL,
     git_commit TEXT
 );
+CREATE TABLE IF NOT EXISTS locks (
+    run INTEGER PRIMARY KEY REFERENCES runs(id),
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    process TEXT NOT NULL,
+    since TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS results (
     run INTEGER NOT NULL REFERENCES runs(id),
     task INTEGER NOT NULL,
@@ -200,7 +288,9 @@ CREATE TABLE IF NOT EXISTS results (
 # (table, column, SQL type and default). A store of an earlier version is brought up to date
 # when it is opened (`ALTER TABLE ... ADD COLUMN`); the rows it already has take the default.
 # `_SCHEMA` above is version 1, the first released one; PRAGMA user_version holds the version.
-ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = ()
+ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("resumes", "settings", "TEXT NOT NULL DEFAULT '{}'"),  # a resumption's own jobs
+)
 SCHEMA_VERSION = 1 + len(ADDED_COLUMNS)
 
 _JSON_COLUMNS = ("solutions", "counters")
@@ -234,16 +324,24 @@ def _reported(
 class SQLiteStore(Store):
     """One SQLite file; every write is its own committed transaction."""
 
-    def __init__(self, path: Path | str = DEFAULT_PATH, *, create: bool = True) -> None:
+    def __init__(
+        self, path: Path | str = DEFAULT_PATH, *, create: bool = True, read_only: bool = False
+    ) -> None:
         self.path = Path(path)
-        _check_path(self.path, create)
+        self.read_only = read_only
+        _check_path(self.path, create and not read_only)
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-            _check_ours(self.db, self.path)  # before WAL mode, which would change the file
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
-            self.db.executescript(_SCHEMA)
-            _upgrade(self.db)
+            if read_only:
+                self.db = _open_read_only(self.path)
+                _check_ours(self.db, self.path)
+                _upgrade_in_views(self.db)
+            else:
+                self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+                _check_ours(self.db, self.path)  # before WAL mode, which would change the file
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a kill
+                self.db.executescript(_SCHEMA)
+                _upgrade(self.db)
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: cannot open as a results store: {error}") from None
         self.db.row_factory = sqlite3.Row
@@ -314,7 +412,7 @@ class SQLiteStore(Store):
         machine = resumption.machine
         self.db.execute(
             "INSERT INTO resumes (run, started, command, host, cpu, cores, os, python, load,"
-            " versions, git_commit) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            " versions, git_commit, settings) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 run_id,
                 resumption.started or now(),
@@ -322,6 +420,7 @@ class SQLiteStore(Store):
                 *(machine.get(key) for key in _MACHINE_COLUMNS),
                 json.dumps(resumption.versions),
                 resumption.git_commit,
+                json.dumps(resumption.settings),
             ),
         )
 
@@ -334,6 +433,7 @@ class SQLiteStore(Store):
                 machine=_machine(row),
                 versions=json.loads(row["versions"]),
                 git_commit=row["git_commit"] or "",
+                settings=json.loads(row["settings"]) if "settings" in row.keys() else {},
             )
             for row in rows
         ]
@@ -383,6 +483,45 @@ class SQLiteStore(Store):
         self.db.execute("UPDATE runs SET finished = ? WHERE id = ?", (now(), run_id))
 
     @_reported
+    def lock_run(
+        self, run_id: int, owner: LockOwner, *, take_over: bool = False
+    ) -> LockOwner | None:
+        # BEGIN IMMEDIATE takes SQLite's write lock first: two processes cannot both read
+        # "no lock" and both insert one
+        with _Transaction(self.db, "BEGIN IMMEDIATE"):
+            held = self._lock_row(run_id)
+            if held is not None and (held.pid, held.host) != (owner.pid, owner.host):
+                if not held.gone() and not take_over:
+                    raise RunLockedError(
+                        f"run {run_id} is being run by {held.describe()}: wait for it to end "
+                        "or stop it (if it was killed on another host, --take-over resumes it)"
+                    )
+            self.db.execute(
+                "INSERT OR REPLACE INTO locks (run, pid, host, process, since) VALUES (?,?,?,?,?)",
+                (run_id, owner.pid, owner.host, owner.process, owner.since or now()),
+            )
+        return held
+
+    @_reported
+    def unlock_run(self, run_id: int, owner: LockOwner) -> None:
+        self.db.execute(
+            "DELETE FROM locks WHERE run = ? AND pid = ? AND host = ?",
+            (run_id, owner.pid, owner.host),
+        )
+
+    @_reported
+    def run_lock(self, run_id: int) -> LockOwner | None:
+        if "locks" not in _columns(self.db):  # a store opened read-only before locks existed
+            return None
+        return self._lock_row(run_id)
+
+    def _lock_row(self, run_id: int) -> LockOwner | None:
+        row = self.db.execute(
+            "SELECT pid, host, process, since FROM locks WHERE run = ?", (run_id,)
+        ).fetchone()
+        return None if row is None else LockOwner(row[0], row[1], row[2], row[3])
+
+    @_reported
     def results(self, run_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT * FROM results WHERE run = ? ORDER BY task", (run_id,))
         found = []
@@ -409,11 +548,12 @@ class SQLiteStore(Store):
 class _Transaction:
     """BEGIN ... COMMIT (or ROLLBACK on an exception) on an autocommit connection."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, begin: str = "BEGIN") -> None:
         self.db = db
+        self.begin = begin
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN")
+        self.db.execute(self.begin)
 
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
@@ -471,6 +611,47 @@ def _check_ours(db: sqlite3.Connection, path: Path) -> None:
             )
 
 
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot change the file or leave anything beside it.
+
+    SQLite's read-only mode still creates the write-ahead log's `-wal` and `-shm` files of a
+    WAL store (and fails where the folder is read-only). So a store with no `-wal` file, which
+    then holds everything in its main file, is opened `immutable` (no locking, nothing
+    created); one with a `-wal` file (a run going on, or killed) is opened read-only, sharing
+    the writer's log, so its latest results are read.
+    """
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    wal = path.with_name(path.name + "-wal")
+    if not wal.exists():
+        uri += "&immutable=1"
+    try:
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # opens the file now
+    except sqlite3.OperationalError as error:
+        if wal.exists():  # a log cannot be read without its `-shm` beside it
+            raise StoreError(
+                f"{path}: cannot read it read-only while its write-ahead log {wal.name} is "
+                f"there ({error}): let the run that writes it end, or copy the store and its "
+                "-wal file to a folder you can write"
+            ) from None
+        raise
+    return db
+
+
+def _upgrade_in_views(db: sqlite3.Connection) -> None:
+    """The upgrade of `_upgrade`, for a store opened read-only: each table that lacks columns
+    of later versions is shadowed by a temporary view (temporary objects live in memory and
+    are found before the file's) that adds them with their defaults."""
+    tables = _columns(db)
+    missing: dict[str, list[str]] = {}
+    for table, column, declaration in ADDED_COLUMNS:
+        if table in tables and column not in tables[table]:
+            default = declaration.partition(" DEFAULT ")[2] or "NULL"
+            missing.setdefault(table, []).append(f"{default} AS {column}")
+    for table, added in missing.items():
+        db.execute(f"CREATE TEMP VIEW {table} AS SELECT *, {', '.join(added)} FROM main.{table}")
+
+
 def _upgrade(db: sqlite3.Connection) -> None:
     """Add the columns of later schema versions that the store lacks, and record its version."""
     tables = _columns(db)
@@ -499,6 +680,11 @@ def _schema_columns() -> dict[str, list[str]]:
         return {table: sorted(columns) for table, columns in _columns(db).items()}
 
 
-def open_store(path: Path | str | None, *, create: bool = True) -> Store:
-    """The store at `path`; with `create=False` (reading a run) it must exist already."""
-    return SQLiteStore(path or DEFAULT_PATH, create=create)
+def open_store(path: Path | str | None, *, create: bool = True, read_only: bool = False) -> Store:
+    """The store at `path`; with `create=False` (resuming a run) it must exist already.
+
+    `read_only=True` (reports, comparisons, the inputs of a merge) opens an existing store
+    without writing anything: no schema created or upgraded, no `-wal`/`-shm` files left
+    beside it, so stores in read-only folders and read-only files can be read.
+    """
+    return SQLiteStore(path or DEFAULT_PATH, create=create, read_only=read_only)

@@ -81,7 +81,14 @@ def add_parser(subparsers: Any) -> None:
         const=0,
         type=int64,
         metavar="RUN",
-        help="finish a stopped run (default: the latest) with its own settings",
+        help="finish a stopped run (default, or 0: the latest) with its own settings; "
+        "refused while another process runs it",
+    )
+    parser.add_argument(
+        "--take-over",
+        action="store_true",
+        help="with --resume: resume a run whose lock is held by a process on another host "
+        "that is known to be gone (a lock of a dead process on this host is taken over anyway)",
     )
     parser.add_argument(
         "--json", action="store_true", help="one JSON object per finished task instead of the table"
@@ -90,10 +97,16 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.take_over and args.resume is None:
+        raise SudokuBenchError("--take-over goes with --resume: it takes over a stored run")
     start = _new_run(args) if args.resume is None else None  # bad input fails before the store
     store = open_store(args.db, create=start is not None)
     try:
-        work = _resumed(args, store) if start is None else start(store)
+        try:
+            work = _resumed(args, store) if start is None else start(store)
+        except session.RunComplete as complete:  # nothing to do, and the store is untouched
+            print(f"sudoku-bench: {complete}", file=sys.stderr)
+            return 0
         done = work.total - len(work.tasks)
         print(
             f"run {work.run_id}: {work.total} tasks ({done} done before), {work.jobs} at a time, "
@@ -166,6 +179,7 @@ def _resumed(args: argparse.Namespace, store: Store) -> session.Plan:
         args.jobs,
         command=_command_line(args),
         warn=lambda text: print(f"warning: {text}", file=sys.stderr),
+        take_over=args.take_over,
     )
 
 

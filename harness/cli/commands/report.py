@@ -40,7 +40,7 @@ def add_parser(subparsers: Any) -> None:
         dest="run_id",
         type=int64,
         metavar="ID",
-        help="the run to report (default: the latest)",
+        help="the run to report (default, or 0: the latest)",
     )
     parser.add_argument(
         "--format", choices=FORMATS, default="table", help="output format (default table)"
@@ -61,13 +61,13 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.scatter and not args.plots:  # it was silently ignored
         raise SudokuBenchError("--scatter chooses the back-ends of a plot: give --plots DIR too")
-    store = open_store(args.db, create=False)
+    store = open_store(args.db, read_only=True)  # a report never writes to the store
     try:
         if args.runs:
             for info in store.runs():
                 print(f"{info.id}\t{info.started}\t{info.finished or 'unfinished'}\t{info.command}")
             return 0
-        report = Report(store, args.run_id)
+        report = Report(store, args.run_id or None)  # 0: the latest, as `bench --resume 0`
         report.made_by = _command(args, report.run.id)
     finally:
         store.close()
