@@ -106,7 +106,7 @@ def test_a_resume_while_the_run_goes_on_is_refused_and_the_run_survives(
     assert main(["bench", "--db", str(db), "--resume", "--quiet", "-j", "2"]) == 2
     err = capsys.readouterr().err
     assert f"run 1 is being run by pid {running.pid} on {socket.gethostname()}" in err
-    out, errors = running.communicate(timeout=120)
+    _, errors = running.communicate(timeout=120)
     assert running.returncode == 0, errors  # it died of "UNIQUE constraint failed" before
     store = SQLiteStore(db)
     keys = [row["task"] for row in store.results(1)]

@@ -433,7 +433,7 @@ class SQLiteStore(Store):
                 machine=_machine(row),
                 versions=json.loads(row["versions"]),
                 git_commit=row["git_commit"] or "",
-                settings=json.loads(row["settings"]) if "settings" in row.keys() else {},
+                settings=json.loads(row["settings"]),
             )
             for row in rows
         ]
@@ -490,12 +490,12 @@ class SQLiteStore(Store):
         # "no lock" and both insert one
         with _Transaction(self.db, "BEGIN IMMEDIATE"):
             held = self._lock_row(run_id)
-            if held is not None and (held.pid, held.host) != (owner.pid, owner.host):
-                if not held.gone() and not take_over:
-                    raise RunLockedError(
-                        f"run {run_id} is being run by {held.describe()}: wait for it to end "
-                        "or stop it (if it was killed on another host, --take-over resumes it)"
-                    )
+            theirs = held is not None and (held.pid, held.host) != (owner.pid, owner.host)
+            if held is not None and theirs and not held.gone() and not take_over:
+                raise RunLockedError(
+                    f"run {run_id} is being run by {held.describe()}: wait for it to end "
+                    "or stop it (if it was killed on another host, --take-over resumes it)"
+                )
             self.db.execute(
                 "INSERT OR REPLACE INTO locks (run, pid, host, process, since) VALUES (?,?,?,?,?)",
                 (run_id, owner.pid, owner.host, owner.process, owner.since or now()),
