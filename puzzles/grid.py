@@ -298,7 +298,9 @@ def _column_after(text: str, cells: int) -> int | None:
 def _geometry_for_length(length: int) -> Rules:
     try:
         return Rules.for_cell_count(length)
-    except RulesError:
+    except RulesError as error:
+        if math.isqrt(length) ** 2 == length and math.isqrt(length) > 25:  # 36x36 and up
+            raise PuzzleFormatError(str(error)) from None
         sizes = [f"{n * n} ({n}x{n})" for n in COMMON_SIZES]
         raise PuzzleFormatError(
             f"{length} cells is no puzzle size: expected {', '.join(sizes[:-1])} or {sizes[-1]}"

@@ -133,7 +133,8 @@ class Report:
                 f"sgm = shifted geometric mean, shift {stats.SHIFT_S * 1000:g} ms, failures at "
                 f"the {self.cutoff:g} s cut-off; PAR-2 = mean time, failures at "
                 f"{stats.PAR_FACTOR * self.cutoff:g} s (2 x cut-off); puzzles/s = solved per "
-                f"second spent on all tasks; guesses = mean per solved task; agree = solved "
+                f"second spent on all tasks; guesses = mean per solved task (- where the "
+                f"back-end does not count guesses); agree = solved "
                 f"tasks whose grids pass the rule checker and that no other answer disproves",
             ),
         ]

@@ -4,42 +4,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.cli.output import result_record
 from harness.running.tasks import Outcome
-from puzzles.formats import PuzzleEntry
-from puzzles.grid import Grid
-from solvers.base import Result, Status
-
-
-def as_result(outcome: Outcome) -> Result:
-    """The outcome as a `Result` (an unsupported puzzle shows as an error with its message)."""
-    rules = outcome.task.grid().rules
-    try:
-        status = Status(outcome.status)
-    except ValueError:
-        status = Status.ERROR
-    return Result(
-        outcome.task.solver,
-        status,
-        [Grid.from_string(line, rules) for line in outcome.solutions],
-        exhausted=outcome.exact,
-        build_s=outcome.build_s,
-        search_s=outcome.solve_s,
-        counters=outcome.counters,
-        message=outcome.error,
-    )
+from solvers.base import Status
 
 
 def outcome_record(outcome: Outcome, **extra: Any) -> dict[str, Any]:
     """The common record (id, puzzle, solver, status, ...) plus collection, repeat, total_s,
-    the original status (`unsupported` shows as status `error`) and `extra`."""
+    the original status (`harness_status`) and `extra`.
+
+    Built from the outcome's own fields, never by reading its grids back: a back-end that
+    returns a grid of the wrong size is a wrong answer to record, and stopped `bench --json`
+    ("column 17: expected 81 cells") when the record parsed it.
+    """
     task = outcome.task
-    record = result_record(PuzzleEntry(task.puzzle_id, task.grid()), as_result(outcome))
-    record.update(
-        collection=task.collection,
-        repeat=task.repeat,
-        total_s=round(outcome.total_s, 6),
-        harness_status=outcome.status,
+    try:
+        status = Status(outcome.status).value
+    except ValueError:
+        status = Status.ERROR.value
+    return {
+        "id": task.puzzle_id,
+        "puzzle": task.puzzle,
+        "solver": task.solver,
+        "status": status,
+        "solutions": list(outcome.solutions),
+        "count": outcome.count,
+        "exact": outcome.exact,
+        "verdict": outcome.verdict,
+        "build_s": round(outcome.build_s, 6),
+        "solve_s": round(outcome.solve_s, 6),
+        "nodes": outcome.nodes,
+        "guesses": outcome.guesses,
+        "counters": outcome.counters,
+        "message": outcome.error,
+        "collection": task.collection,
+        "repeat": task.repeat,
+        "total_s": round(outcome.total_s, 6),
+        "harness_status": outcome.status,
         **extra,
-    )
-    return record
+    }

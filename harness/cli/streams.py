@@ -78,8 +78,10 @@ def _hold_on_devnull(fd: int) -> None:
     """Open /dev/null as `fd`, so that no file opened later takes this number."""
     null = os.open(os.devnull, os.O_RDWR)
     if null != fd:
-        os.dup2(null, fd)
+        os.dup2(null, fd)  # inheritable, as a standard stream is
         os.close(null)
+    else:
+        os.set_inheritable(fd, True)  # worker processes start from a fresh program
 
 
 def guard_standard_streams() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
 from puzzles.rules import Rules
+from solvers.base import Result
 
 # Outcome statuses: the solver's own (`solvers.base.Status` values) plus one of the harness's.
 ANSWERED = ("solved", "no_solution", "limit")  # the back-end did what `limit` asked
@@ -48,10 +49,12 @@ class Outcome:
     build_s: float = 0.0
     solve_s: float = 0.0
     nodes: int = 0
-    guesses: int = 0
+    guesses: int | None = 0  # None: the back-end does not count guesses
     counters: dict[str, float] = field(default_factory=dict)
     error: str = ""
     worker: int = 0  # the worker's process id
+    # the solver's whole answer, when the run asked for it (`Settings.keep_result`): not stored
+    result: Result | None = field(default=None, compare=False, repr=False)
 
     @property
     def total_s(self) -> float:
@@ -95,20 +98,15 @@ def plan(entries: Sequence[PuzzleEntry], solvers: Sequence[str], repeat: int) ->
     """Every task, puzzle-major: each puzzle with each back-end, `repeat` times."""
     tasks: list[Task] = []
     for entry in entries:
-        grid = entry.puzzle
+        # once per puzzle, not per task: a run may repeat each puzzle thousands of times
+        collection, spec, line = (
+            collection_of(entry),
+            entry.puzzle.rules.spec,
+            entry.puzzle.to_line(),
+        )
         for solver in solvers:
             for number in range(repeat):
-                tasks.append(
-                    Task(
-                        len(tasks),
-                        collection_of(entry),
-                        entry.id,
-                        grid.rules.spec,
-                        grid.to_line(),
-                        solver,
-                        number,
-                    )
-                )
+                tasks.append(Task(len(tasks), collection, entry.id, spec, line, solver, number))
     return tasks
 
 

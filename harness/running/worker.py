@@ -10,6 +10,7 @@ A worker that hangs is killed by the parent; one that dies is noticed by its sen
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -25,17 +26,24 @@ from solvers.registry import Backend
 
 @dataclass(frozen=True)
 class Settings:
-    """How each task is run: the solver's own timeout, the solution limit, warm-up solves."""
+    """How each task is run: the solver's own timeout (`math.inf`: none), the solution limit,
+    warm-up solves, and whether the outcome carries the solver's whole `Result` (its step log
+    and partial grid, for `explain`) besides the stored fields."""
 
     timeout: float
     limit: int = 1
     warmup: int = 0
+    keep_result: bool = False
 
 
 def main(conn: Connection, path: list[str]) -> None:
     """The worker's loop; returns when the parent says stop or goes away."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
+    # Out of the terminal's process group too: a native solver that installs its own Ctrl-C
+    # handler (SCIP does) would otherwise hear it, print and return an "interrupted" result.
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
     _stdout_to_stderr()
     sys.path[:] = path  # back-ends registered by the caller import from the caller's path
     solvers: dict[str, Solver[Any]] = {}  # by back-end name: built once per worker
@@ -72,7 +80,10 @@ def _run(
         result = solver.solve(puzzle, limit=settings.limit, timeout=settings.timeout)
     except Exception as error:  # a back-end's bug is a result to record, not a crash
         return Outcome(task, Status.ERROR.value, error=describe(error), worker=os.getpid())
-    return outcome_of(task, result)
+    outcome = outcome_of(task, result)
+    if settings.keep_result:
+        outcome.result = result
+    return outcome
 
 
 def outcome_of(task: Task, result: Result) -> Outcome:
@@ -107,8 +118,9 @@ def describe(error: BaseException) -> str:
 
 def _stdout_to_stderr() -> None:
     """Whatever a back-end prints goes to stderr: the parent's stdout may be a JSON stream."""
-    sys.stdout.flush()
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    if sys.stdout is not None:
+        sys.stdout.flush()
+    os.dup2(2, 1)
 
 
 def _die_with_parent() -> None:

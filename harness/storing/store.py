@@ -369,6 +369,7 @@ class SQLiteStore(Store):
                 ),
             )
             run_id = int(cursor.lastrowid or 0)
+            encoded = {name: json.dumps(config) for name, config in configurations.items()}
             self.db.executemany(
                 "INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (
@@ -381,7 +382,7 @@ class SQLiteStore(Store):
                         t.geometry,
                         t.puzzle,
                         t.solver,
-                        json.dumps(configurations.get(t.solver, {})),
+                        encoded.get(t.solver, "{}"),  # once per back-end, not per task
                         t.repeat,
                     )
                     for position, t in enumerate(tasks)
@@ -469,6 +470,8 @@ class SQLiteStore(Store):
             "run": run_id,
             "configuration": configuration,
             "exact": int(record["exact"]),
+            # the column is NOT NULL: "not counted" is told by `counters` lacking "guesses"
+            "guesses": record["guesses"] or 0,
             "finished": now(),
             **{key: json.dumps(record[key]) for key in _JSON_COLUMNS},
         }
@@ -530,6 +533,8 @@ class SQLiteStore(Store):
             record["exact"] = bool(record["exact"])
             for key in (*_JSON_COLUMNS, "configuration"):
                 record[key] = json.loads(record[key])
+            if "guesses" not in record["counters"]:  # a back-end that does not count them
+                record["guesses"] = None
             found.append(record)
         return found
 

@@ -23,6 +23,11 @@ from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
 
 DEFAULT_TIMEOUT_S = 10.0
+# A run's plan is held in memory and written to the store before the first task: 100 million
+# tasks (`bench 17clue -s all --repeat 10000`) planned for minutes in silence, then ran out of
+# memory. A million tasks plan in seconds and take hours to run.
+MAX_TASKS = 1_000_000
+PLAN_NOTE_FROM = 50_000  # tasks from which planning is announced (it takes a moment)
 
 DESCRIPTION = f"""\
 Time back-ends on puzzles. Each task (puzzle x back-end x repeat) runs in a worker process;
@@ -144,6 +149,15 @@ def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
     timeout = args.timeout or (suite.DEFAULT_TIMEOUT_S if default_suite else DEFAULT_TIMEOUT_S)
     jobs = args.jobs or ((os.cpu_count() or 1) if default_suite else 1)
     chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))
+    total = len(entries) * len(chosen) * args.repeat
+    product = f"{len(entries):,} puzzles x {len(chosen)} back-ends x {args.repeat:,} repeats"
+    if total > MAX_TASKS:
+        raise SudokuBenchError(
+            f"that run would be {total:,} tasks ({product}); a run holds at most {MAX_TASKS:,}: "
+            "choose fewer puzzles, back-ends or repeats, or split it into several runs"
+        )
+    if total >= PLAN_NOTE_FROM:
+        print(f"planning {total:,} tasks ({product}) and storing the plan...", file=sys.stderr)
     return lambda store: session.start(
         store,
         entries,

@@ -9,10 +9,11 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.cli.arguments import positive_float
-from harness.cli.commands.explain import make_solver
+from harness.cli.commands.explain import logic_backend
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json, result_record
 from harness.generating.rating import LABELS, NO_SOLUTION, level_table, rating_of
+from harness.running.solving import Answer, solve_all
 from puzzles.errors import SudokuBenchError
 
 
@@ -48,11 +49,13 @@ def run(args: argparse.Namespace) -> int:
     if args.levels or not args.inputs:
         print(tabulate(level_table(), headers=["level", "techniques"]))
         return 0
-    solver = make_solver(args)
+    entries = read_inputs(args)
     rows = []
     labels: Counter[str] = Counter()
-    for entry in read_inputs(args):
-        result = solver.solve(entry.puzzle, timeout=args.timeout)
+
+    def show(answer: Answer) -> None:
+        entry, result = answer.entry, answer.result
+        answer.report_failure()
         rating = rating_of(result)
         labels[rating.label] += 1
         if args.json:
@@ -62,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
             rows.append(
                 [entry.id, rating.label, rating.hardest or "-", rating.steps, rating.score, empty]
             )
+
+    solve_all(entries, [logic_backend(args)], show, limit=1, timeout=args.timeout)
     if not args.json:
         print(tabulate(rows, headers=["puzzle", "rating", "hardest", "steps", "score", "empty"]))
         if len(rows) > 1:

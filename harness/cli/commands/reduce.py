@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.cli.arguments import positive_float
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json, write_output
+from harness.running.alarm import time_limit
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 
@@ -95,7 +98,29 @@ def add_parser(subparsers: Any) -> None:
         help="write the exported model here ('-' for stdout)",
     )
     parser.add_argument("--json", action="store_true", help="print the model's size as JSON")
+    parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        metavar="S",
+        help="give up building (and exporting) the model after S seconds (default: none); "
+        "big polynomial ideals take minutes",
+    )
     parser.set_defaults(run=run)
+
+
+@contextlib.contextmanager
+def building(what: str, timeout: float | None) -> Iterator[None]:
+    """Say what is being built while it is (a spinner on a terminal: a 16x16 ideal takes
+    a minute) and stop it at the time limit."""
+    from rich.console import Console  # here: every command imports this module
+
+    status = (
+        Console(stderr=True).status(f"{what}...")
+        if sys.stderr.isatty()
+        else contextlib.nullcontext()
+    )
+    with status, time_limit(timeout, what):
+        yield
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,11 +132,13 @@ def run(args: argparse.Namespace) -> int:
             f"{len(entries)}: name one by its id, e.g. {entries[0].id}"
         )
     entry = entries[0]
-    summary: dict[str, Any] = {
-        "id": entry.id,
-        "target": target.name,
-        **target.function("describe")(entry.puzzle),
-    }
+    what = f"building the {target.name} model of {entry.id} ({entry.puzzle.rules})"
+    with building(what, args.timeout):
+        summary: dict[str, Any] = {
+            "id": entry.id,
+            "target": target.name,
+            **target.function("describe")(entry.puzzle),
+        }
     to_stdout = args.output is not None and str(args.output) == "-"
     out = sys.stderr if to_stdout else sys.stdout  # with `-o -` the model owns stdout
     if args.json:
@@ -120,7 +147,8 @@ def run(args: argparse.Namespace) -> int:
         for key, value in summary.items():
             print(f"{key}: {value}", file=out)
     if args.output is not None:
-        text = target.function("export")(entry.puzzle)
+        with building(what.replace("building", "exporting", 1), args.timeout):
+            text = target.function("export")(entry.puzzle)
         if str(args.output) == "-":
             sys.stdout.write(text)
         else:
