@@ -14,8 +14,10 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.analysing import stats
-from harness.analysing.summary import Row, Summary, summarize
+from harness.analysing.pivot import DEFAULT_METRIC, pivot
+from harness.analysing.summary import ALL, Row, Summary, summarize
 from harness.storing.store import RunInfo, Store
+from puzzles.errors import SudokuBenchError
 
 FORMATS = ("table", "md", "latex", "csv", "json")
 
@@ -67,13 +69,22 @@ COLUMNS = (
 class Report:
     """Everything a report shows, read once from the store."""
 
-    def __init__(self, store: Store, run_id: int | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        run_id: int | None = None,
+        *,
+        solvers: Sequence[str] = (),
+        collections: Sequence[str] = (),
+    ) -> None:
+        """The run's report; `solvers` and `collections` keep only those (default: all)."""
         self.run: RunInfo = store.run(run_id)
-        self.rows: list[Row] = store.results(self.run.id)
+        self.rows: list[Row] = _chosen(store.results(self.run.id), "solver", solvers)
+        self.rows = _chosen(self.rows, "collection", collections)
         self.planned = len(store.tasks(self.run.id))
         self.cutoff = float(self.run.settings["timeout"])
-        solvers = list(self.run.settings.get("solvers", []))
-        self.summaries: list[Summary] = summarize(self.rows, self.cutoff, solvers)
+        order = [s for s in self.run.settings.get("solvers", []) if not solvers or s in solvers]
+        self.summaries: list[Summary] = summarize(self.rows, self.cutoff, order)
         self.made_by = ""  # the report command, shown in the Markdown header when known
         self.lock = store.run_lock(self.run.id)  # a process executing the run now, if any
 
@@ -149,6 +160,25 @@ class Report:
             )
         return lines
 
+    def caption(self) -> str:
+        """Where a plot's numbers come from: run, date, commit and machine (one line)."""
+        run, machine = self.run, self.run.machine
+        return (
+            f"sudoku-bench run {run.id} of {run.started[:10]}, commit "
+            f"{(run.git_commit or 'unknown')[:12]}; {machine.get('cpu')}, "
+            f"{machine.get('cores')} cores; time limit {self.cutoff:g} s"
+        )
+
+    def fastest(self, count: int) -> list[str]:
+        """The back-ends with the most tasks solved, then the lowest shifted geometric mean,
+        over all collections (the scatter plot's default pair)."""
+        overall = [s for s in self.summaries if s.collection == ALL] or self.summaries
+        ranked = sorted(
+            overall,
+            key=lambda s: (-s.solved, s.sgm_s if math.isfinite(s.sgm_s) else math.inf),
+        )
+        return list(dict.fromkeys(s.solver for s in ranked))[:count]
+
     def table_rows(self) -> list[list[Any]]:
         # times are shown in milliseconds (the summaries and raw rows keep seconds)
         return [
@@ -176,9 +206,13 @@ class Report:
             "json": self.as_json,
         }[fmt]()
 
-    def as_table(self) -> str:
+    def as_table(self, *, full: bool = False, metric: str = DEFAULT_METRIC) -> str:
+        """The header, then the compact pivot of one metric, or with `full` every column."""
         header = "\n".join(f"{key}: {value}" for key, value in self.header())
-        table = tabulate(self.table_rows(), headers=self.headers(), tablefmt="simple")
+        if full:
+            table = tabulate(self.table_rows(), headers=self.headers(), tablefmt="simple")
+        else:
+            table = pivot(self.summaries, metric)
         return f"{header}\n\n{table}\n"
 
     def as_markdown(self, images: Sequence[Path] = ()) -> str:
@@ -239,6 +273,20 @@ class Report:
             ],
         }
         return json.dumps(document, indent=1) + "\n"
+
+
+def _chosen(rows: list[Row], key: str, names: Sequence[str]) -> list[Row]:
+    """The rows whose `key` is one of `names` (all of them when none is named); a name the
+    run does not have is a user error that lists the ones it has."""
+    if not names:
+        return rows
+    known = list(dict.fromkeys(row[key] for row in rows))
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise SudokuBenchError(
+            f"the run has no {key} {', '.join(unknown)} (it has {', '.join(known) or 'none'})"
+        )
+    return [row for row in rows if row[key] in names]
 
 
 def libraries_line(versions: dict[str, str], solvers: list[str] | None = None) -> str:

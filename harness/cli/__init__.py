@@ -98,10 +98,10 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     guard_standard_streams()
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command line, for records
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # the command line, for records
         code: int = args.run(args)
         sys.stdout.flush()  # here, so that a full disk is reported like any other error
     except SudokuBenchError as error:

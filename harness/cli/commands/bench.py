@@ -98,6 +98,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--json", action="store_true", help="one JSON object per finished task instead of the table"
     )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="end with the table of every measure (default: the shifted geometric mean, "
+        "back-ends x collections; `sudoku-bench report` shows any other)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -136,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
                 )
                 raise
         if not args.json:
-            print(Report(store, work.run_id).as_table(), end="")
+            print(Report(store, work.run_id).as_table(full=args.full), end="")
     finally:
         store.close()
     return 0
