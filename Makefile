@@ -25,6 +25,10 @@ report: setup
 	$(VENV)/bin/sudoku-bench bench --db $(REPORT_DB) --seed 1
 	$(VENV)/bin/sudoku-bench report --db $(REPORT_DB) --format md -o reports/REPORT.md --plots reports
 	$(VENV)/bin/sudoku-bench report --db $(REPORT_DB) --format csv -o reports/results.csv
+	$(VENV)/bin/sudoku-bench report --db $(REPORT_DB) --format html -o reports/report.html
+	if command -v chromium >/dev/null; then chromium --headless --no-sandbox --disable-gpu \
+	  --window-size=1280,2200 --screenshot=$(CURDIR)/reports/report-html.png \
+	  file://$(CURDIR)/reports/report.html; fi
 
 test: setup
 	$(PY) -m pytest -n 2 -q

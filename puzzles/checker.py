@@ -8,9 +8,11 @@ killer cages. A broken rule is a `Conflict` that says in words which cells break
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from itertools import compress
+from operator import itemgetter
 
 from puzzles.grid import Grid
 from puzzles.rules import Cage, Rules
@@ -46,9 +48,21 @@ def conflicts(grid: Grid) -> list[Conflict]:
     return found
 
 
+@cache
+def _unit_getters(rules: Rules) -> tuple[Callable[[tuple[int, ...]], tuple[int, ...]], ...]:
+    """Per unit, a C-speed getter of its cells' values, as a tuple."""
+    return tuple(
+        itemgetter(*unit) if len(unit) > 1 else itemgetter(slice(unit[0], unit[0] + 1))
+        for unit in rules.units
+    )
+
+
 def _unit_repeats(grid: Grid) -> Iterator[Conflict]:
     rules = grid.rules
-    for name, unit in zip(rules.unit_names, rules.units, strict=True):
+    values = grid.values
+    for name, unit, getter in zip(rules.unit_names, rules.units, _unit_getters(rules), strict=True):
+        if len(set(getter(values))) == len(unit):  # all different, blanks too: nothing repeats
+            continue
         seen: defaultdict[int, list[int]] = defaultdict(list)
         for cell in unit:
             if grid.values[cell]:
@@ -150,17 +164,22 @@ def solution_problems(puzzle: Grid, grid: Grid) -> list[str]:
         return []  # the common case, at C speed: `count` may check millions of grids
     problems = []
     rules = puzzle.rules
-    empty = [rules.cell_name(cell) for cell, value in enumerate(grid.values) if value == 0]
+    empty = []
+    if 0 in grid.values:  # C-speed test first: most grids checked are complete
+        empty = [rules.cell_name(cell) for cell, value in enumerate(grid.values) if value == 0]
     if empty:
         more = ", ..." if len(empty) > 5 else ""
         cells = "1 cell is" if len(empty) == 1 else f"{len(empty)} cells are"
         problems.append(f"{cells} empty ({', '.join(empty[:5])}{more})")
-    changed = [
-        f"{rules.cell_name(cell)} is {got}, given {given}"
-        for cell, (given, got) in enumerate(zip(puzzle.values, grid.values, strict=True))
-        if given and got and given != got  # an emptied given is counted as empty
-    ]
-    problems += changed
+    givens = list(compress(range(len(puzzle.values)), puzzle.values))
+    # a quick test over the givens first: most grids checked keep every one
+    kept = [grid.values[c] for c in givens] == [puzzle.values[c] for c in givens]
+    if not kept:
+        problems += [
+            f"{rules.cell_name(cell)} is {got}, given {given}"
+            for cell, (given, got) in enumerate(zip(puzzle.values, grid.values, strict=True))
+            if given and got and given != got  # an emptied given is counted as empty
+        ]
     problems += [conflict.describe(grid) for conflict in conflicts(grid)]
     return problems
 

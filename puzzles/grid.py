@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from puzzles.errors import PuzzleFormatError, RulesError
+from puzzles.picture import region_picture
 from puzzles.rules import COMMON_SIZES, Rules
 from puzzles.symbols import DEFAULT, Alphabet, describe_char
 
@@ -162,21 +163,39 @@ class Grid:
         return self.to_line()
 
     def picture(self, alphabet: Alphabet = DEFAULT, blank: str = ".") -> str:
-        """A boxed picture with `|`, `-` and `+` between boxes, one row per line."""
+        """A boxed picture with `|`, `-` and `+` between boxes, one row per line; a jigsaw
+        is drawn in a frame with borders where the regions change (`puzzles.picture`)."""
         rules = self.rules
-        covered = alphabet.covers(rules.size)
+        covered = alphabet.covers(rules.size)  # else numbers, right-aligned (a 36x36 grid)
         width = 1 if covered else len(str(rules.size))
-        rows = []
-        for r, row in enumerate(self.to_rows()):
-            if r and r % rules.box_rows == 0:
-                rows.append(_separator(rules, width))
-            symbols = [_symbol(v, alphabet if covered else None, blank).rjust(width) for v in row]
-            stacks = [
-                " ".join(symbols[c : c + rules.box_cols])
-                for c in range(0, rules.size, rules.box_cols)
-            ]
-            rows.append(" | ".join(stacks))
-        return "\n".join(rows)
+        digits = (blank, *_symbols(alphabet if covered else None, rules.size))
+        digits = tuple(digit.rjust(width) for digit in digits)
+        if rules.layout is not None:
+            return region_picture(rules, [digits[v] for v in self.values])
+        # one str.format per grid: `solve FILE` prints thousands of them
+        template = _picture_template(rules.size, rules.box_rows, rules.box_cols, width)
+        return template.format(*[digits[v] for v in self.values])
+
+
+@cache
+def _picture_template(size: int, box_rows: int, box_cols: int, width: int = 1) -> str:
+    """`picture`'s layout with a `{}` per cell, for `str.format`."""
+    rows = []
+    for r in range(size):
+        if r and r % box_rows == 0:
+            stack = "-" * ((width + 1) * box_cols - 1)
+            rows.append("-+-".join([stack] * (size // box_cols)))
+        stacks = [" ".join(["{}"] * box_cols) for _ in range(0, size, box_cols)]
+        rows.append(" | ".join(stacks))
+    return "\n".join(rows)
+
+
+def _symbols(alphabet: Alphabet | None, size: int) -> list[str]:
+    """The symbols of the values 1..size, or their numbers when the alphabet (None) does not
+    cover the grid."""
+    if alphabet is None:
+        return [str(value) for value in range(1, size + 1)]
+    return list(alphabet.symbols[:size])
 
 
 @cache
@@ -211,18 +230,6 @@ def _decode(
         return None
     # characters outside the table are left as they are: printable, so 32 or more
     return (rules, values) if max(values) <= rules.size else None
-
-
-def _separator(rules: Rules, width: int = 1) -> str:
-    stack = "-" * ((width + 1) * rules.box_cols - 1)
-    return "-+-".join([stack] * (rules.size // rules.box_cols))
-
-
-def _symbol(value: int, alphabet: Alphabet | None, blank: str) -> str:
-    """A value's symbol, or its number when the alphabet (None) does not cover the grid."""
-    if not value:
-        return blank
-    return str(value) if alphabet is None else alphabet.symbols[value - 1]
 
 
 def _invisible(text: str) -> tuple[int, str] | None:

@@ -184,7 +184,7 @@ class Rules:
 
     # ----- names and the JSON form ----------------------------------------------------------
 
-    @property
+    @cached_property  # asked on every solve (`Solver.accepts`) and every check
     def kinds(self) -> frozenset[RuleKind]:
         """The kinds of rule beyond classic Sudoku that these rules use."""
         kinds = set()

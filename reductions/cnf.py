@@ -43,14 +43,27 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
+from puzzles.checker import has_conflicts
 from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions.base import Reduction
+from puzzles.rules import ALL_KINDS, RuleKind, Rules
+from reductions.base import Reduction, puzzle_header
+from reductions.cages import digit_sets
 
 GIVENS = ("units", "simplify")
-FAMILIES = ("cell-at-least", "cell-at-most", "unit-at-least", "unit-at-most", "givens")
+FAMILIES = (
+    "cell-at-least",
+    "cell-at-most",
+    "unit-at-least",
+    "unit-at-most",
+    "pair-distinct",
+    "nonconsecutive",
+    "parity",
+    "cage-at-most",
+    "cage-sum",
+    "givens",
+)
 
 Clause = tuple[int, ...]
 
@@ -125,6 +138,7 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
     """Sudoku as CNF in the extended encoding; `givens` is `units` or `simplify`."""
 
     name = "cnf"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
     def __init__(self, givens: str = "units") -> None:
         if givens not in GIVENS:
@@ -134,11 +148,13 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
     def apply(self, puzzle: Grid) -> tuple[Cnf, CnfData]:
         families = _families(puzzle) if self.givens == "units" else _simplified(puzzle)
         clauses = tuple(clause for _, part in families for clause in part)
+        variables = CageSums.of(puzzle.rules).variables if puzzle.rules.cages else 0
+        variables = max(variables, puzzle.rules.size**3)
         cnf = Cnf(
-            puzzle.rules.size**3,
+            variables,
             clauses,
             tuple((name, len(part)) for name, part in families),
-            _comments(puzzle, self.givens),
+            _comments(puzzle, self.givens, variables),
         )
         return cnf, CnfData(puzzle, cnf.used_variables)
 
@@ -167,6 +183,15 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
         sizes.update({f"clauses_{name}": count for name, count in model.families})
         return sizes
 
+    def describe(self, puzzle: Grid) -> dict[str, Any]:
+        model, _ = self.apply(puzzle)
+        return {"givens": self.givens, **self.size(model)}
+
+    def export(self, puzzle: Grid) -> str:
+        """The formula as DIMACS CNF text, the puzzle and the numbering in its comment lines."""
+        model, _ = self.apply(puzzle)
+        return model.to_dimacs()
+
     def blocking_clause(self, data: CnfData, solution: Grid) -> Clause:
         """The clause "some empty cell differs from `solution`", which makes the next model new.
 
@@ -187,92 +212,236 @@ def _families(puzzle: Grid) -> Families:
 
 @lru_cache(maxsize=4)  # a 25x25's 752,500 clauses are worth keeping, but not many of them
 def _rules(rules: Rules) -> tuple[tuple[str, tuple[Clause, ...]], ...]:
-    """The clauses every puzzle of a geometry shares (built once: 11988 tuples for 9x9)."""
+    """The clauses every puzzle of these rules shares (built once: 11988 tuples for 9x9)."""
     cell_least, cell_most = _exactly_one(
         [variable(rules, c, d) for d in rules.digits] for c in rules.cells
     )
+    houses = set(rules.houses)
     unit_least, unit_most = _exactly_one(
-        [variable(rules, c, d) for c in unit] for unit in rules.units for d in rules.digits
+        ([variable(rules, c, d) for c in unit] for unit in rules.units for d in rules.digits),
+        least=[u in houses for u in range(len(rules.units)) for _ in rules.digits],
     )
+    parity = [(-variable(rules, c, d),) for c in rules.cells for d in _forbidden(rules, c)]
     return (
         ("cell-at-least", tuple(cell_least)),
         ("cell-at-most", tuple(cell_most)),
         ("unit-at-least", tuple(unit_least)),
         ("unit-at-most", tuple(unit_most)),
+        *((name, tuple(clauses)) for name, clauses in _variant_families(rules)),
+        ("parity", tuple(parity)),
+        *((name, tuple(clauses)) for name, clauses in _cage_families(rules)),
     )
+
+
+def _forbidden(rules: Rules, cell: int) -> list[int]:
+    """The digits a cell's parity rules out."""
+    allowed = rules.allowed[cell]
+    return [d for d in rules.digits if d not in allowed] if len(allowed) < rules.size else []
+
+
+def _variant_families(
+    rules: Rules, candidates: list[set[int]] | None = None
+) -> list[tuple[str, list[Clause]]]:
+    """The pair rules: "not both d" for anti-knight / anti-king pairs (that share no unit),
+    "not d and d + 1" both ways for non-consecutive neighbours. With `candidates`, only the
+    clauses whose literals can all still be true."""
+    n = rules.size
+    every = set(rules.digits)
+    can = candidates or [every] * rules.cell_count
+    pair: list[Clause] = [
+        (-variable(rules, a, d), -variable(rules, b, d))
+        for a, b in rules.distinct_pairs
+        for d in sorted(can[a] & can[b])
+    ]
+    apart: list[Clause] = [
+        (-variable(rules, x, d), -variable(rules, y, d + 1))
+        for a, b in rules.nonconsecutive_pairs
+        for d in range(1, n)
+        for x, y in ((a, b), (b, a))
+        if d in can[x] and d + 1 in can[y]
+    ]
+    return [("pair-distinct", pair), ("nonconsecutive", apart)]
+
+
+@dataclass(frozen=True)
+class CageSums:
+    """The auxiliary variables of the cage sums, numbered after the N³ placements.
+
+    For each cage with a sum: `has[j][d - 1]` is "cage j holds digit d", and `sets[j]` pairs
+    each digit set the cage can hold (right size and sum, parity kept) with its selector.
+    """
+
+    has: dict[int, tuple[int, ...]]
+    sets: dict[int, tuple[tuple[frozenset[int], int], ...]]
+    variables: int  # the highest variable number in use
+
+    @staticmethod
+    @lru_cache(maxsize=16)
+    def of(rules: Rules) -> CageSums:
+        next_variable = rules.size**3 + 1
+        has: dict[int, tuple[int, ...]] = {}
+        sets: dict[int, tuple[tuple[frozenset[int], int], ...]] = {}
+        for j, cage in enumerate(rules.cages):
+            if cage.total is None:
+                continue
+            has[j] = tuple(range(next_variable, next_variable + rules.size))
+            next_variable += rules.size
+            allowed = digit_sets(rules, cage)
+            sets[j] = tuple((digits, next_variable + i) for i, digits in enumerate(allowed))
+            next_variable += len(allowed)
+        return CageSums(has, sets, next_variable - 1)
+
+
+def _cage_families(rules: Rules) -> list[tuple[str, list[Clause]]]:
+    """Cages: distinct digits (pairwise, for cage mates that share no unit) and sums.
+
+    A sum is encoded by its allowed digit sets (selectors): `has(j, d)` <-> some cell of the
+    cage holds d; at least one selector of cage j; a selector forces `has` true for the
+    digits of its set and false for the others. Since the cells hold distinct digits, the
+    cage then holds exactly that set, so its sum is right; every auxiliary is fixed by the
+    placements, so counting by blocking placements stays exact. A cage of k cells with m
+    sets costs k·N + N + 1 + m·N clauses (9x9: 2 cells with 4 sets: 64).
+    """
+    distinct: list[Clause] = []
+    sums: list[Clause] = []
+    sizes = CageSums.of(rules)
+    for j, cage in enumerate(rules.cages):
+        for a, b in itertools.combinations(cage.cells, 2):
+            if b not in rules.unit_peers[a]:
+                distinct += [(-variable(rules, a, d), -variable(rules, b, d)) for d in rules.digits]
+        if j not in sizes.has:
+            continue
+        has = sizes.has[j]
+        for d in rules.digits:
+            sums += [(-variable(rules, c, d), has[d - 1]) for c in cage.cells]
+            sums.append((-has[d - 1], *(variable(rules, c, d) for c in cage.cells)))
+        sums.append(tuple(selector for _, selector in sizes.sets[j]))
+        for digits, selector in sizes.sets[j]:
+            sums += [(-selector, has[d - 1] if d in digits else -has[d - 1]) for d in rules.digits]
+    return [("cage-at-most", distinct), ("cage-sum", sums)]
 
 
 def _simplified(puzzle: Grid) -> Families:
     """The clauses of `_families` after the givens are propagated, built directly.
 
-    A given makes its own literal true, and false every other digit of its cell and its digit
-    in every peer. Each clause with a true literal goes and false literals are removed: what
-    is left is the same families over the empty cells' candidates, and for each unit only the
-    digits it still lacks."""
+    A given makes its own literal true, and false every other digit of its cell, its digit in
+    every peer and, for a non-consecutive neighbour, the digits next to it; parity makes the
+    digits it forbids false. Each clause with a true literal goes and false literals are
+    removed: what is left is the same families over the empty cells' candidates, and for
+    each house only the digits it still lacks."""
     rules = puzzle.rules
     values = puzzle.values
-    if any(
-        values[peer] == value
-        for cell, value in enumerate(values)
-        if value
-        for peer in rules.peers[cell]
-    ):
+    if has_conflicts(puzzle):  # the givens already break a rule
         return [(name, [()] if name == "givens" else []) for name in FAMILIES]
-    candidates = [set(rules.digits) if not value else set() for value in values]
+    candidates = [set(rules.allowed[c]) if not value else set() for c, value in enumerate(values)]
     for cell, value in enumerate(values):
         if value:
             for peer in rules.peers[cell]:
                 candidates[peer].discard(value)
+            for neighbour in rules.neighbours[cell]:
+                candidates[neighbour] -= {value - 1, value + 1}
     cell_least, cell_most = _exactly_one(
         [variable(rules, c, d) for d in sorted(candidates[c])] for c in puzzle.empty_cells
     )
-    unit_least, unit_most = _exactly_one(
-        [variable(rules, c, d) for c in unit if d in candidates[c]]
-        for unit in rules.units
+    houses = set(rules.houses)
+    missing = [
+        (u, d)
+        for u, unit in enumerate(rules.units)
         for d in rules.digits
         if all(values[c] != d for c in unit)
+    ]
+    unit_least, unit_most = _exactly_one(
+        ([variable(rules, c, d) for c in rules.units[u] if d in candidates[c]] for u, d in missing),
+        least=[u in houses for u, _ in missing],
     )
-    return [
+    families: Families = [
         ("cell-at-least", cell_least),
         ("cell-at-most", cell_most),
         ("unit-at-least", unit_least),
         ("unit-at-most", unit_most),
-        ("givens", []),
     ]
+    if not rules.is_classic:
+        families += _variant_families(rules, candidates)
+        families.append(("parity", []))  # the candidates keep the parity already
+        true = {variable(rules, c, v) for c, v in enumerate(values) if v}
+        false = {
+            variable(rules, c, d)
+            for c in rules.cells
+            for d in rules.digits
+            if d not in candidates[c] and d != values[c]
+        }
+        families += [
+            (name, _propagated(clauses, true, false)) for name, clauses in _cage_families(rules)
+        ]
+    return [*families, *((name, []) for name in FAMILIES[len(families) :])]
 
 
-def _exactly_one(groups: Iterable[list[int]]) -> tuple[list[Clause], list[Clause]]:
-    """At least one of each group (one clause) and at most one (a clause per pair)."""
-    least: list[Clause] = []
-    most: list[Clause] = []
+def _propagated(clauses: Iterable[Clause], true: set[int], false: set[int]) -> list[Clause]:
+    """The clauses with the known literals applied: one made true goes, false literals go."""
+    kept = []
+    for clause in clauses:
+        if any((lit in true) if lit > 0 else (-lit in false) for lit in clause):
+            continue
+        kept.append(
+            tuple(lit for lit in clause if not ((lit in false) if lit > 0 else (-lit in true)))
+        )
+    return kept
+
+
+def _exactly_one(
+    groups: Iterable[list[int]], least: Iterable[bool] | None = None
+) -> tuple[list[Clause], list[Clause]]:
+    """At most one of each group (a clause per pair) and, where `least` says so (by default
+    for every group), at least one (one clause)."""
+    at_least: list[Clause] = []
+    at_most: list[Clause] = []
+    wanted = iter(least) if least is not None else itertools.repeat(True)
     for group in groups:
-        least.append(tuple(group))
-        most += [(-a, -b) for a, b in itertools.combinations(group, 2)]
-    return least, most
+        if next(wanted):
+            at_least.append(tuple(group))
+        at_most += [(-a, -b) for a, b in itertools.combinations(group, 2)]
+    return at_least, at_most
 
 
-def _comments(puzzle: Grid, givens: str) -> tuple[str, ...]:
+def _comments(puzzle: Grid, givens: str, variables: int) -> tuple[str, ...]:
     rules = puzzle.rules
     n = rules.size
-    return (
+    name = rules.cell_name
+    lines = [
         f"sudoku-bench: {rules} Sudoku, extended CNF encoding, givens as {givens}",
-        f"puzzle {puzzle.to_line()}",
-        f"variable cell*{n} + d: cell 0..{n * n - 1} row-major (r1c1 = 0), digit d = 1..{n}",
+        *puzzle_header(puzzle),
+        f"variables: v = cell*{n} + d for v in 1..{n**3}, cell 0..{n * n - 1} row-major "
+        f"(r1c1 = 0), digit d = 1..{n}: a true v puts digit (v-1) mod {n} + 1 in cell "
+        f"(v-1) div {n}",
         f"e.g. 1 = r1c1 holds 1, {n} = r1c1 holds {n}, {n + 1} = r1c2 holds 1, "
-        f"{n**3} = {rules.cell_name(n * n - 1)} holds {n}",
-    )
+        f"{n**3} = {name(n * n - 1)} holds {n}",
+    ]
+    sums = CageSums.of(rules)
+    if variables > n**3:
+        lines.append(
+            f"auxiliary variables {n**3 + 1}..{variables}: cage sums, per cage "
+            "'has' (the cage holds digit 1..N) and one selector per allowed digit set"
+        )
+        for j, has in sums.has.items():
+            cage = rules.cages[j]
+            sets = " ".join(
+                f"{selector}={{{','.join(map(str, sorted(digits)))}}}"
+                for digits, selector in sums.sets[j]
+            )
+            lines.append(
+                f"cage {'+'.join(name(c) for c in cage.cells)}={cage.total}: "
+                f"has {has[0]}..{has[-1]}, sets {sets or 'none'}"
+            )
+    return tuple(lines)
 
 
 # ----- the `reduce` command's target ----------------------------------------------------------
 
 
 def describe(puzzle: Grid, givens: str = "units") -> dict[str, Any]:
-    reduction = CnfReduction(givens)
-    model, _ = reduction.apply(puzzle)
-    return {"givens": givens, **reduction.size(model)}
+    return CnfReduction(givens).describe(puzzle)
 
 
 def export(puzzle: Grid, givens: str = "units") -> str:
     """The formula as DIMACS CNF text, the numbering explained in its comment lines."""
-    model, _ = CnfReduction(givens).apply(puzzle)
-    return model.to_dimacs()
+    return CnfReduction(givens).export(puzzle)

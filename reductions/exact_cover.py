@@ -1,23 +1,57 @@
-"""Sudoku as exact cover: rows are placements, columns are the rules each placement meets.
+"""Sudoku as exact cover: rows (options) are placements, columns (items) the rules they meet.
 
-A placement is "digit d in cell (r, c)". It satisfies one constraint of each family:
+A placement is "digit d in cell (r, c)". It meets one primary column of each family:
 
     cell r,c is filled          column  r{r}c{c}     N² columns
     row r has d                 column  r{r}#{d}     N² columns
     column c has d              column  c{c}#{d}     N² columns
-    box b has d                 column  b{b}#{d}     N² columns
+    region b has d              column  b{b}#{d}     N² columns (boxes, or jigsaw regions)
     extra unit k has d          column  x{k}#{d}     N per extra unit (Sudoku-X: x1 is the
                                                      main diagonal, x2 the anti-diagonal)
 
-A filled grid is exactly a set of placements that meets every constraint exactly once, so
+A filled classic grid is exactly a set of placements that meets every column once, so
 before the givens the matrix has N³ rows and 4·N² columns (729 x 324 for 9x9, 64 x 64 for
 4x4, 342 columns for 9x9 Sudoku-X). Rows are numbered as in the source thesis
 (section 2.3.1): placement (cell, d) is row cell·N + d - 1, so 0-based row 18 of a 4x4 is
 "3 in r2c1" (the thesis's 1-based row 19).
 
+Variant rules (issue 10; Knuth, TAOCP 7.2.2.1). Primary columns must be covered exactly
+once, secondary columns at most once; a rule that says "not both" is a secondary column:
+
+- an extra unit of N cells is a house (it holds every digit): primary `x{k}#{d}`. A smaller
+  one only holds distinct digits: the same columns, secondary.
+- anti-knight / anti-king: pair i of `rules.distinct_pairs` (cells sharing no unit) gets a
+  secondary column `p{i}#{d}` per digit, met by "d in a" and "d in b".
+- non-consecutive: pair i of `rules.nonconsecutive_pairs` gets a secondary column `v{i}#{k}`
+  for k = 1..N-1, met by the four placements k and k+1 in a and in b. At most one of them:
+  since neighbours share a row or column, the only pairs this forbids beyond the unit are
+  (k, k+1) and (k+1, k), so N-1 columns do the work of 2(N-1) pair columns.
+- parity: the placements an odd or even cell forbids are left out of the matrix.
+- killer cages (issue 11), the `cages` option:
+  - `fillings` (the default; Knuth's encoding of killer sudoku): a cage with a sum has one
+    option per allowed filling, a tuple of distinct digits with that sum, each allowed by
+    its cell's parity; the option meets the columns of all its placements (and replaces the
+    cells' single placements). A filling whose placements meet a column twice breaks another
+    rule (two neighbours in the cage holding consecutive digits) and is left out. A cage of
+    k cells has (sets of k digits with the sum) x k! fillings: 2 to 24 per set for 2 to 4
+    cells, 120 x 12 = 1440 at most for 5 cells of a 9x9. A cage whose count could pass
+    `max_fillings` (default `MAX_FILLINGS`), or one that shares a cell with an earlier filled
+    cage, is encoded as in `combinations` instead: fillings make the search tree tiny (40-odd
+    nodes for a 9x9 killer without givens) but each choice moves every node of a cage's
+    options, and 1440 options of 20 ones each cost more than the nodes they save.
+  - `combinations`: the cells keep their placements; cage j gets secondary columns `k{j}#{d}`
+    (its cells hold distinct digits) and, with a sum, a primary column `k{j}` with one option
+    per digit set S of the right size and sum, meeting `k{j}#{d}` for every d outside S: the
+    cage's cells can then only use the digits of S, all different, so exactly S.
+  - `distinct`: only the `k{j}#{d}` columns; the sums are left to the caller (the MILP adds
+    them as linear equations over the placement variables).
+  A cage without a sum is always just its `k{j}#{d}` columns.
+
 Givens select their rows up front: each given's placement is taken into the solution before
 any search, its columns are removed, and so is every row that meets one of them (the other
-digits of that cell, the same digit elsewhere in its units). The model the engine sees is
+digits of that cell, the same digit elsewhere in its units). A given in a cell that a
+filled cage places removes instead the fillings that disagree with it; a given that its
+cell's parity forbids removes every placement of that cell. The model the engine sees is
 that smaller matrix. We do it this way rather than only deleting a given cell's other
 digits because the given rows are forced choices either way: removing them up front makes
 the matrix smaller (a 17-clue 9x9 keeps 256 of 324 columns), means the engine never spends
@@ -26,21 +60,39 @@ givens meet the same column (the same digit twice in a unit), that column is kep
 row left to cover it: the matrix then has no exact cover, which is the truth for such a
 puzzle, and the engine says so at once.
 
+Two reductions, one after the other (CVXPY's chains): `CoverReduction` gives the rules'
+full matrix with the rows the givens select and remove (what the `dlx` back-end links, copies
+and searches); `SudokuExactCover` goes on to the smaller matrix after the givens (what
+`reduce --to exact-cover` shows and exports, and what the MILP is written from).
+
 The matrix exports as text in the input format of Knuth's DLX programs (see `to_text`).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any, ClassVar
 
 from puzzles.errors import PuzzleFormatError
 from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions.base import Reduction
+from puzzles.rules import ALL_KINDS, Cage, RuleKind, Rules
+from reductions.base import Reduction, puzzle_header
+from reductions.cages import digit_sets, fillings
+
+CAGE_ENCODINGS = ("fillings", "combinations", "distinct")
+# A cage whose fillings could be more than this many options is encoded by its digit sets
+# (9 cells summing to 45 would be 9! = 362,880 options of 45 ones each). On 40 generated 9x9
+# killers without givens (cages of 1-5 cells), counting to 2 took 7.7 s in all with every
+# cage by fillings, 6.5 s with every cage by digit sets, and 1.1 s with this bound
+# (benchmarks/bench_killer.py; bounds of 50 to 300 did about as well).
+MAX_FILLINGS = 100
+KNUTH_NAME_LENGTH = 8  # DLX1 reads item names of one to eight characters
+
+Placement = tuple[int, int]  # (cell, digit)
 
 
 @dataclass(frozen=True)
@@ -89,21 +141,26 @@ class ExactCoverMatrix:
                 hits[column] += 1
         return all(h == 1 for h in hits[: self.primary]) and all(h <= 1 for h in hits)
 
-    def to_text(self, comments: Sequence[str] = ()) -> str:
+    def to_text(self, comments: Sequence[str] = (), notes: dict[int, str] | None = None) -> str:
         """The matrix in the input format of Knuth's DLX programs (dlx1).
 
         Lines starting with `|` (in column 1) are comments. The first other line names the
-        columns, separated by spaces: the primary ones, then `|`, then the secondary ones
-        (the `|` and what follows are left out when there are none). Every further line is one row
-        of the matrix: the names of the columns where it has a 1. Row i of the matrix is
-        the i-th such line. Column names contain no spaces and no `|`.
+        columns, separated by spaces: the primary ones, then `|`, then the
+        secondary ones (the `|` and what follows are left out when there are none). Every
+        further line is one row of the matrix: the names of the columns where it has a 1.
+        Row i of the matrix is the i-th such line. Column names contain no spaces and no
+        `|`. `notes[i]` is written as a comment line just before row i.
         """
-        lines = [f"| {comment}" for comment in comments]
+        notes = notes or {}
+        lines = [f"| {comment}".rstrip() for comment in comments]
         header = " ".join(self.columns[: self.primary])
         if self.secondary:
             header += " | " + " ".join(self.columns[self.primary :])
         lines.append(header)
-        lines += [" ".join(self.columns[column] for column in row) for row in self.rows]
+        for number, row in enumerate(self.rows):
+            if number in notes:
+                lines.append(f"| {notes[number]}")
+            lines.append(" ".join(self.columns[column] for column in row))
         return "\n".join(lines) + "\n"
 
     @classmethod
@@ -144,159 +201,522 @@ class ExactCoverMatrix:
         return cls(tuple(columns), primary, tuple(rows))
 
 
-@dataclass(frozen=True)
-class SudokuCover:
-    """What `invert` needs: the puzzle and, for each row of the model, its placement."""
+# ----- the rules' full matrix -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class SudokuMatrix:
+    """The exact-cover matrix of a puzzle's rules before any given, and what its rows mean.
+
+    `options[row]` lists the placements (cell, digit) that row makes: one for a placement,
+    several for a cage filling, none for a cage's choice of digit set (`digit_sets[row]`
+    then gives the cage and its set).
+    """
+
+    rules: Rules
+    cages: str  # how killer cages are encoded: one of CAGE_ENCODINGS
+    max_fillings: int  # the most fillings a cage may have to be encoded by them
+    matrix: ExactCoverMatrix
+    options: tuple[tuple[Placement, ...], ...]
+    placement_rows: dict[Placement, int]  # (cell, digit) -> its single-placement row
+    filled_by: tuple[int, ...]  # per cell: the cage whose fillings place it, or -1
+    cage_rows: tuple[tuple[int, ...], ...]  # per cage: its fillings or digit-set rows
+    cage_encodings: tuple[str, ...]  # per cage: `fillings`, `combinations` or `distinct`
+    digit_sets: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)
+
+    @cached_property
+    def plain(self) -> bool:
+        """Whether the rows are exactly the N³ placements in the thesis's order (no parity
+        rule and no filled cage took any out)."""
+        n = self.rules.size
+        return len(self.placement_rows) == len(self.options) == n**3
+
+    @cached_property
+    def rows_meeting(self) -> tuple[tuple[int, ...], ...]:
+        """For each column, the rows that have a 1 in it."""
+        return tuple(tuple(rows) for rows in self.matrix.rows_by_column())
+
+    def cage_encoding(self, cage: int) -> str:
+        """How cage `cage` is encoded: `fillings`, `combinations` (digit sets) or `distinct`
+        (its `k{j}#{d}` columns only: a cage without a sum, or any cage in `distinct`)."""
+        return self.cage_encodings[cage]
+
+
+@lru_cache(maxsize=16)  # classic rules are shared per size; a killer's rules are its own
+def sudoku_matrix(
+    rules: Rules, cages: str = "fillings", max_fillings: int = MAX_FILLINGS
+) -> SudokuMatrix:
+    """The full matrix of `rules` (see the module's docstring for its columns and rows)."""
+    _check_cage_options(cages, max_fillings)
+    return _Builder(rules, cages, max_fillings).build()
+
+
+def _check_cage_options(cages: str, max_fillings: int) -> None:
+    if cages not in CAGE_ENCODINGS:
+        raise ValueError(f"unknown cage encoding {cages!r}; choose one of {CAGE_ENCODINGS}")
+    if max_fillings < 1:
+        raise ValueError(f"max_fillings must be at least 1, got {max_fillings}")
+
+
+class _Builder:
+    """Builds a `SudokuMatrix`: names the columns, then lists the rows."""
+
+    def __init__(self, rules: Rules, cages: str, max_fillings: int) -> None:
+        self.rules, self.mode, self.max_fillings = rules, cages, max_fillings
+        n = rules.size
+        self.filled_by = self._filled_cages()
+        # each family of N columns by digit is a base index: column = base + digit - 1
+        self.names: list[str] = [rules.cell_name(cell) for cell in rules.cells]
+        self.digit_bases: list[list[int]] = [[] for _ in rules.cells]
+        self.pair_bases: list[list[int]] = [[] for _ in rules.cells]  # non-consecutive
+        for prefix, units in zip("rcb", (rules.rows, rules.columns, rules.regions), strict=True):
+            self._unit_family(prefix, range(len(units)), units)
+        extras = list(enumerate(rules.extra_units))
+        houses = [k for k, unit in extras if len(unit) == n]
+        self._unit_family("x", houses, rules.extra_units)
+        self.choice_column: dict[int, int] = {}  # cage -> its primary digit-set column
+        for j, cage in enumerate(rules.cages):
+            if self._by_digit_sets(j, cage):
+                self.choice_column[j] = len(self.names)
+                self.names.append(f"k{j + 1}")
+        self.primary = len(self.names)
+        self._unit_family("x", [k for k, unit in extras if len(unit) < n], rules.extra_units)
+        item_cages = [j for j, _ in enumerate(rules.cages) if not self._is_filled(j)]
+        self.cage_bases = self._unit_family("k", item_cages, [cage.cells for cage in rules.cages])
+        self._unit_family("p", range(len(rules.distinct_pairs)), rules.distinct_pairs)
+        for i, pair in enumerate(rules.nonconsecutive_pairs):
+            base = len(self.names)
+            self.names += [f"v{i + 1}#{k}" for k in range(1, n)]
+            for cell in pair:
+                self.pair_bases[cell].append(base)
+
+    def _filled_cages(self) -> list[int]:
+        """Which cage's fillings place each cell (-1: the cell keeps its placements)."""
+        filled = [-1] * self.rules.cell_count
+        if self.mode != "fillings":
+            return filled
+        for j, cage in enumerate(self.rules.cages):
+            if cage.total is None or any(filled[cell] >= 0 for cell in cage.cells):
+                continue
+            bound = len(digit_sets(self.rules, cage)) * math.factorial(len(cage.cells))
+            if bound > self.max_fillings:
+                continue
+            for cell in cage.cells:
+                filled[cell] = j
+        return filled
+
+    def _is_filled(self, cage: int) -> bool:
+        return any(self.filled_by[cell] == cage for cell in self.rules.cages[cage].cells)
+
+    def _by_digit_sets(self, j: int, cage: Cage) -> bool:
+        return self.mode != "distinct" and cage.total is not None and not self._is_filled(j)
+
+    def _unit_family(
+        self, prefix: str, indices: Iterable[int], groups: Sequence[Sequence[int]]
+    ) -> dict[int, int]:
+        """N columns `{prefix}{k}#{d}` for each group k (its cells hold distinct digits); the
+        first column of each group."""
+        n = self.rules.size
+        bases = {}
+        for k in indices:
+            bases[k] = base = len(self.names)
+            self.names += [f"{prefix}{k + 1}#{d}" for d in range(1, n + 1)]
+            for cell in groups[k]:
+                self.digit_bases[cell].append(base)
+        return bases
+
+    def placement_columns(self, cell: int, digit: int) -> list[int]:
+        """The columns "digit in cell" meets."""
+        last = self.rules.size - 1
+        columns = [cell] + [base + digit - 1 for base in self.digit_bases[cell]]
+        for base in self.pair_bases[cell]:
+            columns += [base + k - 1 for k in (digit - 1, digit) if 1 <= k <= last]
+        return columns
+
+    def build(self) -> SudokuMatrix:
+        rules = self.rules
+        rows: list[tuple[int, ...]] = []
+        options: list[tuple[Placement, ...]] = []
+        placement_rows: dict[Placement, int] = {}
+        for cell in rules.cells:
+            if self.filled_by[cell] < 0:
+                for digit in rules.allowed[cell]:
+                    placement_rows[cell, digit] = len(rows)
+                    rows.append(tuple(self.placement_columns(cell, digit)))
+                    options.append(((cell, digit),))
+        cage_rows: list[tuple[int, ...]] = []
+        sets: dict[int, tuple[int, frozenset[int]]] = {}
+        for j, cage in enumerate(rules.cages):
+            first = len(rows)
+            if self._is_filled(j):
+                for filling in fillings(rules, cage):
+                    columns = [
+                        c
+                        for cell, digit in zip(cage.cells, filling, strict=True)
+                        for c in self.placement_columns(cell, digit)
+                    ]
+                    if len(set(columns)) == len(columns):  # else it breaks a pair rule
+                        rows.append(tuple(columns))
+                        options.append(tuple(zip(cage.cells, filling, strict=True)))
+            elif j in self.choice_column:
+                base = self.cage_bases[j]
+                for digits in digit_sets(rules, cage):
+                    sets[len(rows)] = (j, digits)
+                    others = [base + d - 1 for d in rules.digits if d not in digits]
+                    rows.append((self.choice_column[j], *others))
+                    options.append(())
+            cage_rows.append(tuple(range(first, len(rows))))
+        matrix = ExactCoverMatrix(tuple(self.names), self.primary, tuple(rows))
+        return SudokuMatrix(
+            rules,
+            self.mode,
+            self.max_fillings,
+            matrix,
+            tuple(options),
+            placement_rows,
+            tuple(self.filled_by),
+            tuple(cage_rows),
+            tuple(
+                "fillings"
+                if self._is_filled(j)
+                else "combinations"
+                if j in self.choice_column
+                else "distinct"
+                for j in range(len(rules.cages))
+            ),
+            sets,
+        )
+
+
+# ----- the two reductions ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class CoverProblem:
+    """The model of `CoverReduction`: the rules' full matrix, and the rows the givens take
+    into every solution (`selected`) or rule out (`removed`) before the search."""
+
+    sudoku: SudokuMatrix
+    selected: tuple[int, ...]
+    removed: tuple[int, ...]
+
+    @property
+    def matrix(self) -> ExactCoverMatrix:
+        return self.sudoku.matrix
+
+    @cached_property
+    def covered(self) -> list[int]:
+        """How many selected rows meet each column."""
+        covered = [0] * len(self.matrix.columns)
+        rows = self.matrix.rows
+        for row in self.selected:
+            for column in rows[row]:
+                covered[column] += 1
+        return covered
+
+    @property
+    def clashes(self) -> tuple[str, ...]:
+        """The columns two selected rows both meet (then there is no solution)."""
+        names = self.matrix.columns
+        return tuple(names[c] for c, times in enumerate(self.covered) if times > 1)
+
+    def after_givens(self) -> tuple[ExactCoverMatrix, tuple[int, ...]]:
+        """The smaller matrix the search really faces, and the full-matrix row of each row."""
+        full = self.matrix
+        covered = self.covered
+        # A clashing column stays, with no row left that could cover it: no exact cover.
+        keep = [c for c, times in enumerate(covered) if times != 1]
+        renumber = [-1] * len(full.columns)
+        for new, column in enumerate(keep):
+            renumber[column] = new
+        gone: set[int] = set(self.removed)
+        meeting = self.sudoku.rows_meeting
+        for column, times in enumerate(covered):
+            if times:
+                gone.update(meeting[column])
+        kept = tuple(row for row in range(len(full.rows)) if row not in gone)
+        matrix = ExactCoverMatrix(
+            columns=tuple(full.columns[c] for c in keep),
+            primary=sum(1 for c in keep if c < full.primary),
+            rows=tuple(tuple([renumber[c] for c in full.rows[row]]) for row in kept),
+        )
+        return matrix, kept
+
+
+@dataclass(frozen=True, eq=False)
+class CoverData:
+    """What `CoverReduction.invert` needs: the puzzle and the full matrix's rows' meaning."""
 
     puzzle: Grid
-    placements: tuple[tuple[int, int], ...]  # model row -> (cell, digit)
+    sudoku: SudokuMatrix
+
+
+class CoverReduction(Reduction[CoverProblem, Iterable[int]]):
+    """Puzzle -> the rules' full matrix with the givens' rows selected and removed; the rows
+    of an exact cover of it (full-matrix numbers, selected ones included or not) -> grid."""
+
+    name = "exact-cover-full"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+
+    def __init__(self, cages: str = "fillings", max_fillings: int = MAX_FILLINGS) -> None:
+        _check_cage_options(cages, max_fillings)
+        self.cages, self.max_fillings = cages, max_fillings
+
+    def apply(self, puzzle: Grid) -> tuple[CoverProblem, CoverData]:
+        rules = puzzle.rules
+        sudoku = sudoku_matrix(rules, self.cages, self.max_fillings)
+        values = puzzle.values
+        if sudoku.plain:  # every cell keeps every placement, row cell·N + digit - 1
+            n = rules.size
+            given = [cell * n + digit - 1 for cell, digit in enumerate(values) if digit]
+            return CoverProblem(sudoku, tuple(given), ()), CoverData(puzzle, sudoku)
+        placement_rows, filled_by = sudoku.placement_rows, sudoku.filled_by
+        selected: list[int] = []
+        removed: list[int] = []
+        for cell, digit in enumerate(values):
+            if not digit or filled_by[cell] >= 0:
+                continue
+            row = placement_rows.get((cell, digit))
+            if row is not None:
+                selected.append(row)
+            else:  # its parity forbids the given: the cell cannot be filled at all
+                removed += [placement_rows[cell, d] for d in rules.allowed[cell]]
+        if rules.cages and any(values[cell] for cell in rules.cells if filled_by[cell] >= 0):
+            for j, rows in enumerate(sudoku.cage_rows):
+                if any(filled_by[cell] == j and values[cell] for cell in rules.cages[j].cells):
+                    removed += [
+                        row
+                        for row in rows
+                        if any(values[c] and values[c] != d for c, d in sudoku.options[row])
+                    ]
+        problem = CoverProblem(sudoku, tuple(selected), tuple(removed))
+        return problem, CoverData(puzzle, sudoku)
+
+    def invert(self, answer: Iterable[int], data: CoverData) -> Grid:
+        """The puzzle with the placements of the chosen full-matrix rows filled in."""
+        puzzle = data.puzzle
+        values = list(puzzle.values)
+        options = data.sudoku.options
+        for row in answer:
+            for cell, digit in options[row]:
+                if values[cell] != digit:  # equal: a given's row, or a filling keeping it
+                    if values[cell]:
+                        name = puzzle.rules.cell_name(cell)
+                        raise ValueError(f"rows place both {values[cell]} and {digit} in {name}")
+                    values[cell] = digit
+        return Grid(puzzle.rules, tuple(values))
+
+    def size(self, model: CoverProblem) -> dict[str, int]:
+        return {
+            **model.matrix.size(),
+            "selected": len(model.selected),
+            "removed": len(model.removed),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class SudokuCover:
+    """What `SudokuExactCover.invert` needs: the puzzle, and each model row's full-matrix row
+    and placements."""
+
+    puzzle: Grid
+    options: tuple[tuple[Placement, ...], ...]  # model row -> its placements
     given_rows: tuple[int, ...]  # rows of the full matrix the givens selected
     full: ExactCoverMatrix  # the matrix before givens
     clashes: tuple[str, ...]  # columns two givens both cover (then there is no solution)
+    kept: tuple[int, ...] = ()  # model row -> its row of the full matrix
+    removed: tuple[int, ...] = ()  # full-matrix rows the givens ruled out
+    cover: CoverData | None = None
+
+    @property
+    def placements(self) -> tuple[Placement, ...]:
+        """Model row -> its one placement (cell, digit), when every row is one placement (no
+        cage fillings or digit-set choices: see `options`)."""
+        if any(len(option) != 1 for option in self.options):
+            raise ValueError("some rows are cage fillings or digit-set choices: use `options`")
+        return tuple(option[0] for option in self.options)
 
 
 class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
     """Puzzle -> exact-cover matrix after givens; chosen rows -> grid."""
 
     name = "exact-cover"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+
+    def __init__(self, cages: str = "fillings", max_fillings: int = MAX_FILLINGS) -> None:
+        self.first = CoverReduction(cages, max_fillings)
+
+    @property
+    def cages(self) -> str:
+        return self.first.cages
 
     def apply(self, puzzle: Grid) -> tuple[ExactCoverMatrix, SudokuCover]:
-        rules = puzzle.rules
-        full = full_matrix(rules)
-        given_rows = tuple(
-            placement_row(rules, cell, digit) for cell, digit in enumerate(puzzle.values) if digit
-        )
-        covered = [0] * len(full.columns)
-        for row in given_rows:
-            for column in full.rows[row]:
-                covered[column] += 1
-        clashes = tuple(full.columns[c] for c, times in enumerate(covered) if times > 1)
-        # A clashing column stays, with no row left that could cover it: no exact cover.
-        keep = [c for c, times in enumerate(covered) if times != 1]
-        renumber = [-1] * len(full.columns)
-        for new, column in enumerate(keep):
-            renumber[column] = new
-        removed: set[int] = set()
-        meeting = rows_meeting(rules)
-        for column, times in enumerate(covered):
-            if times:
-                removed.update(meeting[column])
-        kept_rows = [row for row in range(len(full.rows)) if row not in removed]
-        matrix = ExactCoverMatrix(
-            columns=tuple(full.columns[c] for c in keep),
-            primary=sum(1 for c in keep if c < full.primary),
-            rows=tuple(tuple([renumber[c] for c in full.rows[row]]) for row in kept_rows),
-        )
+        problem, cover = self.first.apply(puzzle)
+        matrix, kept = problem.after_givens()
+        options = problem.sudoku.options
         data = SudokuCover(
             puzzle=puzzle,
-            placements=tuple(placement_of(rules, row) for row in kept_rows),
-            given_rows=given_rows,
-            full=full,
-            clashes=clashes,
+            options=tuple(options[row] for row in kept),
+            given_rows=problem.selected,
+            full=problem.matrix,
+            clashes=problem.clashes,
+            kept=kept,
+            removed=problem.removed,
+            cover=cover,
         )
         return matrix, data
 
     def invert(self, answer: Iterable[int], data: SudokuCover) -> Grid:
         """The puzzle with the placements of the chosen model rows filled in."""
-        values = list(data.puzzle.values)
-        rules = data.puzzle.rules
-        for row in answer:
-            cell, digit = data.placements[row]
-            if values[cell]:
-                raise ValueError(
-                    f"rows place both {values[cell]} and {digit} in {rules.cell_name(cell)}"
-                )
-            values[cell] = digit
-        return Grid(rules, tuple(values))
+        assert data.cover is not None  # every SudokuCover from `apply` has it
+        return self.first.invert((data.kept[row] for row in answer), data.cover)
 
     def encode(self, grid: Grid, data: SudokuCover) -> list[int]:
-        """The model rows that stand for the cells `grid` fills beyond the puzzle's givens."""
-        index = {placement: row for row, placement in enumerate(data.placements)}
-        return [
-            index[cell, digit]
-            for cell, digit in enumerate(grid.values)
-            if digit and not data.puzzle.values[cell]
-        ]
+        """The model rows of the exact cover that stands for `grid` (a solution of the puzzle):
+        the placements and fillings it makes beyond the givens, and its cages' digit sets."""
+        assert data.cover is not None
+        sets = data.cover.sudoku.digit_sets
+        cages = grid.rules.cages
+        chosen = []
+        for row, full_row in enumerate(data.kept):
+            if full_row in sets:
+                cage, digits = sets[full_row]
+                if {grid[cell] for cell in cages[cage].cells} == digits:
+                    chosen.append(row)
+            elif all(grid[cell] == digit for cell, digit in data.options[row]):
+                chosen.append(row)
+        return chosen
 
     def size(self, model: ExactCoverMatrix) -> dict[str, int]:
         return model.size()
 
+    def describe(self, puzzle: Grid) -> dict[str, Any]:
+        """The matrix's size before and after the givens select their rows."""
+        model, data = self.apply(puzzle)
+        before = data.full.size()
+        after = model.size()
+        return {
+            "geometry": puzzle.rules.name,
+            "givens": len(data.given_rows),
+            "before": {key: before[key] for key in ("columns", "rows", "ones")},
+            "after": {key: after[key] for key in ("columns", "rows", "ones")},
+            "secondary": after["secondary"],
+            "clashes": list(data.clashes),
+            "cages": self.cages,
+            "cage_options": sum(1 for option in data.options if len(option) != 1),
+        }
+
+    def export(self, puzzle: Grid) -> str:
+        """The matrix after givens in Knuth's DLX format, headed by comment lines that carry
+        the puzzle, the column families and how each row maps back to placements."""
+        model, data = self.apply(puzzle)
+        return model.to_text(export_comments(puzzle, model, data), _row_notes(puzzle, data))
+
+
+def export_comments(puzzle: Grid, model: ExactCoverMatrix, data: SudokuCover) -> list[str]:
+    """The comment lines that head the exported matrix."""
+    full = data.full
+    rules = puzzle.rules
+    name = rules.cell_name
+    given = ", ".join(f"{name(cell)}={digit}" for cell, digit in enumerate(puzzle.values) if digit)
+    comments = [
+        "sudoku-bench exact cover (Knuth's DLX format: column line, then one row per line)",
+        *puzzle_header(puzzle),
+        f"before givens: {len(full.columns)} columns, {len(full.rows)} rows, {full.ones} ones",
+        f"after givens: {len(model.columns)} columns, {len(model.rows)} rows, {model.ones} ones",
+        f"givens selected up front ({len(data.given_rows)}): {given or 'none'}",
+        "columns: rRcC cell filled; rR#D row R has digit D; cC#D column C; bB#D region B; "
+        "xK#D extra unit K (secondary when it has fewer than N cells); kJ#D cage J; "
+        "kJ cage J's digit set chosen; pI#D pair I not both D; vI#K pair I not K and K+1",
+        "rows: a row with no comment before it places digit D in cell rRcC, its first column, "
+        "D read from its second (rR#D); '| places' before a row lists what it places; "
+        "'| cage' before a row names the digit set it chooses and places nothing",
+    ]
+    if rules.extra_units:
+        comments.append(
+            "extra units: "
+            + " ".join(
+                f"x{k + 1}=" + "+".join(name(c) for c in unit)
+                for k, unit in enumerate(rules.extra_units)
+            )
+        )
+    if rules.cages:
+        comments.append(
+            "cages: "
+            + " ".join(
+                f"k{j + 1}="
+                + "+".join(name(c) for c in cage.cells)
+                + ("" if cage.total is None else f"={cage.total}")
+                for j, cage in enumerate(rules.cages)
+            )
+        )
+    for label, pairs in (("p", rules.distinct_pairs), ("v", rules.nonconsecutive_pairs)):
+        if pairs:
+            comments.append(
+                f"{label} pairs: "
+                + " ".join(f"{label}{i + 1}={name(a)}~{name(b)}" for i, (a, b) in enumerate(pairs))
+            )
+    if data.clashes:
+        comments.append(f"givens clash on {', '.join(data.clashes)}: no exact cover exists")
+    long = [column for column in model.columns if len(column) > KNUTH_NAME_LENGTH]
+    if long:
+        comments.append(
+            f"warning: {len(long)} column names (e.g. {long[0]}) are longer than Knuth's "
+            f"DLX1 reads ({KNUTH_NAME_LENGTH} characters)"
+        )
+    return comments
+
+
+def _row_notes(puzzle: Grid, data: SudokuCover) -> dict[int, str]:
+    """The comment before each row that is not a single placement."""
+    assert data.cover is not None
+    name = puzzle.rules.cell_name
+    sets = data.cover.sudoku.digit_sets
+    notes = {}
+    for row, full_row in enumerate(data.kept):
+        option = data.options[row]
+        if full_row in sets:
+            cage, digits = sets[full_row]
+            notes[row] = f"cage k{cage + 1} digits {''.join(map(str, sorted(digits)))}"
+        elif len(option) != 1:
+            notes[row] = "places " + " ".join(f"{name(cell)}={d}" for cell, d in option)
+    return notes
+
+
+# ----- the classic numbering, and shared instances --------------------------------------------
+
 
 def placement_row(rules: Rules, cell: int, digit: int) -> int:
-    """The row of the full matrix for `digit` in `cell` (the thesis's order, 0-based)."""
-    return cell * rules.size + digit - 1
+    """The row of the full matrix for `digit` in `cell` (for classic rules the thesis's
+    order, 0-based: cell·N + digit - 1)."""
+    row = sudoku_matrix(rules).placement_rows.get((cell, digit))
+    if row is None:
+        raise ValueError(f"no row places {digit} in {rules.cell_name(cell)} under these rules")
+    return row
 
 
-def placement_of(rules: Rules, row: int) -> tuple[int, int]:
-    """The (cell, digit) of a row of the full matrix."""
-    cell, index = divmod(row, rules.size)
-    return cell, index + 1
-
-
-@cache
 def full_matrix(rules: Rules) -> ExactCoverMatrix:
-    """The matrix of the empty grid: N³ rows, (4 + extra units / N)·N² columns."""
-    n = rules.size
-    cells = rules.cell_count
-    families = (rules.rows, rules.columns, rules.regions, rules.extra_units)
-    names = [rules.cell_name(cell) for cell in rules.cells]
-    for prefix, units in zip("rcbx", families, strict=True):
-        names += [f"{prefix}{u + 1}#{d}" for u in range(len(units)) for d in rules.digits]
-    extra_of = [
-        [k for k, unit in enumerate(rules.extra_units) if cell in unit] for cell in rules.cells
-    ]
-    rows = []
-    for cell in rules.cells:
-        r, c, b = rules.row_of(cell), rules.col_of(cell), rules.region_of(cell)
-        for d in range(n):
-            columns = [cell, cells + r * n + d, 2 * cells + c * n + d, 3 * cells + b * n + d]
-            columns += [4 * cells + k * n + d for k in extra_of[cell]]
-            rows.append(tuple(columns))
-    return ExactCoverMatrix(tuple(names), len(names), tuple(rows))
+    """The matrix of the empty grid: N³ rows and (4 + extra units / N)·N² columns for classic
+    rules; see the module's docstring for the variants."""
+    return sudoku_matrix(rules).matrix
 
 
-@cache
 def rows_meeting(rules: Rules) -> tuple[tuple[int, ...], ...]:
     """For each column of the full matrix, the rows that have a 1 in it."""
-    return tuple(tuple(rows) for rows in full_matrix(rules).rows_by_column())
+    return sudoku_matrix(rules).rows_meeting
 
 
 REDUCTION = SudokuExactCover()
 
 
-# ----- the `reduce --to exact-cover` target ---------------------------------------------------
+# ----- the `reduce --to exact-cover` target (kept as functions for callers) -------------------
 
 
 def describe(puzzle: Grid) -> dict[str, Any]:
     """The matrix's size before and after the givens select their rows."""
-    model, data = REDUCTION.apply(puzzle)
-    before = data.full.size()
-    after = model.size()
-    return {
-        "geometry": puzzle.rules.name,
-        "givens": len(data.given_rows),
-        "before": {key: before[key] for key in ("columns", "rows", "ones")},
-        "after": {key: after[key] for key in ("columns", "rows", "ones")},
-        "secondary": after["secondary"],
-        "clashes": list(data.clashes),
-    }
+    return REDUCTION.describe(puzzle)
 
 
 def export(puzzle: Grid) -> str:
     """The matrix after givens in Knuth's DLX format, with the puzzle and sizes as comments."""
-    model, data = REDUCTION.apply(puzzle)
-    full = data.full
-    rules = puzzle.rules
-    given = ", ".join(
-        f"{rules.cell_name(cell)}={digit}" for cell, digit in enumerate(puzzle.values) if digit
-    )
-    comments = [
-        "sudoku-bench exact cover (Knuth's DLX format: column line, then one row per line)",
-        f"puzzle {rules.name} {puzzle.to_line()}",
-        f"before givens: {len(full.columns)} columns, {len(full.rows)} rows, {full.ones} ones",
-        f"after givens: {len(model.columns)} columns, {len(model.rows)} rows, {model.ones} ones",
-        f"givens selected up front ({len(data.given_rows)}): {given or 'none'}",
-    ]
-    if data.clashes:
-        comments.append(f"givens clash on {', '.join(data.clashes)}: no exact cover exists")
-    return model.to_text(comments)
+    return REDUCTION.export(puzzle)

@@ -1,48 +1,190 @@
-"""Puzzle -> 0/1 integer linear program -> grid, composed on the exact-cover reduction.
+"""Puzzle -> 0/1 integer linear program -> grid, for every rule kind.
 
-After CVXPY, one small translation on top of another: `SudokuExactCover` turns the puzzle into
-an exact-cover matrix after the givens; this reduction writes that matrix as a feasibility
-MILP for OR-Tools' linear-solver wrapper (`pywraplp`), which drives SCIP, CBC or HiGHS:
+The program (`linear_program`, independent of any solver) has one binary variable per
+placement "cell c holds digit d" (named `x_r1c1_5`) that the givens and the parity cells still
+allow, and no objective: any feasible point is a solution. Its rows:
 
-- one binary variable per matrix row: "cell c holds digit d" (named `x_r1c1_5`);
-- one constraint per primary column: its rows sum to 1 (a cell is filled once, a unit holds
-  each digit once); a secondary column's rows sum to at most 1;
-- no objective: any feasible point is a solution.
+| row name            | rule                               | row                                      |
+|---------------------|------------------------------------|------------------------------------------|
+| `r1c1`              | an empty cell holds one digit      | sum over d of x[c,d] = 1                 |
+| `r1_5` `c3_4` `b2_1`| a row, column or region (`b`, also | sum over its cells of x[c,d] = 1         |
+|                     | for jigsaw) holds d once           |                                          |
+| `x1_7`              | extra unit k holds d (diagonals    | = 1 for a unit of N cells (a house),     |
+|                     | first, then the extra regions)     | <= 1 for a smaller one                   |
+| `d_r1c1_r2c3_5`     | anti-knight / anti-king pair       | x[a,5] + x[b,5] <= 1                     |
+| `n_r1c1_5_r1c2_6`   | non-consecutive neighbours         | x[a,5] + x[b,6] <= 1 (and the mirror)    |
+| `k3_5`              | cage 3 holds 5 at most once        | sum over its cells of x[c,5] <= 1        |
+| `k3`                | cage 3 adds up to its total        | sum over its cells and d of d x[c,d] = t |
 
-A column no row can cover (two givens clash on it) becomes `0 = 1`, so the program is
-infeasible exactly when the puzzle has no solution. `export` writes the model in free MPS,
-the format every MILP solver reads.
+A parity cell's forbidden placements are fixed at 0 by leaving their variables out, as are the
+placements a given rules out (its digit in its peers, the digits next to it in its
+non-consecutive neighbours); a row with nothing left to say is left out. So for classic rules
+the program is the exact-cover matrix after givens, row for row: its rows are the listing's
+columns (`reduce --to exact-cover`) with `#` written `_` (`r1#5` is `r1_5`; `r1c1` is the same
+in both), in the same order, and its variables are the listing's rows. A cage row lists only the
+empty cells, its total less the givens inside it. A cage whose cells all share units with one
+another gets no `k3_5` rows: the units already say it.
+
+A row no assignment can meet (two givens clash on it, a given breaks its parity, a house has no
+place left for a digit) is kept with nothing in it, `0 = 1` or `0 <= -1`: the program is
+infeasible exactly when the puzzle has no solution. `clashes` names the rows the givens alone
+break (for classic rules, the exact-cover columns two givens cover). `export` writes the model in free MPS, the format every MILP solver reads, with
+its puzzle in the header (see `export`).
 """
 
 from __future__ import annotations
 
+import json
+import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from ortools.linear_solver import pywraplp
 
 from puzzles.grid import Grid
+from puzzles.rules import ALL_KINDS, RuleKind, Rules
+from puzzles.symbols import DEFAULT
 from reductions.base import Reduction
-from reductions.exact_cover import REDUCTION as EXACT_COVER
-from reductions.exact_cover import SudokuCover
 
 # The MILP solvers of the ortools wheel, by the names `pywraplp.Solver.CreateSolver` takes.
 BACKENDS = ("SCIP", "CBC", "HIGHS")
+INFINITY = float("inf")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One linear constraint: `lower <= sum(coefficient * x[placement]) <= upper`, givens
+    already moved to the bounds. `terms` are (placement index, coefficient)."""
+
+    name: str
+    terms: tuple[tuple[int, int], ...]
+    lower: float
+    upper: float
+    clash: bool = False  # the givens alone break this rule (the row is then empty)
+
+
+@dataclass(frozen=True)
+class LinearProgram:
+    """The 0/1 program of a puzzle: `placements[i]` is variable i's (cell, digit)."""
+
+    puzzle: Grid
+    placements: tuple[tuple[int, int], ...]
+    rows: tuple[Row, ...]
+
+    @property
+    def clashes(self) -> tuple[str, ...]:
+        """The rows the givens alone break (`reduce --json`'s `clashes`)."""
+        return tuple(row.name for row in self.rows if row.clash)
+
+
+def candidates(puzzle: Grid) -> list[tuple[int, ...]]:
+    """The digits each empty cell may still take after its parity and the givens (none for a
+    given cell): the placements that get a variable."""
+    rules, values = puzzle.rules, puzzle.values
+    result: list[tuple[int, ...]] = []
+    for cell, value in enumerate(values):
+        if value:
+            result.append(())
+            continue
+        ruled_out = {values[peer] for peer in rules.peers[cell]}
+        for neighbour in rules.neighbours[cell]:
+            if values[neighbour]:
+                ruled_out.update((values[neighbour] - 1, values[neighbour] + 1))
+        result.append(tuple(d for d in rules.allowed[cell] if d not in ruled_out))
+    return result
+
+
+def linear_program(puzzle: Grid) -> LinearProgram:
+    """The program of `puzzle` (see the module docstring); no solver involved."""
+    rules, values = puzzle.rules, puzzle.values
+    cand = candidates(puzzle)
+    placements = tuple((cell, d) for cell in rules.cells for d in cand[cell])
+    index = {placement: i for i, placement in enumerate(placements)}
+    builder = _Rows(index, values)
+    name = rules.cell_name
+    for cell in rules.cells:
+        if not values[cell]:
+            builder.add(name(cell), [(cell, d, 1) for d in rules.digits], 1, 1)
+        elif values[cell] not in rules.allowed[cell]:  # a given its parity forbids: 0 = 1
+            builder.rows.append(Row(name(cell), (), 1, 1, clash=True))
+    houses = set(rules.houses)
+    for u, (unit_name, unit) in enumerate(zip(_unit_row_names(rules), rules.units, strict=True)):
+        lower = 1 if u in houses else -INFINITY  # a smaller unit need not hold every digit
+        for d in rules.digits:
+            builder.add(f"{unit_name}_{d}", [(c, d, 1) for c in unit], lower, 1)
+    for a, b in rules.distinct_pairs:
+        for d in rules.digits:
+            builder.add(f"d_{name(a)}_{name(b)}_{d}", [(a, d, 1), (b, d, 1)], -INFINITY, 1)
+    for a, b in rules.nonconsecutive_pairs:
+        for d in range(1, rules.size):
+            for da, db in ((d, d + 1), (d + 1, d)):
+                terms = [(a, da, 1), (b, db, 1)]
+                builder.add(f"n_{name(a)}_{da}_{name(b)}_{db}", terms, -INFINITY, 1)
+    for k, cage in enumerate(rules.cages, 1):
+        if not _pairwise_unit_peers(rules, cage.cells):
+            for d in rules.digits:
+                builder.add(f"k{k}_{d}", [(c, d, 1) for c in cage.cells], -INFINITY, 1)
+        if cage.total is not None:
+            terms = [(c, d, d) for c in cage.cells for d in rules.digits]
+            builder.add(f"k{k}", terms, cage.total, cage.total)
+    return LinearProgram(puzzle, placements, tuple(builder.rows))
+
+
+class _Rows:
+    """Collects rows over placements, moving what the givens contribute to the bounds and
+    leaving out rows that say nothing."""
+
+    def __init__(self, index: dict[tuple[int, int], int], values: Sequence[int]) -> None:
+        self.index, self.values = index, values
+        self.rows: list[Row] = []
+
+    def add(
+        self, name: str, terms: Sequence[tuple[int, int, int]], lower: float, upper: float
+    ) -> None:
+        """`terms` are (cell, digit, coefficient); a given's own placement counts as the
+        constant 1, a ruled-out placement as 0."""
+        kept: list[tuple[int, int]] = []
+        constant = 0
+        for cell, digit, coefficient in terms:
+            if (cell, digit) in self.index:
+                kept.append((self.index[cell, digit], coefficient))
+            elif self.values[cell] == digit:
+                constant += coefficient
+        lower, upper = lower - constant, upper - constant
+        most = sum(coefficient for _, coefficient in kept)  # coefficients are positive
+        if lower <= 0 and most <= upper:
+            return  # every assignment meets it: nothing to say
+        # The givens break the rule on their own when they overshoot it (two in a unit, two
+        # consecutive neighbours, more than a cage's total), or fill it and miss its bounds.
+        clash = upper < 0 or (not kept and all(self.values[cell] for cell, _, _ in terms))
+        self.rows.append(Row(name, tuple(kept), lower, upper, clash))
+
+
+def _unit_row_names(rules: Rules) -> list[str]:
+    """`r1`, ..., `c1`, ..., `b1`, ..., `x1`, ...: the exact-cover listing's column prefixes."""
+    n = rules.size
+    families = [("r", n), ("c", n), ("b", n), ("x", len(rules.extra_units))]
+    return [f"{prefix}{i}" for prefix, count in families for i in range(1, count + 1)]
+
+
+def _pairwise_unit_peers(rules: Rules, cells: Sequence[int]) -> bool:
+    return all(b in rules.unit_peers[a] for i, a in enumerate(cells) for b in cells[i + 1 :])
 
 
 @dataclass(frozen=True)
 class MilpData:
-    """What `invert` needs: the exact-cover data and the variables, one per matrix row."""
+    """What `invert` needs: the program and its solver variables, one per placement."""
 
-    cover: SudokuCover
-    variables: tuple[Any, ...]  # pywraplp.Variable, in matrix-row order
+    program: LinearProgram
+    variables: tuple[Any, ...] = field(repr=False)  # pywraplp.Variable, in placement order
 
 
 class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
-    """Sudoku as a 0/1 feasibility program: the exact-cover matrix as `A x = 1`."""
+    """Sudoku under any rules as a 0/1 feasibility program (see the module docstring)."""
 
     name = "milp"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS  # every rule, exports included
 
     def __init__(self, backend: str = "SCIP") -> None:
         if backend.upper() not in BACKENDS:
@@ -50,36 +192,47 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
         self.backend = backend.upper()
 
     def apply(self, puzzle: Grid) -> tuple[pywraplp.Solver, MilpData]:
-        matrix, cover = EXACT_COVER.apply(puzzle)
+        program = linear_program(puzzle)
         solver = pywraplp.Solver.CreateSolver(self.backend)
         if solver is None:  # the wheel was built without it
             raise RuntimeError(f"this ortools build has no {self.backend} solver")
         solver.SuppressOutput()
         if self.backend == "HIGHS":  # HiGHS still prints its banner on stdout without this
             solver.SetSolverSpecificParametersAsString("output_flag=false")
-        variables = tuple(
-            solver.BoolVar(_variable_name(puzzle, cover, row)) for row in range(len(matrix.rows))
-        )
-        for column, rows in enumerate(matrix.rows_by_column()):
-            bound = 1.0 if column < matrix.primary else 0.0  # primary: exactly one; else at most
-            constraint = solver.Constraint(bound, 1.0, _constraint_name(matrix.columns[column]))
-            for row in rows:
-                constraint.SetCoefficient(variables[row], 1.0)
-        return solver, MilpData(cover, variables)
+        return solver, MilpData(program, _write(solver, program))
 
     def invert(self, answer: Sequence[float], data: MilpData) -> Grid:
-        """`answer[i]` is the value of variable i; the rows at 1 are the placements."""
-        return EXACT_COVER.invert(
-            (row for row, value in enumerate(answer) if value > 0.5), data.cover
-        )
+        """`answer[i]` is the value of variable i; the placements at 1 fill the empty cells."""
+        values = list(data.program.puzzle.values)
+        rules = data.program.puzzle.rules
+        for (cell, digit), value in zip(data.program.placements, answer, strict=True):
+            if value > 0.5:
+                if values[cell]:
+                    raise ValueError(
+                        f"the answer places both {values[cell]} and {digit} in "
+                        f"{rules.cell_name(cell)}"
+                    )
+                values[cell] = digit
+        return Grid(rules, tuple(values))
+
+    def encode(self, grid: Grid, data: MilpData) -> list[int]:
+        """The variables (placement indices) that stand for the cells `grid` fills beyond the
+        puzzle's givens."""
+        index = {placement: i for i, placement in enumerate(data.program.placements)}
+        puzzle = data.program.puzzle
+        return [
+            index[cell, digit]
+            for cell, digit in enumerate(grid.values)
+            if digit and not puzzle.values[cell]
+        ]
 
     def exclude(self, solver: pywraplp.Solver, data: MilpData, solution: Grid) -> None:
         """Add the no-good cut "not all of these placements again" for `solution`.
 
-        Every solution of a puzzle selects the same number k of rows (one per empty cell), so
-        "the k rows of this one sum to at most k - 1" cuts off exactly this solution.
+        Every solution of a puzzle selects the same number k of placements (one per empty
+        cell), so "the k placements of this one sum to at most k - 1" cuts off exactly it.
         """
-        chosen = EXACT_COVER.encode(solution, data.cover)
+        chosen = self.encode(solution, data)
         cut = solver.Constraint(-solver.infinity(), len(chosen) - 1.0)
         for row in chosen:
             cut.SetCoefficient(data.variables[row], 1.0)
@@ -87,14 +240,31 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
     def size(self, model: pywraplp.Solver) -> dict[str, int]:
         return {"variables": model.NumVariables(), "constraints": model.NumConstraints()}
 
+    def describe(self, puzzle: Grid) -> dict[str, Any]:
+        return describe(puzzle, self.backend)
 
-def _variable_name(puzzle: Grid, cover: SudokuCover, row: int) -> str:
-    cell, digit = cover.placements[row]
-    return f"x_{puzzle.rules.cell_name(cell)}_{digit}"
+    def export(self, puzzle: Grid) -> str:
+        return export(puzzle)
 
 
-def _constraint_name(column: str) -> str:
-    return column.replace("#", "_")  # r1#5 -> r1_5: plain names for every LP reader
+def _write(solver: pywraplp.Solver, program: LinearProgram) -> tuple[Any, ...]:
+    """Put the program into a pywraplp solver; its variables, in placement order."""
+    rules = program.puzzle.rules
+    variables = tuple(
+        solver.BoolVar(variable_name(rules, cell, digit)) for cell, digit in program.placements
+    )
+    infinity = solver.infinity()
+    for row in program.rows:
+        lower = -infinity if row.lower == -INFINITY else row.lower
+        constraint = solver.Constraint(lower, row.upper, row.name)
+        for placement, coefficient in row.terms:
+            constraint.SetCoefficient(variables[placement], coefficient)
+    return variables
+
+
+def variable_name(rules: Rules, cell: int, digit: int) -> str:
+    """`x_r1c1_5`: cell r1c1 (row and column from 1) holds digit 5 (a number, never a symbol)."""
+    return f"x_{rules.cell_name(cell)}_{digit}"
 
 
 # ----- the `reduce --to milp` target ----------------------------------------------------------
@@ -106,12 +276,74 @@ def describe(puzzle: Grid, backend: str = "SCIP") -> dict[str, Any]:
     return {
         "solver": reduction.backend,
         **reduction.size(model),
-        "clashes": list(data.cover.clashes),
+        "clashes": list(data.program.clashes),
     }
 
 
+def model_name(puzzle: Grid) -> str:
+    """The MPS model name, one word: `sudoku_9x9_`, the rules' fingerprint and the number of
+    givens (GLPK and CBC print it; the empty NAME of earlier exports made GLPK warn)."""
+    size = puzzle.rules.size
+    return f"sudoku_{size}x{size}_{puzzle.rules.fingerprint}_{puzzle.givens}givens"
+
+
+# Comment lines are kept short: some MPS readers read a line into a fixed buffer.
+HEADER_WIDTH = 96
+
+VARIABLE_RULE = (
+    "variable x_r<R>c<C>_<D> = 1 means: the cell in row R, column C (both counted from 1) "
+    "holds the digit D (a number from 1 to N, not a symbol). In a solution each empty cell "
+    "has exactly one of its variables at 1; a given cell has no variables (its digit is in "
+    "the puzzle rows above)."
+)
+ROW_RULE = (
+    "rows: r<R>c<C> = 1: the empty cell is filled once. r<R>_<D>, c<C>_<D>, b<K>_<D>: row R, "
+    "column C, region K (box or jigsaw piece) holds D once; x<K>_<D>: extra unit K (the "
+    "diagonals first, then the extra regions) holds D (= 1 if it has N cells, else <= 1). "
+    "Each is the exact-cover listing's column of the same name with # for _ (r1_5 is r1#5; "
+    "r1c1 is r1c1). d_<A>_<B>_<D> <= 1: cells A and B (anti-knight/anti-king) do not both "
+    "hold D. n_<A>_<D>_<B>_<E> <= 1: neighbours A and B (non-consecutive) do not hold D and E. "
+    "k<M>_<D> <= 1: cage M holds D at most once; k<M>: the sum of D * x over cage M's empty "
+    "cells is its total less its givens. Rows the givens settle are left out."
+)
+
+
+def header(puzzle: Grid) -> list[str]:
+    """The comment lines that carry the puzzle: enough to rebuild the full grid from any
+    solver's answer with nothing but the file (`tests/test_milp_backend.py` does).
+
+    `rules json:` lines are pieces of one JSON text (the rules' JSON form, `Rules.to_json`),
+    to be joined in order; `puzzle row R:` gives row R in the symbols of `symbols:`.
+    """
+    rules = puzzle.rules
+    n = rules.size
+    line = puzzle.to_line()
+    rules_json = json.dumps(rules.to_json(), sort_keys=True, separators=(",", ":"))
+    piece = HEADER_WIDTH - len("rules json: ")
+    return [
+        "sudoku-bench: a Sudoku as a 0/1 feasibility program (free MPS; * starts a comment)",
+        f"rules: {rules.name}",
+        *(f"rules json: {rules_json[i : i + piece]}" for i in range(0, len(rules_json), piece)),
+        f"size: {n}",
+        *textwrap.wrap(
+            "symbols: "
+            + " ".join(f"{symbol}={v}" for v, symbol in enumerate(DEFAULT.symbols[:n], 1))
+            + " .=empty",
+            HEADER_WIDTH,
+        ),
+        *(f"puzzle row {r + 1}: {line[r * n : (r + 1) * n]}" for r in range(n)),
+        *textwrap.wrap(VARIABLE_RULE, HEADER_WIDTH),
+        *textwrap.wrap(ROW_RULE, HEADER_WIDTH),
+    ]
+
+
 def export(puzzle: Grid) -> str:
-    """The program in free MPS format, which SCIP, CBC, HiGHS, Gurobi, CPLEX and glpk all read."""
-    model, _ = MilpReduction().apply(puzzle)
+    """The program in free MPS format, which SCIP, CBC, HiGHS, Gurobi, CPLEX and GLPK all read.
+
+    The model is named (`model_name`), and `*` comment lines before it carry the rules, the
+    puzzle, the symbol-to-number map, the variable-naming rule and the row names (`header`).
+    """
+    model = pywraplp.Solver(model_name(puzzle), pywraplp.Solver.SCIP_MIXED_INTEGER_PROGRAMMING)
+    _write(model, linear_program(puzzle))
     text: str = model.ExportModelAsMpsFormat(False, False)  # free format, names kept
-    return text
+    return "".join(f"* {comment}\n" for comment in header(puzzle)) + text

@@ -6,27 +6,51 @@ order; try the digits 1..9 in order; a digit is valid if it is not already in th
 row, column or 3x3 block (found by scanning the board); place it and recurse; if the
 recursion fails, empty the cell again (backtrack) and try the next digit.
 
-This module does exactly that, with three changes that keep it honest rather than faster:
+This module does exactly that, with four changes that keep it honest rather than faster:
 - every geometry: N digits, boxes of `box_rows` x `box_cols`, and the extra units of the
   geometry (the diagonals of Sudoku-X) scanned like the row and the column;
+- every rule kind, in the same validity test (`is_valid_variant`, taken instead of the
+  seeds' `is_valid` when the rules are not classic, so classic puzzles run the seeds' code):
+  the cell's parity allows the digit; its row, column, region (box or jigsaw piece) and
+  extra units, its anti-knight / anti-king partners and its cage mates do not hold it; its
+  non-consecutive neighbours hold neither digit - 1 nor digit + 1; and each of its cages
+  with a sum stays within it (a partial cage may not exceed it, a full one must equal it);
 - counting: after a solution is recorded the search goes on (the seeds return True), until
   `limit` solutions are found or the whole tree is explored;
 - a deadline, checked every `CHECK_EVERY` placements.
 
-Nothing is precomputed beyond the board itself and, per cell, the extra units it lies on.
+Nothing is precomputed beyond the board itself and, per cell, the cells of the rules through
+it (extra units; for variants also its region, partners, neighbours and cages), as
+(row, col) positions the scan reads the board at.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from puzzles.grid import Grid
+from puzzles.rules import ALL_KINDS, Rules
 from solvers.base import Deadline, SearchOutcome, Solver
 
 Board = list[list[int]]
 Position = tuple[int, int]
 
 CHECK_EVERY = 1000  # placements between two reads of the clock
+
+
+@dataclass
+class VariantRules:
+    """Per cell (indexed [row][col]), what the variant rules through it ask of a digit."""
+
+    allowed_at: list[list[frozenset[int]]]  # the digits its parity allows
+    # the units to scan besides its row and column: its region (box or jigsaw piece) and
+    # its extra units
+    units_at: list[list[list[list[Position]]]]
+    partners_at: list[list[list[Position]]]  # anti-knight / anti-king: must differ
+    neighbours_at: list[list[list[Position]]]  # non-consecutive: must not differ by 1
+    # its cages: the other cells and the sum (None: distinct digits only)
+    cages_at: list[list[list[tuple[list[Position], int | None]]]]
 
 
 @dataclass
@@ -39,6 +63,7 @@ class BacktrackingModel:
     box_cols: int
     # extra_units_at[row][col]: the extra units (Sudoku-X diagonals) through that cell
     extra_units_at: list[list[list[list[Position]]]]
+    variant: VariantRules | None = None  # None for classic rules (Sudoku-X included)
 
 
 class _Stop(Exception):
@@ -49,6 +74,7 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
     """First empty cell, digits in order, validity by scanning row, column and box."""
 
     name = "backtracking"
+    rule_kinds = ALL_KINDS
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> BacktrackingModel:
         rules = puzzle.rules
@@ -66,6 +92,7 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
             box_rows=rules.box_rows,
             box_cols=rules.box_cols,
             extra_units_at=extra_units_at,
+            variant=None if rules.is_classic else variant_rules(rules),
         )
 
     def _search(
@@ -87,6 +114,41 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
         )
 
 
+def variant_rules(rules: Rules) -> VariantRules:
+    """The per-cell tables of `is_valid_variant`, read from the rules."""
+    n = rules.size
+
+    def position(cell: int) -> Position:
+        return divmod(cell, n)
+
+    def per_cell(values: list[Any]) -> list[list[Any]]:
+        return [values[row * n : (row + 1) * n] for row in range(n)]
+
+    units = [[position(c) for c in unit] for unit in (*rules.regions, *rules.extra_units)]
+    units_at: list[list[list[Position]]] = [[] for _ in rules.cells]
+    for unit in units:
+        for row, col in unit:
+            units_at[row * n + col].append(unit)
+    partners: list[list[Position]] = [[] for _ in rules.cells]
+    for a, b in rules.distinct_pairs:
+        partners[a].append(position(b))
+        partners[b].append(position(a))
+    cages: list[list[tuple[list[Position], int | None]]] = [[] for _ in rules.cells]
+    for cage in rules.cages:
+        for cell in cage.cells:
+            others = [position(c) for c in cage.cells if c != cell]
+            cages[cell].append((others, cage.total))
+    return VariantRules(
+        allowed_at=per_cell([frozenset(digits) for digits in rules.allowed]),
+        units_at=per_cell(units_at),
+        partners_at=per_cell(partners),
+        neighbours_at=per_cell(
+            [[position(c) for c in rules.neighbours[cell]] for cell in rules.cells]
+        ),
+        cages_at=per_cell(cages),
+    )
+
+
 class _Search:
     """One run of the seeds' recursive `solve(board)`, counting instead of stopping."""
 
@@ -95,6 +157,9 @@ class _Search:
         self.size = model.size
         self.box_rows, self.box_cols = model.box_rows, model.box_cols
         self.extra_units_at = model.extra_units_at
+        self.variant = model.variant
+        if model.variant is not None:  # chosen once: classic puzzles run the seeds' test
+            self.is_valid = self.is_valid_variant  # type: ignore[method-assign]
         self.puzzle = puzzle
         self.limit = limit
         self.deadline = deadline
@@ -131,6 +196,39 @@ class _Search:
                     return False
         for unit in self.extra_units_at[row][col]:
             if any(board[i][j] == num for i, j in unit):
+                return False
+        return True
+
+    def is_valid_variant(self, row: int, col: int, num: int) -> bool:
+        """`is_valid` for every rule kind: the same scans, over the cells the rules name."""
+        board, n = self.board, self.size
+        variant = self.variant
+        assert variant is not None
+        if num not in variant.allowed_at[row][col]:  # odd / even
+            return False
+        if num in board[row]:
+            return False
+        if num in [board[i][col] for i in range(n)]:
+            return False
+        for unit in variant.units_at[row][col]:  # its region and extra units
+            if any(board[i][j] == num for i, j in unit):
+                return False
+        for i, j in variant.partners_at[row][col]:  # anti-knight, anti-king
+            if board[i][j] == num:
+                return False
+        for i, j in variant.neighbours_at[row][col]:  # non-consecutive
+            if board[i][j] in (num - 1, num + 1) and board[i][j] != 0:
+                return False
+        for others, total in variant.cages_at[row][col]:
+            cage_sum, full = num, True
+            for i, j in others:
+                value = board[i][j]
+                if value == num:
+                    return False
+                if value == 0:
+                    full = False
+                cage_sum += value
+            if total is not None and (cage_sum > total or (full and cage_sum != total)):
                 return False
         return True
 

@@ -32,6 +32,27 @@ class Status(StrEnum):
     GAVE_UP = "gave_up"  # an incomplete method (logic, local search) stopped without an answer
     ERROR = "error"  # the back-end failed; `message` says how
     UNSUPPORTED = "unsupported"  # the back-end cannot express these rules: not attempted
+    MEMOUT = "memout"  # stopped by the harness at its memory limit (`bench --memory-limit`)
+    # not run by the harness: an earlier repeat of the same puzzle and back-end timed out
+    # (`bench` without --repeat-timeouts); reports count it as a timeout
+    SKIPPED = "skipped"
+
+    @property
+    def answered(self) -> bool:
+        """The back-end did what `limit` asked: found the solutions or proved there are none."""
+        return self in _ANSWERED
+
+
+_ANSWERED = frozenset({Status.SOLVED, Status.NO_SOLUTION, Status.LIMIT})
+
+
+class Verdict(StrEnum):
+    """What a result settles about the number of solutions; the values are `--json`'s."""
+
+    NONE = "none"  # exactly 0
+    UNIQUE = "unique"  # exactly 1
+    MULTIPLE = "multiple"  # 2 or more
+    UNKNOWN = "unknown"  # not settled (a timeout, an error, a limit of 1)
 
 
 class UnsupportedPuzzleError(SudokuBenchError):
@@ -121,13 +142,13 @@ class Result:
         return None if guesses is None else int(guesses)
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         """`none`, `unique` or `multiple` when the result settles it, else `unknown`."""
         if self.exact:
-            return {0: "none", 1: "unique"}.get(self.count, "multiple")
+            return {0: Verdict.NONE, 1: Verdict.UNIQUE}.get(self.count, Verdict.MULTIPLE)
         if self.count >= 2:
-            return "multiple"
-        return "unknown"
+            return Verdict.MULTIPLE
+        return Verdict.UNKNOWN
 
     @classmethod
     def failure(cls, solver: str, status: Status, message: str) -> Result:

@@ -7,8 +7,9 @@ grid gave 168-245 of its 288). So a count (`limit >= 2`) is made one of two safe
 - `enumerate`: one search with `enumerate_all_solutions`, always on ONE worker whatever
   `num_workers` says; a solution callback stops it at `limit`. Used when `num_workers == 1`.
 - `resolve`: solve, add "at least one empty cell differs" from each solution found, solve
-  again; INFEASIBLE proves there is no other. Each solve may use every worker, so this is
-  the safe way to count in parallel. Used when `num_workers > 1`.
+  again; INFEASIBLE proves there is no other (`solvers.counting.count_by_exclusion`, the loop
+  `sat` and `milp` share). Each solve may use every worker, so this is the safe way to count
+  in parallel. Used when `num_workers > 1`.
 
 `counting="auto"` (the default) picks as above; `limit=1` is a single solve either way.
 The time limit is the solve's `timeout` (CP-SAT's `max_time_in_seconds`), capped by the
@@ -18,13 +19,15 @@ The time limit is the solve's `timeout` (CP-SAT's `max_time_in_seconds`), capped
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ortools.sat.python import cp_model
 
 from puzzles.grid import Grid
+from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.cp_model import CpData, CpModelReduction
-from solvers.base import Counters, Deadline, SearchOutcome, Solver
+from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
+from solvers.counting import count_by_exclusion
 
 COUNTING = ("auto", "enumerate", "resolve")
 
@@ -85,9 +88,11 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 
 class CpSatSolver(Solver[CpProblem]):
-    """OR-Tools CP-SAT; `encoding` is `integer` (AllDifferent) or `onehot` (exactly-one)."""
+    """OR-Tools CP-SAT; `encoding` is `integer` (AllDifferent) or `onehot` (exactly-one);
+    `cages` is `sum` (linear) or `table` (allowed fillings; integer encoding only)."""
 
     name = "cpsat"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
     def __init__(
         self,
@@ -96,12 +101,13 @@ class CpSatSolver(Solver[CpProblem]):
         seed: int = 0,
         counting: str = "auto",
         max_time_in_seconds: float | None = None,
+        cages: str = "sum",
     ) -> None:
         if num_workers < 1:
             raise ValueError(f"num_workers must be at least 1, got {num_workers}")
         if counting not in COUNTING:
             raise ValueError(f"unknown counting {counting!r}; choose one of {COUNTING}")
-        self.reduction = CpModelReduction(encoding)
+        self.reduction = CpModelReduction(encoding, cages)
         self.num_workers = num_workers
         self.seed = seed
         self.counting = counting
@@ -125,7 +131,7 @@ class CpSatSolver(Solver[CpProblem]):
         method = self.counting_method(limit)
         tally = _Tally()
         if method == "resolve":
-            outcome = self._resolve(problem, limit, deadline, tally)
+            outcome = self._resolve(problem, puzzle, limit, deadline, tally)
         else:
             outcome = self._enumerate(problem, limit, deadline, tally, method == "enumerate")
         outcome.counters = tally.counters()
@@ -170,23 +176,25 @@ class CpSatSolver(Solver[CpProblem]):
         return _timed_out(solutions, solver, status)
 
     def _resolve(
-        self, problem: CpProblem, limit: int, deadline: Deadline, tally: _Tally
+        self, problem: CpProblem, puzzle: Grid, limit: int, deadline: Deadline, tally: _Tally
     ) -> SearchOutcome:
         """Solve, exclude the solution, solve again: sound with any number of workers."""
-        solutions: list[Grid] = []
-        while len(solutions) < limit:
+
+        def solve() -> Grid | None:
             solver = self._solver(deadline, self.num_workers)
             status = solver.solve(problem.model)
             tally.add(solver, status)
             _check(solver, status)
             if status == cp_model.INFEASIBLE:
-                return SearchOutcome(solutions, exhausted=True)
+                return None
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return _timed_out(solutions, solver, status)
-            solution = self.reduction.invert(solver.value, problem.data)
-            solutions.append(solution)
+                raise SearchTimeout(_stopped_message(solver, status))
+            return self.reduction.invert(solver.value, problem.data)
+
+        def exclude(solution: Grid) -> None:
             self.reduction.exclude(problem.model, problem.data, solution)
-        return SearchOutcome(solutions, exhausted=False)
+
+        return count_by_exclusion(puzzle, limit, deadline, solve, exclude)
 
 
 def _check(solver: cp_model.CpSolver, status: Any) -> None:
@@ -194,12 +202,13 @@ def _check(solver: cp_model.CpSolver, status: Any) -> None:
         raise RuntimeError(f"CP-SAT rejected the model: {solver.solution_info()}")
 
 
+def _stopped_message(solver: cp_model.CpSolver, status: Any) -> str:
+    return f"CP-SAT stopped at its time limit ({solver.status_name(status)})"
+
+
 def _timed_out(solutions: list[Grid], solver: cp_model.CpSolver, status: Any) -> SearchOutcome:
     return SearchOutcome(
-        solutions,
-        exhausted=False,
-        timed_out=True,
-        message=f"CP-SAT stopped at its time limit ({solver.status_name(status)})",
+        solutions, exhausted=False, timed_out=True, message=_stopped_message(solver, status)
     )
 
 

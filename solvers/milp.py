@@ -1,22 +1,27 @@
 """The `milp` back-ends: a 0/1 integer program (`reductions.milp`) solved by SCIP, CBC or HiGHS.
 
+Every rule kind is a linear row over the placement variables (`reductions.milp` lists them).
+
 The three are the mixed-integer solvers shipped in the `ortools` wheel, driven through its
 `pywraplp` wrapper, so this method needs no dependency beyond the `ortools` extra. A MILP solver
 answers one feasibility question per call, so counting re-solves: after each solution a no-good
-cut excludes it, and INFEASIBLE proves there is no other (as `cpsat` counts with several
-workers). Each call gets the time left before the deadline as its own time limit.
+cut excludes it, and INFEASIBLE proves there is no other (`solvers.counting.count_by_exclusion`,
+the loop `cpsat` with several workers and `sat` share). Each call gets the time left before the
+deadline as its own time limit.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ortools.linear_solver import pywraplp
 
 from puzzles.grid import Grid
+from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.milp import MilpData, MilpReduction
-from solvers.base import Counters, Deadline, SearchOutcome, Solver
+from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
+from solvers.counting import count_by_exclusion
 
 _SOLVED = (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE)
 _FAILURES = (pywraplp.Solver.ABNORMAL, pywraplp.Solver.MODEL_INVALID, pywraplp.Solver.UNBOUNDED)
@@ -38,9 +43,10 @@ class MilpProblem:
 
 
 class MilpSolver(Solver[MilpProblem]):
-    """A MILP solver on the exact-cover program; `backend` is SCIP, CBC or HIGHS."""
+    """A MILP solver on the 0/1 placement program; `backend` is SCIP, CBC or HIGHS."""
 
     name = "milp"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
     def __init__(self, backend: str = "SCIP", threads: int = 1) -> None:
         if threads < 1:
@@ -57,13 +63,10 @@ class MilpSolver(Solver[MilpProblem]):
         self, problem: MilpProblem, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
         solver, data = problem.solver, problem.data
-        solutions: list[Grid] = []
         statuses: list[str] = []
         counters: Counters = {"nodes": 0, "iterations": 0, "solves": 0}
-        while True:
-            if deadline.expired():  # else a count could go on in 1 ms solves that each succeed
-                outcome = _timed_out(solutions, "the deadline passed between two solves")
-                break
+
+        def solve() -> Grid | None:
             remaining = deadline.remaining()
             if remaining is not None:
                 solver.SetTimeLimit(max(1, int(remaining * 1000)))
@@ -73,21 +76,19 @@ class MilpSolver(Solver[MilpProblem]):
             counters["iterations"] += solver.iterations()
             counters["solves"] += 1
             if status == pywraplp.Solver.INFEASIBLE:
-                outcome = SearchOutcome(solutions, exhausted=True)
-                break
+                return None
             if status not in _SOLVED:
                 # At its time limit SCIP and CBC say NOT_SOLVED (CBC a few ms before our own
                 # clock runs out), HiGHS a code pywraplp does not list; the rest are failures.
                 if remaining is None or status in _FAILURES:
                     raise RuntimeError(f"{self.backend} ended with status {statuses[-1]}")
-                outcome = _timed_out(solutions, f"{self.backend} stopped at its time limit")
-                break
-            solution = self.reduction.invert([v.solution_value() for v in data.variables], data)
-            solutions.append(solution)
-            if len(solutions) >= limit:
-                outcome = SearchOutcome(solutions, exhausted=False)
-                break
+                raise SearchTimeout(f"{self.backend} stopped at its time limit")
+            return self.reduction.invert([v.solution_value() for v in data.variables], data)
+
+        def exclude(solution: Grid) -> None:
             self.reduction.exclude(solver, data, solution)
+
+        outcome = count_by_exclusion(puzzle, limit, deadline, solve, exclude)
         outcome.counters = counters
         outcome.details["statuses"] = statuses
         outcome.details["solver"] = self.backend
@@ -96,10 +97,6 @@ class MilpSolver(Solver[MilpProblem]):
     @property
     def backend(self) -> str:
         return self.reduction.backend
-
-
-def _timed_out(solutions: list[Grid], message: str) -> SearchOutcome:
-    return SearchOutcome(solutions, exhausted=False, timed_out=True, message=message)
 
 
 class MilpHighsSolver(MilpSolver):

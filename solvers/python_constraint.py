@@ -1,5 +1,9 @@
 """The `python-constraint` back-end: python-constraint2 on the `reductions.csp` model.
 
+Every rule kind is written with the library's own constraints (`reductions.csp` lists them:
+AllDifferent per unit, function constraints for the pair rules, domains for parity,
+`ExactSumConstraint` for cage sums); every algorithm below takes them all.
+
 `algorithm` picks the library's solver:
 
 - `backtracking` (the default): `BacktrackingSolver`, which re-picks the next variable at
@@ -36,7 +40,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from itertools import islice
-from typing import Any
+from typing import Any, ClassVar
 
 from constraint import (
     BacktrackingSolver,
@@ -48,6 +52,7 @@ from constraint import (
 from constraint import Solver as ConstraintSolver
 
 from puzzles.grid import Grid
+from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.csp import CspModel, CspReduction
 from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
 
@@ -82,6 +87,7 @@ class PythonConstraintSolver(Solver[CspModel]):
     """python-constraint2 with the solver named by `algorithm` (see the module docstring)."""
 
     name = "python-constraint"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
     def __init__(
         self,

@@ -64,13 +64,17 @@ class Backend:
         except importlib.metadata.PackageNotFoundError:
             return None
 
-    def create(self, **overrides: Any) -> Solver[Any]:
-        """A solver instance of this configuration (keyword options override the stored ones)."""
+    def solver_class(self) -> type[Solver[Any]]:
+        """The back-end's class (imports its module: only for an available back-end)."""
         if not self.available():
             raise SolverUnavailableError(self.not_installed())
         module_name, _, class_name = self.target.partition(":")
-        solver_class = getattr(importlib.import_module(module_name), class_name)
-        solver: Solver[Any] = solver_class(**{**self.options, **overrides})
+        solver_class: type[Solver[Any]] = getattr(importlib.import_module(module_name), class_name)
+        return solver_class
+
+    def create(self, **overrides: Any) -> Solver[Any]:
+        """A solver instance of this configuration (keyword options override the stored ones)."""
+        solver: Solver[Any] = self.solver_class()(**{**self.options, **overrides})
         if solver.name != self.name:
             # a configuration of a shared class (propagating-singles is PropagatingSolver with
             # options) must name its results after itself, or they read as the plain back-end's
@@ -88,6 +92,7 @@ SYMPY = _library("sympy", "sympy", "sympy")
 ORTOOLS = _library("ortools", "ortools", "ortools")
 CONSTRAINT = _library("constraint", "python-constraint2", "constraint")
 PYSAT = _library("pysat", "python-sat", "sat")
+NUMBA = _library("numba", "numba", "jit")
 
 # The built-in back-ends, in the order reports list them.
 BUILTIN: tuple[Backend, ...] = (
@@ -116,6 +121,31 @@ BUILTIN: tuple[Backend, ...] = (
         "solvers.dlx.solver:DlxSolver",
         "exact cover (placements x constraints) solved by Knuth's Dancing Links, pure Python",
         aliases=("dancing-links",),
+    ),
+    Backend(
+        "propagating-jit",
+        "solvers.jit.propagating:PropagatingJitSolver",
+        "the propagating back-end's search compiled with numba (no AllDifferent filtering): "
+        "same counters and answers on 9x9",
+        **NUMBA,
+    ),
+    Backend(
+        "dlx-jit",
+        "solvers.jit.dlx:DlxJitSolver",
+        "the dlx back-end's Dancing Links compiled with numba: same matrix, counters, answers",
+        **NUMBA,
+    ),
+    Backend(
+        "exact-cover-c",
+        "solvers.native:ExactCoverCSolver",
+        "the exact-cover matrix solved by the C exact-cover package (native reference)",
+        **_library("exact_cover", "exact-cover", "native"),
+    ),
+    Backend(
+        "xcover",
+        "solvers.native:XcoverSolver",
+        "the exact-cover matrix solved by the xcover package (numba, Algorithm C; reference)",
+        **_library("xcover", "xcover", "native"),
     ),
     Backend(
         "groebner",
@@ -175,6 +205,14 @@ BUILTIN: tuple[Backend, ...] = (
         "OR-Tools CP-SAT on 0/1 variables, exactly-one per cell and per unit and digit",
         **ORTOOLS,
         in_all=False,  # 1.2-1.56 x the time of `cpsat` on top95 + easy50: a variant to compare
+    ),
+    Backend(
+        "cpsat-table",
+        "solvers.cpsat:CpSatSolver",
+        "the cpsat back-end with each killer cage as a table of its allowed fillings",
+        **ORTOOLS,
+        options={"cages": "table"},
+        in_all=False,  # slower than the linear sum on killers (benchmarks/bench_cp_cages.py)
     ),
     Backend(
         "milp",

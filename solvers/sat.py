@@ -5,9 +5,10 @@ from `SOLVERS` (`sat-glucose` and `sat-minisat` are registered configurations). 
 is the extended encoding with the givens propagated away (`givens="simplify"`: smaller, so
 cheaper to build and load; `givens="units"` feeds the textbook formula with unit clauses).
 
-Counting: after each model, the clause "some empty cell differs from this solution" (the
-negation of the empty cells' true literals) is added and the same solver, keeping what it
-learnt, is asked again. UNSAT after k solutions proves there are exactly k.
+Counting (`solvers.counting.count_by_exclusion`, shared with `cpsat` and `milp`): after each
+model, the clause "some empty cell differs from this solution" (the negation of the empty
+cells' true literals) is added and the same solver, keeping what it learnt, is asked again.
+UNSAT after k solutions proves there are exactly k.
 
 Timeouts, as measured with python-sat 1.9.dev17: MiniSat-family solvers (Glucose, MiniSat,
 Maple*, MergeSat, MiniCard, GlueCard) can be interrupted, so a `threading.Timer` calls
@@ -28,14 +29,16 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from pysat.solvers import Solver as PySatSolver
 from pysat.solvers import SolverNames
 
 from puzzles.grid import Grid
+from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.cnf import Cnf, CnfData, CnfReduction
-from solvers.base import Counters, Deadline, SearchOutcome, Solver
+from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
+from solvers.counting import count_by_exclusion
 
 INTERRUPTIBLE = frozenset(
     {
@@ -79,6 +82,8 @@ class SatSolver(Solver[SatProblem]):
     """A PySAT solver on the extended Sudoku CNF; counts with blocking clauses."""
 
     name = "sat"
+    # every rule kind: pair clauses, parity units, cage sums by digit-set selectors (cnf.py)
+    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
     def __init__(self, solver: str = "cadical153", givens: str = "simplify") -> None:
         self.solver = canonical_name(solver)
@@ -103,30 +108,24 @@ class SatSolver(Solver[SatProblem]):
         }
         if problem.cnf.has_empty_clause:  # the givens break a rule: no solver needed
             return SearchOutcome([], exhausted=True, counters={"nodes": 0}, details=details)
-        solutions: list[Grid] = []
         deadline.check()  # loading a 25x25 formula takes a good part of a second
         with PySatSolver(name=self.solver, bootstrap_with=problem.cnf.clauses) as engine:
             run = _Run(engine, self.solver in INTERRUPTIBLE, deadline)
-            while True:
+
+            def solve() -> Grid | None:
                 answer = run.solve()
                 if answer is None:
-                    outcome = SearchOutcome(
-                        solutions, exhausted=False, timed_out=True, message="SAT solver timed out"
-                    )
-                    break
-                if not answer:
-                    outcome = SearchOutcome(solutions, exhausted=True)
-                    break
-                solution = self.reduction.invert(engine.get_model() or (), problem.data)
-                solutions.append(solution)
-                blocking = self.reduction.blocking_clause(problem.data, solution)
-                if not blocking:  # a full grid: nothing else can differ
-                    outcome = SearchOutcome(solutions, exhausted=True)
-                    break
-                if len(solutions) >= limit:
-                    outcome = SearchOutcome(solutions, exhausted=False)
-                    break
-                engine.add_clause(blocking)
+                    raise SearchTimeout("SAT solver timed out")
+                return (
+                    self.reduction.invert(engine.get_model() or (), problem.data)
+                    if answer
+                    else None
+                )
+
+            def exclude(solution: Grid) -> None:
+                engine.add_clause(self.reduction.blocking_clause(problem.data, solution))
+
+            outcome = count_by_exclusion(puzzle, limit, deadline, solve, exclude)
             outcome.counters = run.counters()
         details["solves"] = run.solves
         outcome.details = details

@@ -15,6 +15,7 @@ RESULT = frozenset(
     {
         "id",
         "puzzle",
+        "rules",
         "solver",
         "status",
         "solutions",
@@ -31,13 +32,40 @@ RESULT = frozenset(
 )
 SOLVE = RESULT | {"verified"}  # count too
 CHECK = RESULT | {"collection", "repeat", "total_s", "harness_status", "agrees"}
-BENCH = RESULT | {"run", "task", "collection", "repeat", "total_s", "harness_status"}
-RATE = RESULT | {"rating", "hardest", "steps", "score", "techniques"}
+BENCH = RESULT | {"run", "task", "collection", "repeat", "total_s", "harness_status", "host"}
+# `bench --plan --json`: one object, with one estimate per back-end and collection
+PLAN = frozenset(
+    {
+        "tasks",
+        "puzzles",
+        "cpu_s",
+        "wall_s",
+        "workers",
+        "skipped",
+        "pilot_tasks",
+        "pilot_s",
+        "estimates",
+    }
+)
+PLAN_ESTIMATE = frozenset(
+    {
+        "solver",
+        "collection",
+        "tasks",
+        "per_task_s",
+        "timeout_share",
+        "source",
+        "samples",
+        "cpu_s",
+        "skipped",
+    }
+)
+RATE = RESULT | {"rating", "hardest", "steps", "score", "techniques", "estimate", "hard_steps"}
 EXPLAIN = RATE | {"log", "step_details", "partial", "candidates"}
 STEP_DETAIL = frozenset({"technique", "text", "placements", "eliminations"})
 
 SOLVERS = frozenset({"name", "aliases", "available", "library", "version", "in_all", "summary"})
-SHOW = frozenset({"id", "geometry", "givens", "puzzle", "picture", "solution", "metadata"})
+SHOW = frozenset({"id", "geometry", "rules", "givens", "puzzle", "picture", "solution", "metadata"})
 COLLECTIONS = frozenset({"name", "file", "count", "sizes", "solutions", "summary", "source"})
 GENERATE = frozenset(
     {
@@ -46,6 +74,8 @@ GENERATE = frozenset(
         "solution",
         "geometry",
         "difficulty",
+        "variant",
+        "rules",
         "seed",
         "symmetric",
         "minimal",
@@ -56,8 +86,12 @@ GENERATE = frozenset(
         "steps",
         "score",
         "techniques",
+        "estimate",
+        "hard_steps",
         "attempts",
         "note",
+        "strategy",
+        "seconds",
     }
 )
 FACTS4X4 = frozenset(
@@ -67,7 +101,18 @@ FACTS4X4_BY_GIVENS = frozenset({"givens", "puzzles", "unique"})
 
 REDUCE = {
     "exact-cover": frozenset(
-        {"id", "target", "geometry", "givens", "before", "after", "secondary", "clashes"}
+        {
+            "id",
+            "target",
+            "geometry",
+            "givens",
+            "before",
+            "after",
+            "secondary",
+            "clashes",
+            "cages",
+            "cage_options",
+        }
     ),
     "polynomials": frozenset(
         {
@@ -80,6 +125,8 @@ REDUCE = {
             "polynomials",
             "candidate_polynomials",
             "pair_polynomials",
+            "nonconsecutive_polynomials",
+            "cage_sums",
             "unit_sums",
             "max_degree",
             "terms",
@@ -101,6 +148,11 @@ REDUCE = {
             "clauses_cell-at-most",
             "clauses_unit-at-least",
             "clauses_unit-at-most",
+            "clauses_pair-distinct",
+            "clauses_nonconsecutive",
+            "clauses_parity",
+            "clauses_cage-at-most",
+            "clauses_cage-sum",
             "clauses_givens",
         }
     ),
@@ -134,6 +186,11 @@ REPORT_CSV = (
     "error",
     "worker",
     "finished",
+    "wall_s",
+    "cpu_s",
+    "peak_rss_mb",
+    "permutation",
+    "host",
 )
 REPORT_JSON = frozenset({"run", "definitions", "summary", "tasks"})
 REPORT_RUN = frozenset(
@@ -148,7 +205,13 @@ REPORT_RUN = frozenset(
         "versions",
         "git_commit",
         "resumes",
+        "conditions",
+        "warnings",
+        "hosts",
     }
+)
+REPORT_HOST = frozenset(
+    {"host", "cpu", "cores", "os", "python", "load", "versions", "git_commit", "tasks"}
 )
 MACHINE = frozenset({"host", "cpu", "cores", "os", "python", "load"})
 REPORT_RESUME = frozenset(
@@ -163,6 +226,7 @@ REPORT_SUMMARY = frozenset(
         "solved",
         "gave_up",
         "timeouts",
+        "memouts",
         "errors",
         "median_s",
         "mean_s",
@@ -173,10 +237,45 @@ REPORT_SUMMARY = frozenset(
         "guesses",
         "agree",
         "unsupported",
+        "skipped",
     }
 )
 REPORT_TASK = frozenset(REPORT_CSV) | {"solutions", "counters"}
-SETTINGS = frozenset({"inputs", "solvers", "timeout", "limit", "warmup", "repeat", "jobs"})
+COMPARE = frozenset(
+    {
+        "a",
+        "b",
+        "puzzles",
+        "ratio",
+        "ci_low",
+        "ci_high",
+        "p_value",
+        "statistic",
+        "method",
+        "a_faster",
+        "b_faster",
+        "censored",
+        "dropped",
+        "p_holm",
+        "significant",
+    }
+)
+SETTINGS = frozenset(
+    {
+        "inputs",
+        "solvers",
+        "timeout",
+        "limit",
+        "warmup",
+        "memory_limit_mb",
+        "permute",
+        "repeat",
+        "jobs",
+        "repeat_timeouts",
+        "shard",
+        "cluster",
+    }
+)
 CONFIGURATION = frozenset({"target", "options", "distribution", "version"})
 
 # The results store's tables ("The results store" in the README)
@@ -194,7 +293,16 @@ _TASK = (
     "repeat",
 )
 STORE_TABLES = {
-    "runs": ("id", "started", "finished", "command", *_RUN_MACHINE, "seed", "settings"),
+    "runs": (
+        "id",
+        "started",
+        "finished",
+        "command",
+        *_RUN_MACHINE,
+        "seed",
+        "settings",
+        "conditions",
+    ),
     "resumes": ("run", "started", "command", *_RUN_MACHINE, "settings"),
     "locks": ("run", "pid", "host", "process", "since"),
     "tasks": _TASK,
@@ -215,13 +323,21 @@ STORE_TABLES = {
         "error",
         "worker",
         "finished",
+        "wall_s",
+        "cpu_s",
+        "peak_rss_mb",
+        "permutation",
+        "host",
     ),
+    "hosts": ("run", *_RUN_MACHINE),
 }
 
 DOCUMENTED: dict[str, frozenset[str]] = {
     "solve and count --json": SOLVE,
     "check --json": CHECK,
     "bench --json": BENCH,
+    "bench --plan --json": PLAN,
+    "bench --plan --json estimates": PLAN_ESTIMATE,
     "rate --json": RATE,
     "explain --json": EXPLAIN,
     "explain --json step_details": STEP_DETAIL,
@@ -233,11 +349,13 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "facts4x4 --json by_givens": FACTS4X4_BY_GIVENS,
     **{f"reduce --to {target} --json": keys for target, keys in REDUCE.items()},
     "reduce --to exact-cover before/after": MATRIX_SIZE,
+    "compare --json": COMPARE,
     "report --format csv": frozenset(REPORT_CSV),
     "report --format json": REPORT_JSON,
     "report --format json run": REPORT_RUN,
     "report --format json machine": MACHINE,
     "report --format json resumes": REPORT_RESUME,
+    "report --format json hosts": REPORT_HOST,
     "report --format json definitions": REPORT_DEFINITIONS,
     "report --format json summary": REPORT_SUMMARY,
     "report --format json tasks": REPORT_TASK,

@@ -106,8 +106,8 @@ def test_the_dimacs_export_parses_back_and_the_solution_satisfies_it() -> None:
     entry = load("seeds")[2]
     assert entry.solution is not None
     text = cnf.export(entry.puzzle)
-    assert text.startswith("c ") and f"c puzzle {entry.puzzle.to_line()}" in text
-    assert "c variable cell*9 + d" in text
+    assert text.startswith("c ") and f"c puzzle: {entry.puzzle.to_line()}" in text
+    assert "c variables: v = cell*9 + d" in text
     variables, clauses = parse_dimacs(text)
     assert (variables, len(clauses)) == (729, 11988 + entry.puzzle.givens)
     assert satisfies(clauses, entry.solution)

@@ -137,18 +137,20 @@ def test_bad_rows_are_rejected(row: list[int]) -> None:
         DancingLinks([[0], row], primary=3)
 
 
-@settings(max_examples=60, deadline=None)
-@given(
-    st.integers(min_value=1, max_value=5).flatmap(
-        lambda width: st.tuples(
-            st.just(width),
-            st.integers(min_value=0, max_value=width),
-            st.lists(
-                st.sets(st.integers(0, width - 1), min_size=1).map(sorted), min_size=0, max_size=8
-            ),
-        )
+# (width, primary, rows): small random matrices
+MATRICES = st.integers(min_value=1, max_value=5).flatmap(
+    lambda width: st.tuples(
+        st.just(width),
+        st.integers(min_value=0, max_value=width),
+        st.lists(
+            st.sets(st.integers(0, width - 1), min_size=1).map(sorted), min_size=0, max_size=8
+        ),
     )
 )
+
+
+@settings(max_examples=60, deadline=None)
+@given(MATRICES)
 def test_counts_agree_with_brute_force(case: tuple[int, int, list[list[int]]]) -> None:
     width, primary, rows = case
     links = DancingLinks(rows, primary=primary, secondary=width - primary)
@@ -172,3 +174,38 @@ def test_selecting_rows_that_overlap_leaves_no_solution() -> None:
     links.select([3, 1])  # AD and ADG share A and D
     assert links.clashes == [0, 3]
     assert links.count() == 0 and links.exhausted
+
+
+def test_remove_leaves_rows_out_and_copies_stay_independent() -> None:
+    pristine = queens(6)
+    every = [sorted(rows) for rows in pristine.solutions()]
+    links = pristine.copy()
+    links.remove([1, 1, 8])  # twice is once
+    assert sorted(links.removed) == [1, 8]
+    kept = [sorted(rows) for rows in links.solutions()]
+    assert kept == [rows for rows in every if not {1, 8} & set(rows)]
+    assert links.column_sizes()[0] == 5  # rank 0 lost file 1's queen
+    assert pristine.count() == 4 and pristine.column_sizes()[0] == 6
+    with pytest.raises(ValueError, match="removed"):
+        links.select([1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(MATRICES, st.data())
+def test_removing_rows_counts_as_the_matrix_without_them(
+    case: tuple[int, int, list[list[int]]], data: st.DataObject
+) -> None:
+    width, primary, rows = case
+    gone = {i for i in range(len(rows)) if data.draw(st.booleans(), label=f"remove {i}")}
+    links = DancingLinks(rows, primary, width - primary)
+    links.remove(gone)
+    others = [row for i, row in enumerate(rows) if i not in gone]
+    assert links.count() == brute_force_count(others, primary, width)
+    assert all(not set(solution) & gone for solution in links.solutions())
+
+
+def test_a_selected_row_cannot_be_removed() -> None:
+    links = knuth_links()
+    links.select([3])
+    with pytest.raises(ValueError, match="selected"):
+        links.remove([3])

@@ -189,7 +189,7 @@ def test_selecting_the_givens_in_the_linked_matrix_leaves_the_reduced_matrix(
 ) -> None:
     """The `dlx` back-end's shortcut removes the same columns and rows as `apply`."""
     matrix, data = REDUCTION.apply(entry.puzzle)
-    links = DlxSolver()._build(entry.puzzle, Deadline(None))
+    links = DlxSolver()._build(entry.puzzle, Deadline(None)).links
     assert links.active_columns() == len(matrix.columns)
     sizes = dict(zip(data.full.columns, links.column_sizes(), strict=True))
     expected = [sum(1 for row in matrix.rows if c in row) for c in range(len(matrix.columns))]

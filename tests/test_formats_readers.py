@@ -257,10 +257,12 @@ def readme_blocks(language: str) -> list[str]:
 
 
 def test_readme_examples_read() -> None:
-    (json_example,) = readme_blocks("json")
+    json_example, rules_example = readme_blocks("json")
     (entry,) = read_text(json_example, "readme.json", "json")
     assert entry.solution is not None and entry.state is not None
     assert entry.metadata["difficulty"] == "hard"
+    (killer,) = read_text(rules_example, "readme.json", "json")  # Formats for variants
+    assert killer.puzzle.rules.name == "4x4 killer" and killer.puzzle.givens == 1
     plain = readme_blocks("")
     sdk = next(block for block in plain if block.startswith("#A"))
     assert read_text(sdk, "readme.sdk", "sdk")[0].puzzle.givens == 30

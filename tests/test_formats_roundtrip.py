@@ -10,7 +10,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzles import Rules, is_solution
-from puzzles.formats import FORMATS, ReadOptions, WriteOptions, read_text, write_text
+from puzzles.formats import (
+    FORMATS,
+    PlayerState,
+    PuzzleEntry,
+    ReadOptions,
+    WriteOptions,
+    read_text,
+    write_text,
+)
+from puzzles.formats.fpuzzles import LARGEST
 from tests.formats_strategies import GEOMETRIES, SEEDS, alphabets_for, entries, random_solution
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -32,6 +41,8 @@ def read_options(fmt: str, rules: Rules, alphabet: Any) -> ReadOptions:
 @given(data=st.data())
 def test_round_trip(fmt: str, rules: Rules, data: st.DataObject) -> None:
     keeps = FORMATS[fmt].keeps
+    if fmt.startswith("fpuzzles") and rules.size > LARGEST:
+        pytest.skip(f"f-puzzles draws grids up to {LARGEST}x{LARGEST}")
     alphabet = data.draw(st.sampled_from(alphabets_for(rules)))
     written = data.draw(
         st.lists(
@@ -50,12 +61,22 @@ def test_round_trip(fmt: str, rules: Rules, data: st.DataObject) -> None:
     assert [e.puzzle for e in read] == [e.puzzle for e in written]
     assert [e.puzzle.rules for e in read] == [rules] * len(written)
     assert [e.solution for e in read] == [e.solution for e in written]
-    assert [e.state for e in read] == [e.state for e in written]
+    assert [e.state for e in read] == [_kept_state(fmt, e) for e in written]
     if "metadata" in keeps:
+        kept = FORMATS[fmt].metadata_keys
         for before, after in zip(written, read, strict=True):
-            assert before.metadata.items() <= after.metadata.items()
+            expected = {k: v for k, v in before.metadata.items() if kept is None or k in kept}
+            assert expected.items() <= after.metadata.items()
     # writing what was read gives the same text: nothing drifts on a second trip
     assert write_text(read, fmt, WriteOptions(alphabet)) == text
+
+
+def _kept_state(fmt: str, entry: PuzzleEntry) -> PlayerState | None:
+    """The player state a format gives back: f-puzzles has no state apart from the cells'
+    entries and pencil marks, so a state with neither reads back as none."""
+    if fmt.startswith("fpuzzles") and entry.state == PlayerState.blank(entry.puzzle):
+        return None
+    return entry.state
 
 
 @pytest.mark.parametrize("rules", GEOMETRIES, ids=str)

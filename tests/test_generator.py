@@ -55,7 +55,9 @@ def test_same_seed_same_puzzles() -> None:
     assert [g.puzzle for g in first] != [g.puzzle for g in other]
 
 
-@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+@pytest.mark.parametrize(
+    "difficulty", ["easy", "medium", pytest.param("hard", marks=pytest.mark.slow)]
+)
 def test_a_few_puzzles_per_difficulty(difficulty: str) -> None:
     made = Generator(NINE, difficulty, seed=3).generate(2)
     unique_by_two_backends([g.puzzle for g in made], [g.solution for g in made])

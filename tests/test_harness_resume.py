@@ -9,12 +9,16 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from pytest import MonkeyPatch
 
 from harness.analysing.report import Report
 from harness.cli import main
 from harness.running import machine, session
 from harness.storing.store import Resumption, RunInfo, SQLiteStore
+from puzzles.checker import is_solution
+from puzzles.formats import PuzzleEntry, write_file
+from puzzles.grid import Grid
 from tests.cli_contract import REPORT_RESUME
 
 PUZZLES = "...3..4114..3...\n1..4..1..3..4..3\n3....21..34....1\n"
@@ -46,9 +50,31 @@ def gone(pid: int) -> bool:
     return "State:\tZ" in state  # a zombie has exited
 
 
-def test_sigkill_then_resume_runs_every_task_exactly_once(tmp_path: Path) -> None:
-    db, puzzles = tmp_path / "runs.sqlite", tmp_path / "p.txt"
-    puzzles.write_text(PUZZLES)
+def variant_puzzles(path: Path) -> None:
+    """Three 4x4 puzzles under variant rules (jigsaw, an extra region, anti-knight), as JSONL."""
+    solution = Grid.from_string("3412214312344321")  # an anti-knight 4x4 grid
+    four = solution.rules
+    # region (row + digit) mod 4: each region holds one of each digit
+    jigsaw = four.with_rules(layout=tuple((c // 4 + solution[c]) % 4 for c in four.cells))
+    extra = four.with_rules(extra_regions=((0, 6, 9, 15),))  # digits 3, 4, 2, 1
+    knight = four.with_rules(anti_knight=True)
+    entries = []
+    for number, rules in enumerate((jigsaw, extra, knight), 1):
+        assert is_solution(Grid(rules, solution.values), Grid(rules, solution.values))
+        values = tuple(v if cell % 3 == 0 else 0 for cell, v in enumerate(solution.values))
+        entries.append(PuzzleEntry(f"v:{number}", Grid(rules, values)))
+    write_file(entries, path)
+
+
+@pytest.mark.parametrize("kind", ["classic", "variants"])
+def test_sigkill_then_resume_runs_every_task_exactly_once(tmp_path: Path, kind: str) -> None:
+    db = tmp_path / "runs.sqlite"
+    if kind == "classic":
+        puzzles = tmp_path / "p.txt"
+        puzzles.write_text(PUZZLES)
+    else:  # the tasks' rules must come back exactly from the store
+        puzzles = tmp_path / "p.jsonl"
+        variant_puzzles(puzzles)
     root = Path(__file__).resolve().parent.parent
     env = {**os.environ, "PYTHONPATH": str(root)}
     process = subprocess.Popen(
@@ -86,6 +112,9 @@ def test_sigkill_then_resume_runs_every_task_exactly_once(tmp_path: Path) -> Non
         if row["task"] in before:
             assert row == before[row["task"]]
     assert {row["status"] for row in after} == {"limit"}
+    for row in after:  # each answer is a solution of its task's puzzle, rules and all
+        task = next(t for t in planned if t.key == row["task"])
+        assert is_solution(task.grid(), Grid.from_string(row["solution"], task.grid().rules))
     assert store.run(run.id).finished
     # a finished run resumes to nothing, and is left as it was (issue 17, defect 3)
     finished = store.run(run.id).finished

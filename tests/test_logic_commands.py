@@ -77,6 +77,7 @@ def test_rate_levels_lists_every_technique(capsys: pytest.CaptureFixture[str]) -
         "medium",
         "hard",
         "expert",
+        "extreme",
         "beyond logic",
     ]
 

@@ -147,3 +147,41 @@ def _save(fig: Any, plt: Any, path: Path, caption: str = "") -> Path:
     finally:
         plt.close(fig)
     return path
+
+
+def critical_difference(
+    labels: Sequence[str], average_ranks: Sequence[float], cd: float, path: Path, title: str = ""
+) -> Path:
+    """Demšar's critical-difference diagram: average ranks on an axis (1 = fastest), the
+    Nemenyi critical difference as a bar, and a thick line joining back-ends whose ranks are
+    closer than it (not significantly different)."""
+    plt = _pyplot()
+    order = sorted(range(len(labels)), key=lambda i: average_ranks[i])
+    k = len(labels)
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.35 * k))
+    ax.set_xlim(0.5, k + 0.5)
+    ax.set_ylim(-k - 1, 2)
+    ax.axhline(0, color="black", lw=1)
+    for tick in range(1, k + 1):
+        ax.plot([tick, tick], [0, 0.15], color="black", lw=1)
+        ax.text(tick, 0.35, str(tick), ha="center", fontsize="small")
+    for row, index in enumerate(order, 1):
+        rank = average_ranks[index]
+        ax.plot([rank, rank], [0, -row], color="grey", lw=0.8)
+        ax.text(rank + 0.05, -row, f"{labels[index]} ({rank:.2f})", va="center", fontsize="small")
+    ax.plot([1, 1 + cd], [1.2, 1.2], color="black", lw=2)
+    ax.text(1 + cd / 2, 1.4, f"CD = {cd:.2f}", ha="center", fontsize="small")
+    groups: list[tuple[int, int]] = []
+    for start in range(k):
+        end = start
+        while end + 1 < k and average_ranks[order[end + 1]] - average_ranks[order[start]] < cd:
+            end += 1
+        if end > start and not any(s <= start and end <= e for s, e in groups):
+            groups.append((start, end))
+    for number, (start, end) in enumerate(groups):
+        y = -0.4 - 0.25 * number
+        ax.plot([average_ranks[order[start]], average_ranks[order[end]]], [y, y], lw=4, color="C3")
+    ax.axis("off")
+    ax.set_title(title or "average rank per puzzle (1 = fastest); joined: no significant difference",
+                 fontsize="medium")  # fmt: skip
+    return _save(fig, plt, path)

@@ -16,10 +16,10 @@ from tabulate import tabulate
 from harness.analysing import stats
 from harness.analysing.pivot import DEFAULT_METRIC, pivot
 from harness.analysing.summary import ALL, Row, Summary, summarize
-from harness.storing.store import RunInfo, Store
+from harness.storing.store import HostInfo, RunInfo, Store
 from puzzles.errors import SudokuBenchError
 
-FORMATS = ("table", "md", "latex", "csv", "json")
+FORMATS = ("table", "md", "latex", "csv", "json", "html")
 
 # The per-task rows of CSV and JSON, in this order (JSON adds `solutions` and `counters`).
 RAW_KEYS = (
@@ -45,6 +45,11 @@ RAW_KEYS = (
     "error",
     "worker",
     "finished",
+    "wall_s",
+    "cpu_s",
+    "peak_rss_mb",
+    "permutation",
+    "host",
 )
 
 COLUMNS = (
@@ -54,6 +59,7 @@ COLUMNS = (
     ("solved", "solved"),
     ("gave_up", "gave up"),
     ("timeouts", "timeout"),
+    ("memouts", "memout"),
     ("errors", "error"),
     ("median_s", "median ms"),
     ("mean_s", "mean ms"),
@@ -64,6 +70,12 @@ COLUMNS = (
     ("guesses", "guesses"),
     ("agree", "agree"),
 )
+
+
+# Thresholds of the stability warnings: a clock range above 10% of the top clock, and repeats
+# whose coefficient of variation is above 10% (pyperf's threshold for an unstable benchmark).
+CLOCK_SPREAD = 0.10
+REPEAT_CV = 0.10
 
 
 class Report:
@@ -85,8 +97,69 @@ class Report:
         self.cutoff = float(self.run.settings["timeout"])
         order = [s for s in self.run.settings.get("solvers", []) if not solvers or s in solvers]
         self.summaries: list[Summary] = summarize(self.rows, self.cutoff, order)
+        self.hosts: list[HostInfo] = store.hosts(self.run.id)
         self.made_by = ""  # the report command, shown in the Markdown header when known
         self.lock = store.run_lock(self.run.id)  # a process executing the run now, if any
+
+    # ----- the hosts -----------------------------------------------------------------------
+
+    def host_tasks(self) -> dict[str, int]:
+        """Tasks run per host, in the order the hosts were recorded (skipped ones ran nowhere)."""
+        counts: dict[str, int] = {host.name: 0 for host in self.hosts}
+        for row in self.rows:
+            if row.get("host"):
+                counts[row["host"]] = counts.get(row["host"], 0) + 1
+        return {name: count for name, count in counts.items() if count}
+
+    def hosts_line(self) -> str:
+        counts = self.host_tasks()
+        known = {host.name: host for host in self.hosts}
+        parts = []
+        for name, count in counts.items():
+            host = known.get(name)
+            what = f"{host.machine.get('cpu')}, {host.machine.get('cores')} cores" if host else ""
+            parts.append(f"{name} ({what}) {count} tasks" if what else f"{name} {count} tasks")
+        return f"{len(counts)} host{'s' * (len(counts) != 1)}: " + "; ".join(parts)
+
+    def host_warning(self) -> str:
+        """Said when the run's tasks ran on machines of different kinds (CPU, cores, OS,
+        Python, sudoku-bench commit or library versions), "" otherwise."""
+        used = self.host_tasks()
+        hosts = [host for host in self.hosts if host.name in used]
+        if len(hosts) < 2:
+            return ""
+        first = hosts[0]
+        kind = {first.name: 0}
+        kinds = [first]
+        notes = []
+        for host in hosts[1:]:
+            for number, other in enumerate(kinds):
+                if not other.kind_differences(host):
+                    kind[host.name] = number
+                    break
+            else:
+                kind[host.name] = len(kinds)
+                kinds.append(host)
+                notes.append(
+                    f"{host.name} has another {', '.join(first.kind_differences(host))} than {first.name}"
+                )
+        if len(kinds) < 2:
+            return ""
+        per_puzzle: dict[tuple[str, str], set[int]] = {}
+        for row in self.rows:
+            if row.get("host") in kind:
+                key = (row["collection"], row["puzzle_id"])
+                per_puzzle.setdefault(key, set()).add(kind[row["host"]])
+        mixed = sum(len(found) > 1 for found in per_puzzle.values())
+        within = (
+            f"{mixed} puzzles compare back-ends measured on different kinds of machine"
+            if mixed
+            else "each puzzle's back-ends were measured on one kind of machine"
+        )
+        return (
+            f"the run used {len(kinds)} kinds of machine ({'; '.join(notes)}): times from "
+            f"different kinds are not one measurement; {within}"
+        )
 
     # ----- the parts -----------------------------------------------------------------------
 
@@ -132,8 +205,14 @@ class Report:
             (
                 "machine",
                 f"{machine.get('cpu')}, {machine.get('cores')} cores, {machine.get('os')}, "
-                f"load average {machine.get('load')} at the start",
+                f"load average {machine.get('load')} at the start"
+                + (
+                    f" (the driver: tasks ran on the cluster {settings['cluster']}, per host below)"
+                    if settings.get("cluster")
+                    else ""
+                ),
             ),
+            *([("hosts", self.hosts_line())] if self.host_tasks() else []),
             ("python", str(machine.get("python"))),
             ("sudoku-bench", run.git_commit or "(not a git checkout)"),
             ("libraries", libraries_line(run.versions, settings.get("solvers"))),
@@ -149,6 +228,7 @@ class Report:
                 f"tasks whose grids pass the rule checker and that no other answer disproves",
             ),
         ]
+        lines += [("warning", text) for text in self.warnings()]
         if jobs > 1:
             part = "" if min(every_jobs) == jobs else " in part of the run"
             lines.append(
@@ -179,18 +259,53 @@ class Report:
         )
         return list(dict.fromkeys(s.solver for s in ranked))[:count]
 
+    def warnings(self) -> list[str]:
+        """What makes the timings less trustworthy, as pyperf and hyperfine say it: a load
+        above the cores, a CPU clock that changed during the run, repeats that vary a lot."""
+        found = []
+        cores = int(self.run.machine.get("cores") or 1)
+        load = self.run.conditions.get("load_max")
+        if load is not None and load > cores:
+            found.append(
+                f"the load average reached {load:g} on {cores} cores during the run: other "
+                "work competed with it, so times are higher and noisier than on a quiet machine"
+            )
+        low, high = self.run.conditions.get("mhz_min"), self.run.conditions.get("mhz_max")
+        if low and high and (high - low) / high > CLOCK_SPREAD:
+            found.append(
+                f"the CPU clock ranged from {low:.0f} to {high:.0f} MHz during the run "
+                "(frequency scaling): times taken at different clocks are not comparable"
+            )
+        mixed = self.host_warning()
+        if mixed:
+            found.append(mixed)
+        spread = stats.repeat_variation(self.rows)
+        noisy = [cv for cv in spread if cv > REPEAT_CV]
+        if noisy:
+            found.append(
+                f"{len(noisy)} of {len(spread)} repeated tasks vary by more than "
+                f"{REPEAT_CV:.0%} between repeats (coefficient of variation up to "
+                f"{max(noisy):.0%}): look for interference, or use more repeats"
+            )
+        return found
+
+    def columns(self) -> list[tuple[str, str]]:
+        """The table's columns; `memout` only where a run had a memory limit."""
+        memory = self.run.settings.get("memory_limit_mb") is not None
+        return [(key, title) for key, title in COLUMNS if key != "memouts" or memory]
+
     def table_rows(self) -> list[list[Any]]:
         # times are shown in milliseconds (the summaries and raw rows keep seconds)
         return [
             [
                 _cell(getattr(s, key) * 1000 if key.endswith("_s") else getattr(s, key))
-                for key, _ in COLUMNS
+                for key, _ in self.columns()
             ]
             for s in self.summaries
         ]
 
     def headers(self) -> list[str]:
-        return [title for _, title in COLUMNS]
+        return [title for _, title in self.columns()]
 
     def raw(self) -> list[dict[str, Any]]:
         return [{key: row.get(key) for key in RAW_KEYS} for row in self.rows]
@@ -204,7 +319,13 @@ class Report:
             "latex": self.as_latex,
             "csv": self.as_csv,
             "json": self.as_json,
+            "html": lambda: self.as_html(images),
         }[fmt]()
+
+    def as_html(self, images: Sequence[Path] = ()) -> str:
+        from harness.analysing import html  # the page builder imports this module
+
+        return html.render(self, images)
 
     def as_table(self, *, full: bool = False, metric: str = DEFAULT_METRIC) -> str:
         """The header, then the compact pivot of one metric, or with `full` every column."""
@@ -257,8 +378,19 @@ class Report:
                 "machine": self.run.machine,
                 "versions": self.run.versions,
                 "git_commit": self.run.git_commit,
+                "conditions": self.run.conditions,
+                "warnings": self.warnings(),
                 "resumes": [
                     {**asdict(r), "differences": self.run.differences(r)} for r in self.run.resumes
+                ],
+                "hosts": [
+                    {
+                        **host.machine,
+                        "versions": host.versions,
+                        "git_commit": host.git_commit,
+                        "tasks": self.host_tasks().get(host.name, 0),
+                    }
+                    for host in self.hosts
                 ],
             },
             "definitions": {

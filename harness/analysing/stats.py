@@ -18,6 +18,8 @@ import statistics
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
+from solvers.base import Status
+
 SHIFT_S = 0.010
 PAR_FACTOR = 2
 # Times below this are raised to it before taking ratios (a clock can read 0 for tiny work).
@@ -99,3 +101,21 @@ def per_puzzle(repeats: Sequence[float | None]) -> float | None:
         return None
     middle = median([math.inf if t is None else t for t in repeats])
     return None if math.isinf(middle) else middle
+
+
+def repeat_variation(rows: Iterable[Mapping[str, object]]) -> list[float]:
+    """The coefficient of variation (stdev / mean) of the times of each task repeated two
+    or more times with every repeat answered: one value per (back-end, puzzle)."""
+    times: dict[tuple[object, object, object], list[float]] = {}
+    failed: set[tuple[object, object, object]] = set()
+    for row in rows:
+        key = (row["solver"], row["geometry"], row["puzzle"])
+        if Status(str(row["status"])).answered:
+            times.setdefault(key, []).append(float(row["total_s"]))  # type: ignore[arg-type]
+        else:
+            failed.add(key)
+    return [
+        statistics.stdev(values) / statistics.fmean(values)
+        for key, values in times.items()
+        if len(values) >= 2 and key not in failed and statistics.fmean(values) > 0
+    ]

@@ -10,9 +10,10 @@ from typing import Any
 
 from harness.analysing import stats
 from harness.running.crosscheck import Answer, check_puzzle
-from harness.running.tasks import ANSWERED, UNSUPPORTED
+from harness.running.tasks import TIMED_OUT
 from puzzles.grid import Grid
 from puzzles.rules import Rules
+from solvers.base import Status
 
 ALL = "(all)"
 Row = dict[str, Any]
@@ -29,6 +30,7 @@ class Summary:
     solved: int  # answered what the limit asked (solved, no_solution, or limit reached)
     gave_up: int
     timeouts: int
+    memouts: int
     errors: int
     median_s: float  # median, mean and max over the solved tasks
     mean_s: float
@@ -39,6 +41,7 @@ class Summary:
     guesses: float  # mean guesses per solved task (nan: the back-end does not count them)
     agree: int  # solved tasks whose answer no other answer disproves and whose grids check
     unsupported: int
+    skipped: int  # repeats not run after a timeout: counted in `timeouts` too
 
     def record(self) -> dict[str, Any]:
         return {key: _finite(value) for key, value in asdict(self).items()}
@@ -49,12 +52,12 @@ def _finite(value: Any) -> Any:
 
 
 def attempted(rows: Iterable[Row]) -> list[Row]:
-    return [row for row in rows if row["status"] != UNSUPPORTED]
+    return [row for row in rows if row["status"] != Status.UNSUPPORTED]
 
 
 def time_of(row: Row) -> float | None:
     """The task's time if it was solved, else None."""
-    return float(row["total_s"]) if row["status"] in ANSWERED else None
+    return float(row["total_s"]) if Status(row["status"]).answered else None
 
 
 def blamed(rows: Sequence[Row]) -> dict[PuzzleKey, set[str]]:
@@ -100,19 +103,23 @@ def _summary(
     solver: str, collection: str, group: list[Row], cutoff: float, wrong: dict[PuzzleKey, set[str]]
 ) -> Summary:
     tried = attempted(group)
-    solved = [row for row in tried if row["status"] in ANSWERED]
+    solved = [row for row in tried if Status(row["status"]).answered]
     times = [time_of(row) for row in tried]
     solved_times = [float(row["total_s"]) for row in solved]
-    spent = sum(float(row["total_s"]) for row in tried)
+    # a skipped repeat counts as a timeout: it costs the cut-off
+    spent = sum(
+        cutoff if row["status"] == Status.SKIPPED else float(row["total_s"]) for row in tried
+    )
     agreeing = [r for r in solved if solver not in wrong[(r["collection"], r["puzzle_id"])]]
     return Summary(
         solver=solver,
         collection=collection,
         tasks=len(tried),
         solved=len(solved),
-        gave_up=sum(row["status"] == "gave_up" for row in tried),
-        timeouts=sum(row["status"] == "timeout" for row in tried),
-        errors=sum(row["status"] == "error" for row in tried),
+        gave_up=sum(row["status"] == Status.GAVE_UP for row in tried),
+        timeouts=sum(row["status"] in TIMED_OUT for row in tried),
+        memouts=sum(row["status"] == Status.MEMOUT for row in tried),
+        errors=sum(row["status"] == Status.ERROR for row in tried),
         median_s=stats.median(solved_times),
         mean_s=stats.mean(solved_times),
         max_s=max(solved_times, default=math.nan),
@@ -122,6 +129,7 @@ def _summary(
         guesses=stats.mean([float(r["guesses"]) for r in solved if r["guesses"] is not None]),
         agree=len(agreeing),
         unsupported=len(group) - len(tried),
+        skipped=sum(row["status"] == Status.SKIPPED for row in tried),
     )
 
 

@@ -23,6 +23,8 @@ COMMANDS = (
     "harness.cli.commands.check",
     "harness.cli.commands.bench",
     "harness.cli.commands.report",
+    "harness.cli.commands.compare",
+    "harness.cli.commands.merge",
     "harness.cli.commands.solvers_list",
     "harness.cli.commands.convert",
     "harness.cli.commands.show",

@@ -18,6 +18,7 @@ from puzzles.formats import (
     read_text,
     sniff_format,
 )
+from puzzles.formats.fpuzzles import entry_from_text, looks_like_fpuzzles
 from puzzles.rules import Rules
 from puzzles.symbols import Alphabet, alphabet_named, describe_char
 
@@ -29,7 +30,8 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str | int = 
         nargs=nargs,
         metavar="PUZZLE",
         help="a bundled collection (e.g. top95; see `sudoku-bench collections`), "
-        "a file (.txt one per line, .csv, ...), or a puzzle string ('-' reads lines from stdin)",
+        "a file (.txt one per line, .csv, .json, f-puzzles, ...), a puzzle string, or an "
+        "f-puzzles link ('-' reads lines from stdin)",
     )
     reading = parser.add_argument_group("reading puzzles")
     reading.add_argument(
@@ -40,10 +42,14 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str | int = 
         "letters (A-Y), or symbols:ABCD... spelled out",
     )
     reading.add_argument(
+        "--rules",
         "--geometry",
-        type=geometry_argument,
-        metavar="GEOM",
-        help="force a geometry, e.g. 6x6:3x2 (box shape), 9x9-x (Sudoku-X); default: from length",
+        dest="geometry",
+        type=rules_argument,
+        metavar="RULES",
+        help="read every puzzle under these rules: a geometry (6x6:3x2 box shape, 9x9-x "
+        'Sudoku-X), the JSON form of variant rules (\'{"size": 9, "anti_knight": true}\'), '
+        "or a file holding it; default: from each puzzle's length, or what its file says",
     )
     reading.add_argument(
         "-x",
@@ -81,6 +87,26 @@ def geometry_argument(text: str) -> Rules:
         return Rules.parse(text)
     except RulesError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def rules_argument(text: str) -> Rules:
+    """`--rules`: a geometry name, the JSON form of rules, or a file holding the JSON form."""
+    if not text.lstrip().startswith("{"):
+        path = Path(text)
+        try:
+            is_file = path.is_file()
+        except OSError:  # a name too long to be a path
+            is_file = False
+        if is_file:
+            try:
+                text = path.read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError) as error:
+                raise argparse.ArgumentTypeError(f"{path}: cannot read: {error}") from None
+            try:
+                return Rules.parse(text)
+            except RulesError as error:
+                raise argparse.ArgumentTypeError(f"{path}: {error}") from None
+    return geometry_argument(text)
 
 
 def alphabet_of(name: str) -> Alphabet:
@@ -149,6 +175,18 @@ def looks_like_puzzle(text: str) -> bool:
         return True
 
 
+def _is_fpuzzles(spec: str) -> bool:
+    """An f-puzzles link, or its ?load= text, given on the command line (not a file's name)."""
+    if spec in BUNDLED or split_selector(spec) is not None:
+        return False
+    try:
+        if Path(spec).exists():
+            return False
+    except OSError:  # longer than a file name may be: ?load= text often is
+        pass
+    return looks_like_fpuzzles(spec)
+
+
 def _stdin_text(options: ReadOptions) -> str:
     """Standard input, decoded as files are (UTF-8 checked, a BOM dropped)."""
     if sys.stdin is None:  # `sudoku-bench count - <&-`
@@ -184,6 +222,14 @@ def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
                 text = _stdin_text(options)
                 stdin = read_text(text, "stdin", fmt or sniff_format(text), options, report)
             entries += stdin
+        elif _is_fpuzzles(spec):
+            try:
+                entries.append(entry_from_text(spec, f"arg{number}", options))
+            except PuzzleFormatError as error:
+                where = error.located(source=f"argument {number}")
+                if not options.skip_invalid:
+                    raise where from None
+                report.skipped.append(where)
         elif looks_like_puzzle(spec):
             try:
                 entries.append(PuzzleEntry(f"arg{number}", parse_puzzle(spec, options)))

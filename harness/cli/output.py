@@ -22,12 +22,14 @@ def result_record(
 ) -> dict[str, Any]:
     """One JSON object per puzzle per solver.
 
-    Keys: id, puzzle, solver, status, solutions (line strings), count, exact, verdict,
-    build_s, solve_s, nodes, guesses, counters, message.
+    Keys: id, puzzle, rules (`Rules.to_json()`: with the puzzle, its identity), solver,
+    status, solutions (line strings), count, exact, verdict, build_s, solve_s, nodes,
+    guesses, counters, message.
     """
     return {
         "id": entry.id,
         "puzzle": entry.puzzle.to_line(alphabet),
+        "rules": entry.puzzle.rules.to_json(),
         "solver": result.solver,
         "status": result.status.value,
         "solutions": [grid.to_line(alphabet) for grid in result.solutions],

@@ -2,8 +2,14 @@
 
 The label is the level of the hardest technique the logic solver needed (see
 `solvers.logic.techniques.TECHNIQUES`); a puzzle it cannot finish is "beyond logic". The
-score adds a weight per step (1 for an easy step, 3 medium, 10 hard, 30 expert), so it grows
-with both the difficulty and the number of steps and orders puzzles within one label.
+score adds a weight per step (1 for an easy step, 3 medium, 10 hard, 30 expert, 100
+extreme), so it grows with both the difficulty and the number of steps.
+
+The numeric rating (`estimate`) is in the spirit of Sudoku Explainer: each technique has a
+weight on a scale from 1.0 (a pair rule's elimination) to 9.0 (a forcing net), and the
+hardest step decides. `hard_steps`, the number of steps at level hard or above, breaks ties:
+`(estimate, hard_steps)` orders puzzles. A puzzle the solver cannot finish gets
+`BEYOND_ESTIMATE` (at least that hard), one with no solution none.
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ from solvers.logic import BEYOND_LOGIC, LEVELS, TECHNIQUES, LogicSolver
 from solvers.logic.techniques import BY_KEY
 
 NO_SOLUTION = "no solution"
-LEVEL_WEIGHTS = {"easy": 1, "medium": 3, "hard": 10, "expert": 30}
+LEVEL_WEIGHTS = {"easy": 1, "medium": 3, "hard": 10, "expert": 30, "extreme": 100}
+BEYOND_ESTIMATE = 10.0  # past the heaviest technique: the logic solver could not finish
+HARD_LEVELS = ("hard", "expert", "extreme")
 LABELS = (*LEVELS, BEYOND_LOGIC)
 
 
@@ -28,6 +36,8 @@ class Rating:
     steps: int
     score: int
     counts: dict[str, int] = field(default_factory=dict)  # steps per technique key
+    estimate: float | None = None  # the hardest step's weight (Sudoku Explainer-like scale)
+    hard_steps: int = 0  # steps at level hard or above: the tie-break
 
     def record(self) -> dict[str, Any]:
         """The rating keys of `--json`."""
@@ -37,7 +47,14 @@ class Rating:
             "steps": self.steps,
             "score": self.score,
             "techniques": self.counts,
+            "estimate": self.estimate,
+            "hard_steps": self.hard_steps,
         }
+
+    @property
+    def order(self) -> tuple[float, int]:
+        """Sorts puzzles by difficulty: the estimate, then the number of hard steps."""
+        return (self.estimate if self.estimate is not None else -1.0, self.hard_steps)
 
     @property
     def rank(self) -> int:
@@ -51,15 +68,22 @@ def rating_of(result: Result) -> Rating:
     counts = {key: n for key, n in counts.items() if n}
     steps = sum(counts.values())
     score = sum(LEVEL_WEIGHTS[BY_KEY[key].level] * n for key, n in counts.items())
-    used = [BY_KEY[key] for key in BY_KEY if key in counts]  # the table's order is difficulty's
-    hardest = used[-1] if used else None
+    order = list(BY_KEY)
+    used = [BY_KEY[key] for key in BY_KEY if key in counts]
+    # the hardest step decides: the heaviest technique (the later one in the table on a tie)
+    hardest = max(used, key=lambda t: (t.weight, order.index(t.key))) if used else None
+    heaviest = hardest.weight if hardest else BY_KEY["naked_single"].weight
+    hard_steps = sum(n for key, n in counts.items() if BY_KEY[key].level in HARD_LEVELS)
+    estimate: float | None = heaviest
     if result.status is Status.NO_SOLUTION:
-        label = NO_SOLUTION
+        label, estimate = NO_SOLUTION, None
     elif result.status is Status.SOLVED:
         label = hardest.level if hardest else "easy"
     else:
-        label = BEYOND_LOGIC
-    return Rating(label, hardest.name if hardest else None, steps, score, counts)
+        label, estimate = BEYOND_LOGIC, BEYOND_ESTIMATE
+    return Rating(
+        label, hardest.name if hardest else None, steps, score, counts, estimate, hard_steps
+    )
 
 
 def rate(
@@ -70,7 +94,21 @@ def rate(
 
 
 def level_table() -> list[tuple[str, str]]:
-    """(level, techniques in order) for the README and `rate --levels`."""
+    """(level, techniques in order with their weights) for the README and `rate --levels`."""
     return [
-        (level, ", ".join(t.name for t in TECHNIQUES if t.level == level)) for level in LEVELS
-    ] + [(BEYOND_LOGIC, "none of the above finishes the puzzle (the logic solver gives up)")]
+        (
+            level,
+            ", ".join(
+                f"{t.name} {t.weight:.1f}" + ("" if t.default else " (with --uniqueness)")
+                for t in TECHNIQUES
+                if t.level == level
+            ),
+        )
+        for level in LEVELS
+    ] + [
+        (
+            BEYOND_LOGIC,
+            f"none of the above finishes the puzzle (the logic solver gives up): "
+            f"{BEYOND_ESTIMATE:.1f}",
+        )
+    ]

@@ -6,6 +6,7 @@ import os
 import platform
 import subprocess
 from collections.abc import Iterable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,45 @@ def load_average() -> float | None:
         return round(os.getloadavg()[0], 2)
     except OSError:
         return None
+
+
+def cpu_mhz() -> list[float]:
+    """Each core's clock now (`cpu MHz` in /proc/cpuinfo); empty where it is not shown."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            return [float(line.split(":", 1)[1]) for line in info if line.startswith("cpu MHz")]
+    except (OSError, ValueError):
+        return []
+
+
+@dataclass
+class Conditions:
+    """What the machine was like while a run ran, sampled now and then: the highest load
+    average and the lowest and highest CPU clock seen (frequency scaling shows as a range)."""
+
+    load_max: float | None = None
+    mhz_min: float | None = None
+    mhz_max: float | None = None
+    samples: int = 0
+
+    def sample(self) -> None:
+        load = load_average()
+        if load is not None:
+            self.load_max = max(load, self.load_max or 0.0)
+        clocks = cpu_mhz()
+        if clocks:
+            self.mhz_min = min([*clocks, *([self.mhz_min] if self.mhz_min else [])])
+            self.mhz_max = max([*clocks, *([self.mhz_max] if self.mhz_max else [])])
+        self.samples += 1
+
+    def merged(self, earlier: dict[str, Any]) -> dict[str, Any]:
+        """These conditions joined with those stored by an earlier part of the run."""
+        joined = asdict(self)
+        for key, pick in (("load_max", max), ("mhz_min", min), ("mhz_max", max)):
+            values = [v for v in (joined[key], earlier.get(key)) if v is not None]
+            joined[key] = pick(values) if values else None
+        joined["samples"] += int(earlier.get("samples", 0))
+        return joined
 
 
 def versions(backends: Iterable[Backend]) -> dict[str, str]:

@@ -12,7 +12,7 @@ from typing import TextIO
 
 from harness.running.tasks import Outcome
 
-FAILURES = ("timeout", "error")
+FAILURES = ("timeout", "error", "skipped")  # a skipped repeat counts as a timeout
 
 
 class TaskProgress:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import platform
 import signal
 import sys
 import time
@@ -27,7 +28,7 @@ from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
 from harness.running import worker
-from harness.running.tasks import ANSWERED, Outcome, Task
+from harness.running.tasks import Outcome, Task
 from harness.running.worker import Settings
 from solvers.base import Status
 from solvers.registry import Backend
@@ -72,6 +73,7 @@ class Pool:
         self.settings = settings
         self.backends = dict(backends)
         self.ctx = context()
+        self.host = platform.node()  # the workers run here: every outcome records it
         self.slots = [self._start_worker() for _ in range(jobs)]
 
     def __enter__(self) -> Pool:
@@ -83,12 +85,17 @@ class Pool:
     def run(
         self,
         tasks: Iterable[Task],
-        on_done: Callable[[Outcome], None],
+        report: Callable[[Outcome], None],
         tick: Callable[[], None] | None = None,
         tick_seconds: float = 0.2,
     ) -> None:
-        """Run every task, calling `on_done` with each outcome as it arrives (in the caller's
+        """Run every task, calling `report` with each outcome as it arrives (in the caller's
         process, so it may write to a store) and `tick` at least every `tick_seconds`."""
+
+        def on_done(outcome: Outcome) -> None:
+            outcome.host = self.host
+            report(outcome)
+
         pending = deque(tasks)
         while pending or self._busy():
             for slot in self.slots:
@@ -172,7 +179,7 @@ class Pool:
         except (EOFError, OSError):  # the pipe broke: the worker died (see below)
             pass
         if answer is not None:
-            if answer.status != Status.ERROR.value:  # the worker keeps the solver
+            if answer.status != Status.ERROR:  # the worker keeps the solver
                 slot.built.add(task.solver)
             self._free(slot)
             # outside the `try`: an error of the caller's (its stdout is full) is its own
@@ -181,12 +188,18 @@ class Pool:
         if slot.process.is_alive():
             return
         slot.process.join()
+        elapsed = time.monotonic() - slot.started if slot.solving else 0.0
+        limit = self.settings.memory_limit_mb
+        # Native code that cannot allocate under the cap aborts rather than raising.
+        memout = slot.solving and limit is not None and slot.process.exitcode in _ALLOC_DEATHS
         outcome = Outcome(
             task,
-            Status.ERROR.value,
+            Status.MEMOUT if memout else Status.ERROR,
             error=f"the worker process died ({_exit_reason(slot.process.exitcode)})"
-            + (" while solving" if slot.solving else " while building the solver"),
-            solve_s=time.monotonic() - slot.started if slot.solving else 0.0,
+            + (" while solving" if slot.solving else " while building the solver")
+            + (f" under the {limit:g} MB memory limit" if memout else ""),
+            solve_s=elapsed,
+            wall_s=elapsed if slot.solving else None,
             worker=slot.process.pid or 0,
         )
         self._replace(slot)
@@ -196,11 +209,11 @@ class Pool:
         """An answer that came after the time limit counts as a timeout: every back-end gets
         the same limit, whether it stops itself or is stopped."""
         limit = self.settings.timeout
-        if outcome.status in (*ANSWERED, Status.GAVE_UP.value) and outcome.total_s > limit:
+        if (outcome.answered or outcome.status is Status.GAVE_UP) and outcome.total_s > limit:
             outcome.error = (
                 f"{outcome.status} after {outcome.total_s:.3f} s, past the {limit:g} s limit"
             )
-            outcome.status = Status.TIMEOUT.value
+            outcome.status = Status.TIMEOUT
         return outcome
 
     def _kill(self, slot: _Slot, now: float) -> Outcome:
@@ -210,8 +223,9 @@ class Pool:
         phase = "" if slot.solving else " while building or warming up the solver"
         outcome = Outcome(
             task,
-            Status.TIMEOUT.value,
+            Status.TIMEOUT,
             solve_s=elapsed if slot.solving else 0.0,
+            wall_s=elapsed if slot.solving else None,
             error=f"killed after {elapsed:.3f} s{phase} (time limit {self.settings.timeout:g} s)",
             worker=slot.process.pid or 0,
         )
@@ -228,6 +242,10 @@ class Pool:
         fresh = self._start_worker()
         slot.process, slot.conn, slot.built = fresh.process, fresh.conn, set()
         self._free(slot)
+
+
+# How a process dies when an allocation fails in C or C++ code (abort, or a null pointer used).
+_ALLOC_DEATHS = (-signal.SIGABRT, -signal.SIGSEGV, -signal.SIGBUS)
 
 
 def _exit_reason(code: int | None) -> str:

@@ -6,16 +6,19 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import json
+import math
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.running import machine
+from harness.running.repeats import run_with_skips, timed_out_groups
 from harness.running.runner import Pool
-from harness.running.tasks import Outcome, Task, plan, shuffled
+from harness.running.tasks import Group, Outcome, Task, plan, shuffled
 from harness.running.worker import Settings
-from harness.storing.store import LockOwner, Resumption, RunInfo, Store, StoreError
+from harness.storing.store import HostInfo, LockOwner, Resumption, RunInfo, Store, StoreError
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
 from solvers.registry import Backend, get, select
@@ -79,6 +82,50 @@ def backend_from(name: str, config: dict[str, Any]) -> Backend:
     )
 
 
+@dataclass(frozen=True)
+class Shard:
+    """`--shard I/N`: the puzzles whose place in the input is I-1 modulo N, with every
+    back-end and repeat of each (so each puzzle's comparisons come from one machine)."""
+
+    index: int  # 1 .. count
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        index, slash, count = text.partition("/")
+        try:
+            shard = cls(int(index), int(count))
+        except ValueError:
+            shard = None
+        if not slash or shard is None or not 1 <= shard.index <= shard.count:
+            raise SudokuBenchError(f"--shard takes I/N with 1 <= I <= N, e.g. 2/8 (got {text!r})")
+        return shard
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+    def holds(self, puzzle_index: int) -> bool:
+        return puzzle_index % self.count == self.index - 1
+
+
+def planned(
+    entries: Sequence[PuzzleEntry],
+    names: Sequence[str],
+    repeat: int,
+    seed: int,
+    shard: Shard | None = None,
+) -> tuple[list[Task], list[int]]:
+    """The run's tasks in execution order and their positions in it. A shard keeps its part
+    of the whole run's order, with the whole run's task numbers and positions, so shards
+    merge into the run that one machine would have planned."""
+    tasks = shuffled(plan(entries, names, repeat), seed)
+    if shard is None:
+        return tasks, list(range(len(tasks)))
+    per_puzzle = len(names) * repeat  # `plan` is puzzle-major: key // per_puzzle = puzzle
+    kept = [(p, t) for p, t in enumerate(tasks) if shard.holds(t.key // per_puzzle)]
+    return [t for _, t in kept], [p for p, _ in kept]
+
+
 class RunComplete(SudokuBenchError):
     """`--resume` of a run that has every result: nothing to do, and the store is untouched."""
 
@@ -93,7 +140,19 @@ class Plan:
     settings: Settings
     jobs: int
     total: int  # tasks in the whole run
+    repeat_timeouts: bool = False  # False: a puzzle and back-end that timed out is not repeated
+    timed_out: set[Group] = field(default_factory=set)  # groups with a timed-out result
+    probed: set[Group] = field(default_factory=set)  # groups with a result that did not
     owner: LockOwner | None = None  # this process, holding the run's lock in the store
+
+
+# How often the load and the CPU clock are sampled while a run runs.
+CONDITIONS_EVERY_S = 2.0
+
+
+def new_seed() -> int:
+    """A random seed for a run that was given none (it is recorded, so the run repeats)."""
+    return random.SystemRandom().randrange(2**31)
 
 
 def start(
@@ -107,12 +166,15 @@ def start(
     seed: int | None,
     inputs: Sequence[str],
     command: str,
+    repeat_timeouts: bool = False,
+    shard: Shard | None = None,
+    cluster: str = "",
 ) -> Plan:
     """Record a new run (its settings, machine, versions and plan) and return what to run."""
     if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+        seed = new_seed()
     names = [backend.name for backend in chosen]
-    tasks = shuffled(plan(entries, names, repeat), seed)
+    tasks, positions = planned(entries, names, repeat, seed, shard)
     info = RunInfo(
         command=command,
         seed=seed,
@@ -122,18 +184,24 @@ def start(
             "timeout": settings.timeout,
             "limit": settings.limit,
             "warmup": settings.warmup,
+            "memory_limit_mb": settings.memory_limit_mb,
+            "permute": settings.permute_seed is not None,
             "repeat": repeat,
             "jobs": jobs,
+            "repeat_timeouts": repeat_timeouts,
+            "shard": str(shard or ""),
+            "cluster": cluster,
         },
         machine=machine.describe(),
         versions=machine.versions(chosen),  # the libraries this run used, not all installed
         git_commit=machine.git_commit(),
     )
     configs = {backend.name: configuration(backend) for backend in chosen}
-    run_id = store.create_run(info, tasks, configs)
+    run_id = store.create_run(info, tasks, configs, positions)
     owner = LockOwner.here()
     store.lock_run(run_id, owner)
-    return Plan(run_id, tasks, {b.name: b for b in chosen}, settings, jobs, len(tasks), owner)
+    backends = {b.name: b for b in chosen}
+    return Plan(run_id, tasks, backends, settings, jobs, len(tasks), repeat_timeouts, owner=owner)
 
 
 def resume(
@@ -154,18 +222,16 @@ def resume(
     first start, since the timings then mix two setups.
     """
     info = store.run(run_id)
-    settings = info.settings
     tasks = store.tasks(info.id)
-    if info.is_complete(len(store.finished_tasks(info.id)), len(tasks)):
+    if info.is_complete(len(store.statuses(info.id)), len(tasks)):
         raise RunComplete(f"run {info.id} is complete; nothing to resume")
     owner = LockOwner.here()
     taken = store.lock_run(info.id, owner, take_over=take_over)
     if taken is not None:
         warn(f"run {info.id} was locked by {taken.describe()}, which is gone: taking it over")
-    done = store.finished_tasks(info.id)  # read under the lock: nobody else adds results now
-    configs = store.configurations(info.id)
-    chosen = {name: backend_from(name, config) for name, config in configs.items()}
-    jobs = jobs or int(settings.get("jobs", 1))
+    done = store.statuses(info.id)  # read under the lock: nobody else adds results now
+    chosen = stored_backends(store, info.id)
+    jobs = jobs or int(info.settings.get("jobs", 1))
     here = Resumption(
         started="",
         command=command,
@@ -181,14 +247,54 @@ def resume(
             "both (the report says so)"
         )
     store.add_resumption(info.id, here)
+    work = pending(info, tasks, done, chosen, jobs)
+    work.owner = owner
+    return work
+
+
+def pending(
+    info: RunInfo,
+    tasks: Sequence[Task],
+    done: dict[int, str],
+    backends: dict[str, Backend],
+    jobs: int | None,
+) -> Plan:
+    """What is left of a stored run: its tasks without a result (`done`: key -> status)."""
+    settings = info.settings
+    finished = [(task, done[task.key]) for task in tasks if task.key in done]
     return Plan(
         info.id,
         [task for task in tasks if task.key not in done],
-        chosen,
-        Settings(float(settings["timeout"]), int(settings["limit"]), int(settings["warmup"])),
-        jobs,
+        backends,
+        stored_settings(info),
+        jobs or int(settings.get("jobs", 1)),
         len(tasks),
-        owner,
+        # runs recorded before budget control repeated every timeout
+        repeat_timeouts=bool(settings.get("repeat_timeouts", True)),
+        timed_out=timed_out_groups(finished),
+        probed={task.group for task, _ in finished},
+    )
+
+
+def stored_backends(store: Store, run_id: int) -> dict[str, Backend]:
+    """The back-ends of a stored run, as it recorded them."""
+    return {name: backend_from(name, c) for name, c in store.configurations(run_id).items()}
+
+
+def host_info(backends: Iterable[Backend]) -> HostInfo:
+    """This machine, as a host of a run: where its tasks were measured."""
+    return HostInfo(machine.describe(), machine.versions(backends), machine.git_commit())
+
+
+def stored_settings(info: RunInfo) -> Settings:
+    """The settings a run was started with (runs stored before an option existed lack it)."""
+    settings = info.settings
+    return Settings(
+        float(settings["timeout"]),
+        int(settings["limit"]),
+        int(settings["warmup"]),
+        memory_limit_mb=settings.get("memory_limit_mb"),
+        permute_seed=info.seed if settings.get("permute") else None,
     )
 
 
@@ -198,19 +304,57 @@ def execute(
     on_done: Callable[[Outcome], None] = lambda outcome: None,
     tick: Callable[[], None] | None = None,
 ) -> None:
-    """Run the plan's tasks, storing each outcome before anything else hears of it."""
+    """Run the plan's tasks on this machine, storing each outcome before anything else hears
+    of it."""
 
     def finished(outcome: Outcome) -> None:
         store.add(work.run_id, outcome)
         on_done(outcome)
 
+    conditions = machine.Conditions()
+    last_sample = -math.inf
+
+    def sampled_tick() -> None:
+        nonlocal last_sample
+        if time.monotonic() - last_sample >= CONDITIONS_EVERY_S:
+            conditions.sample()
+            last_sample = time.monotonic()
+        if tick is not None:
+            tick()
+
     try:
-        if work.tasks:
-            # no more workers than tasks: each is a process to start and stop
-            with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
-                pool.run(work.tasks, finished, tick)
+        try:
+            if work.tasks:
+                store.add_host(work.run_id, host_info(work.backends.values()))
+                # no more workers than tasks: each is a process to start and stop
+                with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
+                    run_plan(
+                        work, lambda tasks, done: pool.run(tasks, done, sampled_tick), finished
+                    )
+        finally:  # what was seen is kept even when the run is stopped
+            conditions.sample()
+            with contextlib.suppress(StoreError):  # a failing store has already said so
+                earlier = store.run(work.run_id).conditions
+                store.record_conditions(work.run_id, conditions.merged(earlier))
         store.finish_run(work.run_id)
     finally:  # stopped (Ctrl-C, a full disk) or done: the run may be resumed by anyone
-        if work.owner is not None:
-            with contextlib.suppress(StoreError):
-                store.unlock_run(work.run_id, work.owner)
+        release(store, work)
+
+
+def release(store: Store, work: Plan) -> None:
+    """Give up the run's lock, if this process holds it."""
+    if work.owner is not None:
+        with contextlib.suppress(StoreError):
+            store.unlock_run(work.run_id, work.owner)
+
+
+def run_plan(
+    work: Plan,
+    run: Callable[[Sequence[Task], Callable[[Outcome], None]], None],
+    on_done: Callable[[Outcome], None],
+) -> None:
+    """The plan's tasks through `run` (a pool's), with its rule for repeats that time out."""
+    if work.repeat_timeouts:
+        run(work.tasks, on_done)
+    else:
+        run_with_skips(run, work.tasks, on_done, timed_out=work.timed_out, probed=work.probed)

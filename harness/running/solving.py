@@ -82,7 +82,7 @@ class Answer:
     @property
     def failed(self) -> bool:
         """A wrong grid or a crashed back-end: the command's exit code becomes 1."""
-        return self.wrong or self.result.status == Status.ERROR
+        return self.wrong or self.result.status is Status.ERROR
 
     def report_failure(self) -> None:
         """Say loudly on stderr what went wrong, if anything did."""
@@ -92,7 +92,7 @@ class Answer:
                 + "; ".join(self.problems),
                 file=sys.stderr,
             )
-        if self.result.status == Status.ERROR:
+        if self.result.status is Status.ERROR:
             print(
                 f"ERROR in {self.result.solver} on {self.entry.id}: {self.result.message}",
                 file=sys.stderr,

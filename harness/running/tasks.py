@@ -13,11 +13,13 @@ from typing import Any
 from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from solvers.base import Result
+from solvers.base import Result, Status, Verdict
 
-# Outcome statuses: the solver's own (`solvers.base.Status` values) plus one of the harness's.
-ANSWERED = ("solved", "no_solution", "limit")  # the back-end did what `limit` asked
-UNSUPPORTED = "unsupported"  # the back-end cannot take this geometry: not attempted
+# A timeout, or a repeat not run after one (`Status.SKIPPED`): what the skip rule looks at.
+TIMED_OUT = frozenset({Status.TIMEOUT, Status.SKIPPED})
+
+# The tasks that differ only in their repeat: (collection, puzzle_id, geometry, puzzle, solver).
+Group = tuple[str, str, str, str, str]
 
 
 @dataclass(frozen=True)
@@ -35,16 +37,32 @@ class Task:
     def grid(self) -> Grid:
         return Grid.from_string(self.puzzle, Rules.parse(self.geometry))
 
+    @property
+    def group(self) -> Group:
+        """The puzzle and back-end: the same for every repeat of this task."""
+        return (self.collection, self.puzzle_id, self.geometry, self.puzzle, self.solver)
+
+    @property
+    def puzzle_key(self) -> tuple[str, str, str, str]:
+        """The puzzle: the same for every back-end and repeat of it (one chunk or shard)."""
+        return (self.collection, self.puzzle_id, self.geometry, self.puzzle)
+
 
 @dataclass
 class Outcome:
-    """What one task produced (a row of the results table, without the run id)."""
+    """What one task produced: the one result record of the harness, from the worker through
+    the store to the reports (a row of the results table, without the run id).
+
+    `build_s` and `solve_s` are the back-end's own split of its time; `wall_s`, `cpu_s` and
+    `peak_rss_mb` are measured around the whole solve by the worker (None when the worker was
+    killed before it could say: a timeout or memout enforced from outside).
+    """
 
     task: Task
-    status: str
+    status: Status
     count: int = 0
     exact: bool = False
-    verdict: str = "unknown"
+    verdict: Verdict = Verdict.UNKNOWN
     solutions: list[str] = field(default_factory=list)
     build_s: float = 0.0
     solve_s: float = 0.0
@@ -53,6 +71,11 @@ class Outcome:
     counters: dict[str, float] = field(default_factory=dict)
     error: str = ""
     worker: int = 0  # the worker's process id
+    wall_s: float | None = None
+    cpu_s: float | None = None  # user + system time of the worker process (all its threads)
+    peak_rss_mb: float | None = None  # the worker's peak resident memory during the solve
+    permutation: int | None = None  # `--permute`: the seed of the isomorph solved
+    host: str = ""  # the machine the task ran on ("" for a skipped repeat: it ran nowhere)
     # the solver's whole answer, when the run asked for it (`Settings.keep_result`): not stored
     result: Result | None = field(default=None, compare=False, repr=False)
 
@@ -62,7 +85,7 @@ class Outcome:
 
     @property
     def answered(self) -> bool:
-        return self.status in ANSWERED
+        return Status(self.status).answered
 
     def record(self) -> dict[str, Any]:
         """Flat keys for the store, CSV and JSON."""
@@ -71,10 +94,10 @@ class Outcome:
         return {
             "task": self.task.key,
             **row,
-            "status": self.status,
+            "status": Status(self.status).value,
             "count": self.count,
             "exact": self.exact,
-            "verdict": self.verdict,
+            "verdict": Verdict(self.verdict).value,
             "solution": self.solutions[0] if self.solutions else "",
             "solutions": self.solutions,
             "build_s": self.build_s,
@@ -85,6 +108,11 @@ class Outcome:
             "counters": self.counters,
             "error": self.error,
             "worker": self.worker,
+            "wall_s": self.wall_s,
+            "cpu_s": self.cpu_s,
+            "peak_rss_mb": self.peak_rss_mb,
+            "permutation": self.permutation,
+            "host": self.host,
         }
 
 

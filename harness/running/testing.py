@@ -12,14 +12,18 @@ a back-end reaches a worker by its `module:Class` target.
 
 from __future__ import annotations
 
+import ctypes
+import faulthandler
 import os
+import re
+import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from puzzles.grid import Grid
-from puzzles.rules import Rules
+from puzzles.rules import RuleKind, Rules
 from solvers.base import Deadline, SearchOutcome, Solver
 from solvers.registry import Backend, register, unregister
 
@@ -28,14 +32,21 @@ class ReferenceSolver(Solver[Grid]):
     """Depth-first search over the cell with the fewest candidates; exact counts."""
 
     name = "reference"
+    # every rule that only makes cells differ is in the peers its search reads
+    rule_kinds = frozenset({RuleKind.REGIONS, RuleKind.EXTRA_UNITS, RuleKind.DISTINCT_PAIRS})
 
-    def __init__(self, spin: int = 0) -> None:
+    def __init__(self, spin: int = 0, kill_node: bool = False) -> None:
         self.spin = spin  # extra busy work per puzzle, to make a CPU-bound back-end
+        # kill the process that started this worker's pool (a Dask worker on a cluster node),
+        # as a machine that goes down does: for testing lost chunks
+        self.kill_node = kill_node
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> Grid:
         return puzzle
 
     def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        if self.kill_node:
+            os.kill(_pool_owner(), signal.SIGKILL)
         burn(self.spin)
         values = list(model.values)
         found: list[Grid] = []
@@ -79,6 +90,16 @@ class ReferenceSolver(Solver[Grid]):
         return True
 
 
+def _pool_owner() -> int:
+    """The process that owns this worker's pool: the parent of the fork server (or of this
+    worker, where workers are spawned directly)."""
+    parent = os.getppid()
+    with open(f"/proc/{parent}/stat") as stat:  # "pid (name) state ppid ..."
+        fields = stat.read().rsplit(")", 1)[1].split()
+    grandparent = int(fields[1])
+    return grandparent if grandparent > 1 else parent
+
+
 def burn(steps: int) -> int:
     """Busy arithmetic that holds one core for a fixed amount of work."""
     total = 0
@@ -95,6 +116,29 @@ class SleeperSolver(ReferenceSolver):
     def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
         while True:
             time.sleep(3600)
+
+
+class NativeBlockSolver(ReferenceSolver):
+    """Blocks inside C code that holds the GIL and never checks for signals (a catastrophic
+    regular expression), as a solver stuck in a native library does: no Python-level
+    timeout or signal handler can stop it, only killing the process."""
+
+    name = "native-block"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        re.match(r"(a+)+b", "a" * 64)  # 2^64 steps in the regex engine
+        raise AssertionError("unreachable: the regular expression takes centuries")
+
+
+class SegfaultSolver(ReferenceSolver):
+    """Crashes its process with a segmentation fault, as a buggy C extension does."""
+
+    name = "segfault"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        faulthandler.disable()  # no traceback on stderr: the harness reports the signal
+        ctypes.string_at(0)  # reads address 0: SIGSEGV
+        raise AssertionError("unreachable: reading address 0 kills the process")
 
 
 class RaisingSolver(ReferenceSolver):
@@ -154,6 +198,27 @@ class LateSolver(ReferenceSolver):
         return super()._search(model, puzzle, limit, Deadline(None))
 
 
+class HogSolver(ReferenceSolver):
+    """Allocates memory without bound (10 MB at a time), as a runaway model build would."""
+
+    name = "hog"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        hoard = []
+        while True:
+            hoard.append(bytearray(10 * 1024 * 1024))
+
+
+class NapperSolver(ReferenceSolver):
+    """Sleeps 0.3 s before answering: wall time without CPU time."""
+
+    name = "napper"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        time.sleep(0.3)
+        return super()._search(model, puzzle, limit, deadline)
+
+
 class UnsupportedRulesSolver(ReferenceSolver):
     """Accepts no rules at all, as a back-end limited to some rules does for the others."""
 
@@ -168,12 +233,16 @@ CLASSES: dict[str, type[ReferenceSolver]] = {
     for cls in (
         ReferenceSolver,
         SleeperSolver,
+        NativeBlockSolver,
+        SegfaultSolver,
         RaisingSolver,
         ExitingSolver,
         WrongGridSolver,
         WrongSizeSolver,
         FalseUniqueSolver,
         LateSolver,
+        HogSolver,
+        NapperSolver,
         UnsupportedRulesSolver,
     )
 }

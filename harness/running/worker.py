@@ -13,13 +13,19 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import random
+import resource
 import signal
 import sys
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 from harness.running.tasks import Outcome, Task
+from puzzles.grid import Grid
+from puzzles.transform import Isomorph, random_isomorph
 from solvers.base import Result, Solver, Status
 from solvers.registry import Backend
 
@@ -27,13 +33,25 @@ from solvers.registry import Backend
 @dataclass(frozen=True)
 class Settings:
     """How each task is run: the solver's own timeout (`math.inf`: none), the solution limit,
-    warm-up solves, and whether the outcome carries the solver's whole `Result` (its step log
-    and partial grid, for `explain`) besides the stored fields."""
+    warm-up solves, the memory cap (MB the worker's data may grow by during a solve; None: no
+    cap), for `--permute` the run's seed from which each solve's isomorph is drawn, and
+    whether the outcome carries the solver's whole `Result` (its step log and partial grid,
+    for `explain`) besides the stored fields."""
 
     timeout: float
     limit: int = 1
     warmup: int = 0
+    memory_limit_mb: float | None = None
+    permute_seed: int | None = None
     keep_result: bool = False
+
+    def isomorph_seed(self, task: Task, solve: int) -> int | None:
+        """The seed of the isomorph that solve number `solve` of `task` meets (warm-ups come
+        first, then the timed solve), or None without `--permute`. The same run seed gives
+        the same isomorphs, and every repeat and warm-up a different one."""
+        if self.permute_seed is None:
+            return None
+        return random.Random(f"{self.permute_seed}:{task.key}:{solve}").getrandbits(32)
 
 
 def main(conn: Connection, path: list[str]) -> None:
@@ -68,28 +86,118 @@ def _run(
     settings: Settings,
     solvers: dict[str, Solver[Any]],
 ) -> Outcome:
+    meter = Meter()
+    seed = settings.isomorph_seed(task, settings.warmup)
     try:
         if backend.name not in solvers:
             solvers[backend.name] = backend.create()
         solver = solvers[backend.name]
         puzzle = task.grid()
-        for _ in range(settings.warmup):
-            solver.solve(puzzle, limit=settings.limit, timeout=settings.timeout)
+        for number in range(settings.warmup):
+            warm = _isomorph(puzzle, settings.isomorph_seed(task, number))
+            solver.solve(warm[0], limit=settings.limit, timeout=settings.timeout)
+        target, isomorph = _isomorph(puzzle, seed)
         if conn is not None:
             conn.send(("start",))
-        result = solver.solve(puzzle, limit=settings.limit, timeout=settings.timeout)
+        with meter, _memory_capped(settings.memory_limit_mb):
+            result = solver.solve(target, limit=settings.limit, timeout=settings.timeout)
+        if isomorph is not None:
+            result = _mapped_back(result, isomorph)
+    except MemoryError:
+        limit = settings.memory_limit_mb
+        outcome = Outcome(task, Status.MEMOUT, error=f"out of memory (limit {limit:g} MB)")
     except Exception as error:  # a back-end's bug is a result to record, not a crash
-        return Outcome(task, Status.ERROR.value, error=describe(error), worker=os.getpid())
-    outcome = outcome_of(task, result)
-    if settings.keep_result:
-        outcome.result = result
+        outcome = Outcome(task, Status.ERROR, error=describe(error))
+    else:
+        outcome = outcome_of(task, result)
+        if settings.keep_result:
+            outcome.result = result
+    outcome.worker = os.getpid()
+    outcome.wall_s, outcome.cpu_s, outcome.peak_rss_mb = meter.wall_s, meter.cpu_s, meter.peak_mb
+    outcome.permutation = seed
     return outcome
+
+
+def _isomorph(puzzle: Grid, seed: int | None) -> tuple[Grid, Isomorph | None]:
+    if seed is None:
+        return puzzle, None
+    isomorph = random_isomorph(puzzle.rules, seed)
+    return isomorph.apply(puzzle), isomorph
+
+
+def _mapped_back(result: Result, isomorph: Isomorph) -> Result:
+    """The result with its grids mapped back to the original puzzle."""
+    result.solutions = [isomorph.invert(grid) for grid in result.solutions]
+    if result.partial is not None:
+        result.partial = isomorph.invert(result.partial)
+    return result
+
+
+class Meter:
+    """Wall time, CPU time (all threads of this process) and peak resident memory of a block.
+
+    The peak is the kernel's high-water mark (VmHWM), reset before the block through
+    /proc/self/clear_refs, so each task has its own even in a reused worker; where that
+    cannot be reset the process's lifetime peak is given (never less than the true one).
+    """
+
+    wall_s: float | None = None
+    cpu_s: float | None = None
+    peak_mb: float | None = None
+
+    def __enter__(self) -> Meter:
+        _reset_peak_rss()
+        self._wall, self._cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall_s = time.perf_counter() - self._wall
+        self.cpu_s = time.process_time() - self._cpu
+        self.peak_mb = _peak_rss_mb()
+
+
+def _reset_peak_rss() -> None:
+    with contextlib.suppress(OSError), open("/proc/self/clear_refs", "w") as clear:
+        clear.write("5")  # 5: reset the peak resident set size (Linux 4.0 and later)
+
+
+def _peak_rss_mb() -> float:
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # kB
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+
+
+@contextlib.contextmanager
+def _memory_capped(limit_mb: float | None) -> Iterator[None]:
+    """Let this process's data (heap, anonymous maps, thread stacks) grow by at most
+    `limit_mb` while the block runs: past it, allocation fails (MemoryError in Python)."""
+    if limit_mb is None:
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    cap = _data_bytes() + int(limit_mb * 1024 * 1024)
+    resource.setrlimit(resource.RLIMIT_DATA, (cap if hard < 0 else min(cap, hard), hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
+
+
+def _data_bytes() -> int:
+    """The size of this process's data segment now (VmData), in bytes."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmData:"):
+                return int(line.split()[1]) * 1024
+    raise OSError("no VmData in /proc/self/status")
 
 
 def outcome_of(task: Task, result: Result) -> Outcome:
     return Outcome(
         task,
-        result.status.value,
+        result.status,
         count=result.count,
         exact=result.exact,
         verdict=result.verdict,

@@ -7,7 +7,8 @@ a run killed at any moment (even with SIGKILL) keeps every result it had written
 
 Tables:
 - `runs`: one row per run: id, started, finished, command, host, cpu, cores, os, python, load,
-  versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON).
+  versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON);
+  from schema version 2 also conditions (JSON: load and CPU clock sampled while it ran).
 - `tasks`: the run's plan, in execution order (`position`): task, collection, puzzle_id,
   geometry, puzzle, solver, configuration (JSON: target and options), repeat.
 - `resumes`: one row per `--resume` of a run: run, started, command, host, cpu, cores, os,
@@ -18,12 +19,20 @@ Tables:
   process lives; a row left by a killed process on this host is taken over.
 - `results`: one row per finished task: the task's columns plus status, count, exact,
   verdict, solution, solutions (JSON), build_s, solve_s, total_s, nodes, guesses,
-  counters (JSON), error, worker, finished.
+  counters (JSON), error, worker, finished; from schema version 2 also wall_s, cpu_s,
+  peak_rss_mb (measured by the worker) and permutation (the seed of a `--permute` isomorph);
+  from version 3 host (the machine that ran the task).
+- `hosts` (schema version 3): one row per machine that ran tasks of a run: run, host, cpu,
+  cores, os, python, load, versions, git_commit (as in `runs`).
+
+Inserts of results are idempotent where a task may come twice (a cluster chunk that ran again
+after its worker was lost): the first row of a task stays, a second is ignored.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import socket
 import sqlite3
@@ -35,7 +44,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache, wraps
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from harness.running.tasks import Outcome, Task
 from puzzles.errors import SudokuBenchError
@@ -96,6 +105,35 @@ def process_identity(pid: int) -> str:
 # What a report compares between a run's first start and a resumption: timings from two
 # machines, Pythons, checkouts or library versions are not one measurement.
 _SAME_MACHINE_KEYS = ("host", "cpu", "cores", "os", "python")
+# What makes two hosts of one run machines of different kinds (their names differ anyway).
+_SAME_KIND_KEYS = ("cpu", "cores", "os", "python")
+
+
+class _Setup(Protocol):
+    """What `differences` compares: a machine, library versions and a checkout."""
+
+    @property
+    def machine(self) -> dict[str, Any]: ...
+    @property
+    def versions(self) -> dict[str, str]: ...
+    @property
+    def git_commit(self) -> str: ...
+
+
+def differences(
+    first: _Setup, later: _Setup, keys: Sequence[str] = _SAME_MACHINE_KEYS
+) -> list[str]:
+    """What `later` changed from `first`: e.g. ["cpu", "ortools version"]."""
+    changed = [key for key in keys if first.machine.get(key) != later.machine.get(key)]
+    if first.git_commit != later.git_commit:
+        changed.append("sudoku-bench commit")
+    libraries = {
+        first.versions[name].rsplit(" ", 1)[0]
+        for name in first.versions.keys() & later.versions.keys()
+        if first.versions[name] != later.versions[name]
+    }
+    changed += [f"{library} version" for library in sorted(libraries)]
+    return changed
 
 
 @dataclass
@@ -125,27 +163,36 @@ class RunInfo:
     finished: str = ""
     id: int = 0
     resumes: list[Resumption] = field(default_factory=list)
+    conditions: dict[str, Any] = field(default_factory=dict)  # sampled while it ran
 
     def differences(self, later: Resumption) -> list[str]:
         """What a resumption changed from the first start: e.g. ["cpu", "ortools version"]."""
-        changed = [
-            key for key in _SAME_MACHINE_KEYS if self.machine.get(key) != later.machine.get(key)
-        ]
-        if self.git_commit != later.git_commit:
-            changed.append("sudoku-bench commit")
-        libraries = {
-            self.versions[name].rsplit(" ", 1)[0]
-            for name in self.versions.keys() & later.versions.keys()
-            if self.versions[name] != later.versions[name]
-        }
-        changed += [f"{library} version" for library in sorted(libraries)]
+        changed = differences(self, later)
         for key in RESUMPTION_SETTINGS:
             if key in later.settings and later.settings[key] != self.settings.get(key, 1):
                 changed.append(f"{key} setting")
         return changed
 
     def is_complete(self, finished_tasks: int, planned: int) -> bool:
+        """Finished, with a result for every planned task: nothing left to resume."""
         return bool(self.finished) and finished_tasks >= planned
+
+
+@dataclass
+class HostInfo:
+    """A machine that ran tasks of a run (the driver's machine is the run's own `machine`)."""
+
+    machine: dict[str, Any]  # host, cpu, cores, os, python, load (when it first reported)
+    versions: dict[str, str] = field(default_factory=dict)
+    git_commit: str = ""
+
+    @property
+    def name(self) -> str:
+        return str(self.machine.get("host") or "")
+
+    def kind_differences(self, other: HostInfo) -> list[str]:
+        """What makes `other` a machine of another kind: CPU, cores, OS, Python, versions."""
+        return differences(self, other, _SAME_KIND_KEYS)
 
 
 # What a resumption may set for itself (the rest of a run's settings are fixed at its start).
@@ -157,9 +204,15 @@ class Store(ABC):
 
     @abstractmethod
     def create_run(
-        self, info: RunInfo, tasks: Sequence[Task], configurations: dict[str, Any]
+        self,
+        info: RunInfo,
+        tasks: Sequence[Task],
+        configurations: dict[str, Any],
+        positions: Sequence[int] | None = None,
     ) -> int:
-        """Record a new run and its plan (in execution order); return its id."""
+        """Record a new run and its plan (in execution order); return its id. `positions`
+        numbers the tasks' order when it is not 0, 1, 2, ... (a shard: its places in the
+        whole run's order)."""
 
     @abstractmethod
     def run(self, run_id: int | None = None) -> RunInfo:
@@ -181,15 +234,55 @@ class Store(ABC):
         """Keys of the tasks that have a result."""
 
     @abstractmethod
+    def statuses(self, run_id: int) -> dict[int, str]:
+        """Key -> status of the tasks that have a result."""
+
+    @abstractmethod
     def add(self, run_id: int, outcome: Outcome) -> None:
         """Store one result, durably, before returning."""
+
+    @abstractmethod
+    def add_many(
+        self, run_id: int, outcomes: Sequence[Outcome], host: HostInfo | None = None
+    ) -> int:
+        """Store results (and the host that ran them) in one transaction, durably; a task that
+        has a result already keeps it (the new one is ignored). Return how many were new."""
+
+    @abstractmethod
+    def copy_results(self, run_id: int, rows: Sequence[dict[str, Any]]) -> int:
+        """Store result rows read from another store (`results()` rows) unchanged, in one
+        transaction, idempotently like `add_many`; return how many were new."""
+
+    @abstractmethod
+    def timings(
+        self, solvers: Sequence[str], collections: Sequence[str]
+    ) -> list[tuple[str, str, str, float, float]]:
+        """Every stored result of these back-ends on these collections, in any run:
+        (solver, collection, status, total_s, the run's time limit)."""
+
+    @abstractmethod
+    def add_host(self, run_id: int, host: HostInfo) -> None:
+        """Record a machine that ran tasks of the run (once per run and host name)."""
+
+    @abstractmethod
+    def hosts(self, run_id: int) -> list[HostInfo]:
+        """The machines that ran tasks of the run, in the order they were recorded."""
 
     @abstractmethod
     def add_resumption(self, run_id: int, resumption: Resumption) -> None:
         """Record that the run goes on, from now, where `resumption` says."""
 
     @abstractmethod
-    def finish_run(self, run_id: int) -> None: ...
+    def finish_run(self, run_id: int, when: str = "") -> None:
+        """Mark the run finished, now or at `when` (ISO 8601)."""
+
+    @abstractmethod
+    def positions(self, run_id: int) -> dict[int, int]:
+        """Task key -> its position in the run's order."""
+
+    @abstractmethod
+    def record_conditions(self, run_id: int, conditions: dict[str, Any]) -> None:
+        """Keep what the machine was like while the run ran (replacing what was kept)."""
 
     @abstractmethod
     def lock_run(
@@ -248,13 +341,6 @@ CREATE TABLE IF NOT EXISTS resumes (
     versions TEXT NOT NULL,
     git_commit TEXT
 );
-CREATE TABLE IF NOT EXISTS locks (
-    run INTEGER PRIMARY KEY REFERENCES runs(id),
-    pid INTEGER NOT NULL,
-    host TEXT NOT NULL,
-    process TEXT NOT NULL,
-    since TEXT NOT NULL
-);
 CREATE TABLE IF NOT EXISTS results (
     run INTEGER NOT NULL REFERENCES runs(id),
     task INTEGER NOT NULL,
@@ -289,9 +375,43 @@ CREATE TABLE IF NOT EXISTS results (
 # when it is opened (`ALTER TABLE ... ADD COLUMN`); the rows it already has take the default.
 # `_SCHEMA` above is version 1, the first released one; PRAGMA user_version holds the version.
 ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
-    ("resumes", "settings", "TEXT NOT NULL DEFAULT '{}'"),  # a resumption's own jobs
+    # version 2: measured by the worker around each solve (NULL where it was killed first)
+    ("results", "wall_s", "REAL DEFAULT NULL"),
+    ("results", "cpu_s", "REAL DEFAULT NULL"),
+    ("results", "peak_rss_mb", "REAL DEFAULT NULL"),
+    ("results", "permutation", "INTEGER DEFAULT NULL"),  # `bench --permute`: the isomorph's seed
+    ("runs", "conditions", "TEXT DEFAULT NULL"),  # JSON: load_max, mhz_min, mhz_max, samples
+    # version 3: the machine that ran the task (a cluster run has several)
+    ("results", "host", "TEXT NOT NULL DEFAULT ''"),
+    # version 4: a resumption's own settings (`jobs`)
+    ("resumes", "settings", "TEXT NOT NULL DEFAULT '{}'"),
 )
-SCHEMA_VERSION = 1 + len(ADDED_COLUMNS)
+# Tables added after version 1, created in an older store when it is opened: (name, SQL).
+ADDED_TABLES: tuple[tuple[str, str], ...] = (
+    (
+        "hosts",  # version 3: the machines that ran a run's tasks
+        """CREATE TABLE IF NOT EXISTS hosts (
+            run INTEGER NOT NULL REFERENCES runs(id),
+            host TEXT NOT NULL,
+            cpu TEXT, cores INTEGER, os TEXT, python TEXT, load REAL,
+            versions TEXT NOT NULL,
+            git_commit TEXT,
+            PRIMARY KEY (run, host)
+        )""",
+    ),
+    (
+        "locks",  # version 4: the process executing a run (see `Store.lock_run`)
+        """CREATE TABLE IF NOT EXISTS locks (
+            run INTEGER PRIMARY KEY REFERENCES runs(id),
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            process TEXT NOT NULL,
+            since TEXT NOT NULL
+        )""",
+    ),
+)
+# The version of a store written now: the last version named in the lists above.
+SCHEMA_VERSION = 4
 
 _JSON_COLUMNS = ("solutions", "counters")
 _MACHINE_COLUMNS = ("host", "cpu", "cores", "os", "python", "load")
@@ -322,7 +442,11 @@ def _reported(
 
 
 class SQLiteStore(Store):
-    """One SQLite file; every write is its own committed transaction."""
+    """One SQLite file; every write is its own committed transaction.
+
+    `read_only=True` opens an existing store without writing anything to it (no WAL switch, no
+    upgrade, no `-wal` or `-shm` file left beside it): a store of an older schema version reads
+    with the added columns' defaults and the added tables empty."""
 
     def __init__(
         self, path: Path | str = DEFAULT_PATH, *, create: bool = True, read_only: bool = False
@@ -334,6 +458,8 @@ class SQLiteStore(Store):
             if read_only:
                 self.db = _open_read_only(self.path)
                 _check_ours(self.db, self.path)
+                if "runs" not in _columns(self.db):
+                    raise StoreError(f"{self.path} is empty: not a results store")
                 _upgrade_in_views(self.db)
             else:
                 self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
@@ -351,8 +477,15 @@ class SQLiteStore(Store):
 
     @_reported
     def create_run(
-        self, info: RunInfo, tasks: Sequence[Task], configurations: dict[str, Any]
+        self,
+        info: RunInfo,
+        tasks: Sequence[Task],
+        configurations: dict[str, Any],
+        positions: Sequence[int] | None = None,
     ) -> int:
+        if positions is not None and len(positions) != len(tasks):
+            raise ValueError(f"{len(positions)} positions for {len(tasks)} tasks")
+        order = range(len(tasks)) if positions is None else positions
         machine = info.machine
         with self._transaction():
             cursor = self.db.execute(
@@ -385,7 +518,7 @@ class SQLiteStore(Store):
                         encoded.get(t.solver, "{}"),  # once per back-end, not per task
                         t.repeat,
                     )
-                    for position, t in enumerate(tasks)
+                    for position, t in zip(order, tasks, strict=True)
                 ),
             )
         return run_id
@@ -462,7 +595,38 @@ class SQLiteStore(Store):
         return {row[0] for row in rows}
 
     @_reported
+    def statuses(self, run_id: int) -> dict[int, str]:
+        rows = self.db.execute("SELECT task, status FROM results WHERE run = ?", (run_id,))
+        return {row[0]: row[1] for row in rows}
+
+    @_reported
     def add(self, run_id: int, outcome: Outcome) -> None:
+        self._insert(run_id, outcome, "INSERT")
+
+    @_reported
+    def add_many(
+        self, run_id: int, outcomes: Sequence[Outcome], host: HostInfo | None = None
+    ) -> int:
+        with self._transaction():
+            if host is not None:
+                self._add_host(run_id, host)
+            return sum(self._insert(run_id, outcome, "INSERT OR IGNORE") for outcome in outcomes)
+
+    @_reported
+    def copy_results(self, run_id: int, rows: Sequence[dict[str, Any]]) -> int:
+        with self._transaction():
+            added = 0
+            for row in rows:
+                values = {
+                    **row,
+                    "run": run_id,
+                    "exact": int(row["exact"]),
+                    **{key: json.dumps(row[key]) for key in (*_JSON_COLUMNS, "configuration")},
+                }
+                added += self._write("INSERT OR IGNORE", values)
+            return added
+
+    def _insert(self, run_id: int, outcome: Outcome, verb: str) -> int:
         record = outcome.record()
         configuration = self._configuration(run_id, outcome.task.key)
         values = {
@@ -475,15 +639,76 @@ class SQLiteStore(Store):
             "finished": now(),
             **{key: json.dumps(record[key]) for key in _JSON_COLUMNS},
         }
+        return self._write(verb, values)
+
+    def _write(self, verb: str, values: dict[str, Any]) -> int:
         columns = list(values)
-        self.db.execute(
-            f"INSERT INTO results ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        cursor = self.db.execute(
+            f"{verb} INTO results ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
             [values[column] for column in columns],
+        )
+        return cursor.rowcount
+
+    @_reported
+    def timings(
+        self, solvers: Sequence[str], collections: Sequence[str]
+    ) -> list[tuple[str, str, str, float, float]]:
+        limits = {info.id: float(info.settings.get("timeout", math.inf)) for info in self.runs()}
+        solvers, collections = list(solvers), list(collections)
+        rows = self.db.execute(
+            "SELECT run, solver, collection, status, total_s FROM results"
+            f" WHERE solver IN ({', '.join('?' * len(solvers))})"
+            f" AND collection IN ({', '.join('?' * len(collections))})",
+            [*solvers, *collections],
+        )
+        found = [
+            (solver, collection, status, float(total), limits.get(run, math.inf))
+            for run, solver, collection, status, total in rows
+        ]
+        return found
+
+    @_reported
+    def add_host(self, run_id: int, host: HostInfo) -> None:
+        self._add_host(run_id, host)
+
+    def _add_host(self, run_id: int, host: HostInfo) -> None:
+        machine = host.machine
+        self.db.execute(
+            "INSERT OR IGNORE INTO hosts (run, host, cpu, cores, os, python, load, versions,"
+            " git_commit) VALUES (?,?,?,?,?,?,?,?,?)",
+            (
+                run_id,
+                host.name,
+                *(machine.get(key) for key in _MACHINE_COLUMNS[1:]),
+                json.dumps(host.versions),
+                host.git_commit,
+            ),
         )
 
     @_reported
-    def finish_run(self, run_id: int) -> None:
-        self.db.execute("UPDATE runs SET finished = ? WHERE id = ?", (now(), run_id))
+    def hosts(self, run_id: int) -> list[HostInfo]:
+        if "hosts" not in _columns(self.db):  # an older store opened read-only
+            return []
+        rows = self.db.execute("SELECT * FROM hosts WHERE run = ? ORDER BY rowid", (run_id,))
+        return [
+            HostInfo(_machine(row), json.loads(row["versions"]), row["git_commit"] or "")
+            for row in rows
+        ]
+
+    @_reported
+    def finish_run(self, run_id: int, when: str = "") -> None:
+        self.db.execute("UPDATE runs SET finished = ? WHERE id = ?", (when or now(), run_id))
+
+    @_reported
+    def positions(self, run_id: int) -> dict[int, int]:
+        rows = self.db.execute("SELECT task, position FROM tasks WHERE run = ?", (run_id,))
+        return {row[0]: row[1] for row in rows}
+
+    @_reported
+    def record_conditions(self, run_id: int, conditions: dict[str, Any]) -> None:
+        self.db.execute(
+            "UPDATE runs SET conditions = ? WHERE id = ?", (json.dumps(conditions), run_id)
+        )
 
     @_reported
     def lock_run(
@@ -530,6 +755,7 @@ class SQLiteStore(Store):
         found = []
         for row in rows:
             record = dict(row)
+            record.setdefault("host", "")  # an older store opened read-only
             record["exact"] = bool(record["exact"])
             for key in (*_JSON_COLUMNS, "configuration"):
                 record[key] = json.loads(record[key])
@@ -575,7 +801,13 @@ def _run_info(row: sqlite3.Row) -> RunInfo:
         started=row["started"],
         finished=row["finished"] or "",
         id=row["id"],
+        conditions=json.loads(_get(row, "conditions") or "{}"),
     )
+
+
+def _get(row: sqlite3.Row, column: str) -> Any:
+    """A column that an older store opened read-only may lack (None there)."""
+    return row[column] if column in row.keys() else None  # noqa: SIM118 (`in row` reads values)
 
 
 def _machine(row: sqlite3.Row) -> dict[str, Any]:
@@ -655,6 +887,9 @@ def _upgrade_in_views(db: sqlite3.Connection) -> None:
             missing.setdefault(table, []).append(f"{default} AS {column}")
     for table, added in missing.items():
         db.execute(f"CREATE TEMP VIEW {table} AS SELECT *, {', '.join(added)} FROM main.{table}")
+    for table, create in ADDED_TABLES:  # empty, in memory, as in a store of its version
+        if table not in tables:
+            db.execute(create.replace("CREATE TABLE", "CREATE TEMP TABLE", 1))
 
 
 def _upgrade(db: sqlite3.Connection) -> None:
@@ -664,6 +899,8 @@ def _upgrade(db: sqlite3.Connection) -> None:
         for table, column, declaration in ADDED_COLUMNS:
             if column not in tables[table]:
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+        for _, create in ADDED_TABLES:
+            db.execute(create)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 

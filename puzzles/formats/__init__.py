@@ -28,6 +28,12 @@ from puzzles.formats.common import (
     Writer,
     parse_puzzle,
 )
+from puzzles.formats.fpuzzles import (
+    looks_like_fpuzzles,
+    read_fpuzzles,
+    write_fpuzzles,
+    write_fpuzzles_url,
+)
 from puzzles.formats.grids import (
     SEPARATORS,
     keeps_grid_item,
@@ -49,6 +55,9 @@ from puzzles.formats.kaggle import (
 from puzzles.formats.lines import content, read_lines, write_lines
 from puzzles.rules import Rules
 
+_FPUZZLES_KEEPS = frozenset({"solution", "metadata", "state", "box", "diagonals", "rules"})
+_FPUZZLES_METADATA = ("title", "author", "ruleset")
+
 FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
@@ -60,7 +69,7 @@ FORMATS: dict[str, Format] = {
             read_grids,
             write_grids,
             frozenset({"box"}),
-            keeps_grid_item,
+            keeps_item=keeps_grid_item,
         ),
         Format(
             "sdk",
@@ -69,7 +78,7 @@ FORMATS: dict[str, Format] = {
             read_sdk,
             write_sdk,
             frozenset({"metadata"}),
-            keeps_sdk_item,
+            keeps_item=keeps_sdk_item,
         ),
         Format(
             "csv",
@@ -78,7 +87,7 @@ FORMATS: dict[str, Format] = {
             read_csv,
             write_csv,
             frozenset({"solution", "metadata"}),
-            keeps_csv_item,
+            keeps_item=keeps_csv_item,
         ),
         Format(
             "json",
@@ -86,7 +95,7 @@ FORMATS: dict[str, Format] = {
             "a puzzle object with metadata, solution and player state, or a list of them",
             read_json,
             write_json,
-            frozenset({"solution", "metadata", "state", "box", "diagonals"}),
+            frozenset({"solution", "metadata", "state", "box", "diagonals", "rules"}),
         ),
         Format(
             "jsonl",
@@ -94,7 +103,25 @@ FORMATS: dict[str, Format] = {
             "JSON Lines: one puzzle object per line",
             read_jsonl,
             write_jsonl,
-            frozenset({"solution", "metadata", "state", "box", "diagonals"}),
+            frozenset({"solution", "metadata", "state", "box", "diagonals", "rules"}),
+        ),
+        Format(
+            "fpuzzles",
+            (".fpuzzles",),
+            "f-puzzles JSON (one object, or a list); reads links and ?load= text too",
+            read_fpuzzles,
+            write_fpuzzles,
+            _FPUZZLES_KEEPS,
+            frozenset(_FPUZZLES_METADATA),
+        ),
+        Format(
+            "fpuzzles-url",
+            (),
+            "f-puzzles links (https://www.f-puzzles.com/?load=...), one per line",
+            read_fpuzzles,
+            write_fpuzzles_url,
+            _FPUZZLES_KEEPS,
+            frozenset(_FPUZZLES_METADATA),
         ),
     )
 }
@@ -140,6 +167,15 @@ def looks_like_grids(text: str, options: ReadOptions = ReadOptions()) -> bool:
             rules = options.rules
             return cells != rules.cell_count and cells <= max(25, rules.size)
         return cells == 0 or (cells <= 25 and not _is_puzzle_length(cells))
+    return False
+
+
+def _first_line_is_fpuzzles(text: str) -> bool:
+    """A `.txt` file of f-puzzles links (or their ?load= text), one per line."""
+    for line in io.StringIO(text):
+        stripped = content(line) if "://" not in line else line.strip()
+        if stripped:
+            return looks_like_fpuzzles(stripped)
     return False
 
 
@@ -196,7 +232,9 @@ def _reader(text: str, fmt: str, options: ReadOptions) -> Reader:
         return FORMATS[key].read
     extension = key if key.startswith(".") else f".{key}"
     name = EXTENSIONS.get(extension, "line")
-    if name == "line" and looks_like_grids(text, options):
+    if name == "line" and _first_line_is_fpuzzles(text):
+        name = "fpuzzles"
+    elif name == "line" and looks_like_grids(text, options):
         name = "grid"
     return FORMATS[name].read
 

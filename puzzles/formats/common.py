@@ -99,8 +99,9 @@ def checked(grid: Grid, options: ReadOptions) -> Grid:
 
 @cache
 def with_diagonals(rules: Rules) -> Rules:
-    """The Sudoku-X form of a geometry: one shared instance, so its tables are built once."""
-    return Rules(rules.size, rules.box_rows, rules.box_cols, diagonals=True)
+    """The rules with both diagonals added (every other rule kept): one shared instance per
+    rules, so its tables are built once."""
+    return rules.with_rules(diagonals=True)
 
 
 def check_solution(puzzle: Grid, solution: Grid) -> Grid:
@@ -168,16 +169,20 @@ class Format:
     summary: str
     read: Reader
     write: Writer
-    keeps: frozenset[str] = frozenset()  # of "solution", "metadata", "state", "box", "diagonals"
-    # which metadata items the writer keeps (key, value); None: all of them if "metadata" is
-    # in `keeps`, else none
+    # of "solution", "metadata", "state", "box", "diagonals", "rules" (variant rules)
+    keeps: frozenset[str] = frozenset()
+    metadata_keys: frozenset[str] | None = None  # the metadata it keeps, if not all
+    # which metadata items (key, value) the writer keeps, where that depends on the value too
     keeps_item: Callable[[str, Any], bool] | None = None
 
     def dropped_metadata(self, entry: PuzzleEntry) -> list[str]:
         """The metadata keys of `entry` that writing it in this format leaves out."""
         if self.keeps_item is not None:
             return [key for key, value in entry.metadata.items() if not self.keeps_item(key, value)]
-        return [] if "metadata" in self.keeps else list(entry.metadata)
+        if "metadata" not in self.keeps:
+            return list(entry.metadata)
+        kept = self.metadata_keys
+        return [] if kept is None else [key for key in entry.metadata if key not in kept]
 
     def losses(self, entries: Sequence[PuzzleEntry]) -> list[str]:
         """What writing `entries` in this format leaves out, in words (for a warning)."""
@@ -189,6 +194,7 @@ class Format:
             "state": sum(1 for e in entries if e.state is not None),
             "box": sum(1 for e in entries if _unusual_box(e.puzzle.rules)),
             "diagonals": sum(1 for e in entries if e.puzzle.rules.diagonals),
+            "rules": sum(1 for e in entries if not e.puzzle.rules.is_classic),
         }
         shown = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
         words = {
@@ -197,6 +203,8 @@ class Format:
             "state": "player states",
             "box": "box shapes other than the usual one (e.g. 6x6:3x2)",
             "diagonals": "diagonals (Sudoku-X: they read back as plain Sudoku)",
+            "rules": "variant rules (jigsaw, anti-knight, killer, ...: they read back as "
+            "classic Sudoku unless --rules gives them)",
         }
         return [
             f"{_of_puzzles(count)} {words[kind]}"

@@ -5,6 +5,8 @@ A puzzle object:
     {
       "id": "top95:1",                  where it came from (kept in metadata; ids are file:line)
       "geometry": "9x9",                optional: 6x6:3x2 (box shape), 9x9-x (Sudoku-X), ...
+      "rules": {"size": 9, "anti_knight": true},   optional: variant rules, `Rules.to_json()`
+                                        (written instead of "geometry" for them)
       "alphabet": "default",            optional: default, hex, letters, or the symbols
       "puzzle": "4.....8.5.3...",       required: a line, or rows of numbers (0 = empty)
       "solution": "417369825...",       optional, must solve the puzzle
@@ -14,6 +16,8 @@ A puzzle object:
       },
       "source": "...", "difficulty": "hard", ...   anything else is metadata, kept as is
     }
+
+An object with "size" and "grid" and no "puzzle" is an f-puzzles puzzle (`fpuzzles`).
 """
 
 from __future__ import annotations
@@ -38,11 +42,12 @@ from puzzles.formats.common import (
     encode,
     located,
 )
+from puzzles.formats.fpuzzles import entry_from_object, is_fpuzzles_object
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT, Alphabet, alphabet_named
 
-KEYS = ("id", "geometry", "alphabet", "puzzle", "solution", "state")
+KEYS = ("id", "geometry", "rules", "alphabet", "puzzle", "solution", "state")
 _CELL = re.compile(r"r(\d+)c(\d+)")
 # Python's JSON parser recurses on nesting: thousands of `[` are not a puzzle but a crash.
 TOO_DEEP = "JSON nested too deeply to be a puzzle"
@@ -160,10 +165,12 @@ def _skip(text: str, pos: int) -> int:
 def _entry(
     value: Any, entry_id: str, options: ReadOptions, doc: _Text, start: int, end: int
 ) -> PuzzleEntry:
+    if is_fpuzzles_object(value):
+        return entry_from_object(value, entry_id, options)
     if not isinstance(value, dict) or "puzzle" not in value:
         raise PuzzleFormatError('expected a JSON object with a "puzzle" key')
     alphabet = _alphabet(value.get("alphabet"), options.alphabet)
-    rules = options.rules or _geometry(value.get("geometry"))
+    rules = options.rules or _rules(value.get("geometry"), value.get("rules"))
 
     def grid(key: str, field: Any, rules: Rules | None) -> Grid:
         return _grid(field, key, rules, alphabet, doc, start, end)
@@ -195,13 +202,31 @@ def _alphabet(name: Any, default: Alphabet) -> Alphabet:
         raise PuzzleFormatError(f'"alphabet": {error}') from None
 
 
-def _geometry(name: Any) -> Rules | None:
-    if name is None:
-        return None
+def _rules(geometry: Any, rules: Any) -> Rules | None:
+    """The rules "rules" (the JSON form, or its text) and "geometry" (a name) give; where
+    both are given, they must agree on what a geometry says (size, box shape, diagonals)."""
+    named = None
+    if geometry is not None:
+        try:
+            named = Rules.parse(str(geometry))
+        except RulesError as error:
+            raise PuzzleFormatError(f'"geometry": {error}') from None
+    if rules is None:
+        return named
     try:
-        return Rules.parse(str(name))
+        stated = Rules.parse(rules) if isinstance(rules, str) else Rules.from_json(rules)
     except RulesError as error:
-        raise PuzzleFormatError(f'"geometry": {error}') from None
+        raise PuzzleFormatError(f'"rules": {error}') from None
+    if named is not None and named not in (stated, _geometry_of(stated)):
+        raise PuzzleFormatError(
+            f'"geometry" {named.name} and "rules" ({stated.name}) disagree: keep one'
+        )
+    return stated
+
+
+def _geometry_of(rules: Rules) -> Rules:
+    """What a geometry name says of the rules: size, box shape, diagonals."""
+    return Rules(rules.size, rules.box_rows, rules.box_cols, rules.diagonals)
 
 
 def _grid(
@@ -269,7 +294,9 @@ def entry_object(entry: PuzzleEntry, options: WriteOptions) -> dict[str, Any]:
     """The JSON object for one entry (the schema above); `id` keeps the first source."""
     puzzle = entry.puzzle
     record: dict[str, Any] = {"id": entry.metadata.get("id", entry.id)}
-    if puzzle.rules != Rules.of_size(puzzle.rules.size):
+    if not puzzle.rules.is_classic:
+        record["rules"] = puzzle.rules.to_json()
+    elif puzzle.rules != Rules.of_size(puzzle.rules.size):
         record["geometry"] = puzzle.rules.name
     if options.alphabet != DEFAULT:
         record["alphabet"] = options.alphabet.name or options.alphabet.symbols

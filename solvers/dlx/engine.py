@@ -70,6 +70,7 @@ class DancingLinks:
         self.guesses = 0
         self.exhausted = False  # whether the last search explored everything
         self.selected: list[int] = []  # rows taken up front by `select`
+        self.removed: set[int] = set()  # rows left out up front by `remove`
         self.clashes: list[int] = []  # columns two selected rows share (then: no solution)
 
     def _append_rows(self, rows: Sequence[Sequence[int]], width: int) -> None:
@@ -130,6 +131,7 @@ class DancingLinks:
             self.S[:],
         )
         twin.selected, twin.clashes = self.selected[:], self.clashes[:]
+        twin.removed = set(self.removed)
         return twin
 
     def select(self, rows: Iterable[int]) -> None:
@@ -142,6 +144,8 @@ class DancingLinks:
         """
         taken = {column for row in self.selected for column in self._columns_of(row)}
         for row in rows:
+            if row in self.removed:
+                raise ValueError(f"row {row} was removed and cannot be selected")
             columns = self._columns_of(row)
             clashing = [column for column in columns if column in taken]
             if clashing:
@@ -151,6 +155,31 @@ class DancingLinks:
             for column in columns:
                 self._cover(column + 1)
             self.selected.append(row)
+
+    def remove(self, rows: Iterable[int]) -> None:
+        """Leave rows out of the matrix before the search (options ruled out up front).
+
+        Each row's nodes are unlinked from their columns, so no search or `select` meets
+        them again. This is permanent for this instance (search a `copy()` to keep the
+        original). Call it before `select`: a removed row cannot be selected.
+        """
+        U, D, C, S = self.U, self.D, self.C, self.S
+        for row in rows:
+            if row in self.removed:
+                continue
+            if row in self.selected:
+                raise ValueError(f"row {row} was selected and cannot be removed")
+            self._columns_of(row)  # checks the row number
+            self.removed.add(row)
+            first = node = self.first[row]
+            while True:
+                u, d = U[node], D[node]
+                D[u] = d
+                U[d] = u
+                S[C[node]] -= 1
+                node = self.R[node]
+                if node == first:
+                    break
 
     def _columns_of(self, row: int) -> list[int]:
         if not 0 <= row < self.row_count:

@@ -180,6 +180,7 @@ def compute_basis(system: PolynomialSystem, deadline: Deadline) -> Basis:
     deadline.check()
     start = time.perf_counter()
     with interruptible(deadline):
-        polys = system.polynomials() or [system.ring.zero]
+        # sympy divides by every generator it is given: a zero one would be a division by 0
+        polys = [p for p in system.polynomials() if p] or [system.ring.zero]
         result = groebner(polys, system.ring)
     return Basis(system, [p for p in result if p], time.perf_counter() - start)

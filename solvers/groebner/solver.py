@@ -6,12 +6,19 @@ reads them off.
 
 Larger systems: algebraic propagate-and-split. The knowledge is one univariate candidate
 polynomial C_c(t) per cell (its roots are the digits still possible). Every step is algebra:
-  * the thesis's gcd step: a cell fixed to v turns each peer's C into gcd(C, G(v, t));
-  * the unit polynomial: prod_{c in unit} (x_c - d) lies in the ideal for every digit d (the
-    unit's values are the roots of F); x_c - d is invertible modulo C_c unless d is a root of
-    C_c, so when only one cell of the unit keeps the root d, x_c - d is in the ideal (none: 1 is);
+  * the thesis's gcd step: a cell fixed to v turns each peer's C into gcd(C, G(v, t)) (peers:
+    unit mates, cage mates, anti-knight / anti-king partners);
+  * the house polynomial: prod_{c in house} (x_c - d) lies in the ideal for every digit d (a
+    house's N values are the roots of F; only houses: a smaller extra region need not hold
+    every digit); x_c - d is invertible modulo C_c unless d is a root of C_c, so when only one
+    cell of the house keeps the root d, x_c - d is in the ideal (none: 1 is);
+  * non-consecutive neighbours a, b: prod over the roots u of C_a of H(u, t) is in the ideal,
+    so C_b becomes its gcd with C_b (the digits some root of a still allows next to b);
+  * a cage sum whose cells are known but one: D(x_c) - r is in the ideal (x_c - r in the
+    thesis), so C_c becomes gcd(C_c, t - r); all known and the sum is wrong: 1 is in it;
   * local bases: the reduced lex basis of a unit's ideal ([1]: contradiction) and its
     variety, which removes every root that no local solution uses (naked and hidden subsets);
+    the same for a summed cage's ideal with its sum (the cage's possible combinations);
   * when that stalls, split: I + <x_c - v> for each root v of the cell with fewest roots;
   * when few cells are left, one basis of the residual ideal finishes the branch.
 Counting with a limit follows the split tree, adding the leaves' standard-monomial counts.
@@ -24,17 +31,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from puzzles.grid import Grid
-from puzzles.rules import Rules
+from puzzles.rules import ALL_KINDS, Cage, Rules
 from reductions.polynomial import (
-    Algebra,
+    FieldTooSmallError,
     ModulusOption,
     PolynomialReduction,
     PolynomialSystem,
     UPoly,
     format_polynomial,
-    resolve_modulus,
 )
-from solvers.base import Deadline, SearchOutcome, SearchTimeout, Solver
+from solvers.base import Deadline, SearchOutcome, SearchTimeout, Solver, UnsupportedPuzzleError
 from solvers.groebner.basis import Basis, BasisError, compute_basis
 
 STRATEGIES = ("auto", "basis", "split")
@@ -97,12 +103,18 @@ class Search:
     """One solve: the puzzle's algebra, the options, the counters and the solutions found."""
 
     def __init__(
-        self, puzzle: Grid, solver: GroebnerSolver, limit: int, deadline: Deadline
+        self,
+        puzzle: Grid,
+        system: PolynomialSystem,
+        solver: GroebnerSolver,
+        limit: int,
+        deadline: Deadline,
     ) -> None:
         self.puzzle = puzzle
         self.rules: Rules = puzzle.rules
-        modulus = resolve_modulus(solver.modulus, self.rules.size, solver.unity)
-        self.algebra = Algebra.of(self.rules.size, modulus, unity=solver.unity)
+        self.algebra = system.algebra  # the field the reduction chose for these rules
+        self.house_indices = frozenset(self.rules.houses)
+        self.summed_cages = [cage for cage in self.rules.cages if cage.total is not None]
         self.solver = solver
         self.limit = limit
         self.deadline = deadline
@@ -113,6 +125,7 @@ class Search:
         # cells whose polynomial changed since their units were last looked at
         self.changed: set[int] = set(self.rules.cells)
         self.local_cache: dict[tuple[tuple[int, tuple[int, ...]], ...], dict[int, set[int]]] = {}
+        self.cage_cache: dict[tuple[tuple[int, tuple[int, ...]], ...], dict[int, set[int]]] = {}
 
     # --- leaves: one basis ------------------------------------------------------------
 
@@ -121,7 +134,11 @@ class Search:
         open_cells = knowledge.open_cells()
         known = {c: r[0] for c, r in enumerate(knowledge.roots) if len(r) == 1}
         if not open_cells:
-            self.take([{}], 1, known)
+            # every cell known: the ideal is <x_c - v> plus the clash constants, if any
+            if not PolynomialSystem(self.rules, self.algebra, {}, known).clash_reasons:
+                self.take([{}], 1, known)
+            else:
+                self.stats.add("contradictions")
             return
         system = PolynomialSystem(
             self.rules,
@@ -192,19 +209,29 @@ class Search:
         return len(knowledge.roots[cell]) == 1
 
     def propagate(self, knowledge: Knowledge, fixed: list[int]) -> None:
-        """Apply the algebraic steps until none changes anything (or 1 is in the ideal)."""
+        """Apply the algebraic steps until none changes anything (or 1 is in the ideal).
+
+        Every step restricts a candidate polynomial only when it removes a root, so the
+        loop ends: it goes round again while some cell changed.
+        """
         start = time.perf_counter()
         try:
             while True:
                 self.gcd_steps(knowledge, fixed)
-                units = {u for cell in self.changed for u in self.rules.units_of[cell]}
-                self.changed = set()
-                fixed = self.unit_polynomial_steps(knowledge, sorted(units))
-                if fixed:
+                changed, self.changed = self.changed, set()
+                houses = {u for c in changed for u in self.rules.units_of[c]} & self.house_indices
+                fixed = self.unit_polynomial_steps(knowledge, sorted(houses))
+                fixed += self.nonconsecutive_steps(knowledge, changed)
+                fixed += self.cage_steps(knowledge, changed)
+                if fixed or self.changed:
                     continue
                 if self.solver.local_cells >= 2:
                     fixed = self.local_basis_steps(knowledge)
                     if fixed or self.changed:  # roots removed: their units are looked at again
+                        continue
+                if self.solver.cage_cells >= 2:
+                    fixed = self.cage_basis_steps(knowledge)
+                    if fixed or self.changed:
                         continue
                 return
         finally:
@@ -224,9 +251,10 @@ class Search:
                     queue.append(peer)
 
     def unit_polynomial_steps(self, knowledge: Knowledge, units: list[int]) -> list[int]:
-        """prod (x_c - d) over a unit is in the ideal: a digit kept by one cell is forced there.
+        """prod (x_c - d) over a house is in the ideal: a digit kept by one cell is forced there.
 
-        Only the units of cells whose polynomials changed can tell anything new.
+        `units` are houses (indices into `rules.units`); only the houses of cells whose
+        polynomials changed can tell anything new.
         """
         fixed = []
         for index in units:
@@ -240,6 +268,100 @@ class Search:
                     if self.restrict(knowledge, holders[0], self.algebra.linear(digit)):
                         fixed.append(holders[0])
         return fixed
+
+    def nonconsecutive_steps(self, knowledge: Knowledge, changed: set[int]) -> list[int]:
+        """C_b <- gcd(C_b, prod over the roots u of C_a of H(u, t)) for the non-consecutive
+        neighbours b of each changed cell a: b keeps the digits a still allows next to it."""
+        fixed = []
+        queue = sorted(c for c in changed if self.rules.neighbours[c])
+        while queue:
+            cell = queue.pop()
+            support = self.algebra.nonconsecutive_support(knowledge.roots[cell])
+            for neighbour in self.rules.neighbours[cell]:
+                before = knowledge.roots[neighbour]
+                new = self.algebra.gcd(knowledge.polys[neighbour], support)
+                if self.algebra.degree(new) == len(before):
+                    continue  # every digit of the neighbour is still allowed
+                self.stats.add("nonconsecutive_gcds")
+                if self.restrict(knowledge, neighbour, support):
+                    fixed.append(neighbour)
+                queue.append(neighbour)
+        return fixed
+
+    def cage_steps(self, knowledge: Knowledge, changed: set[int]) -> list[int]:
+        """A summed cage of changed cells with one open cell c: D(x_c) - r is in the ideal,
+        r the total less the known digits, so C_c <- gcd(C_c, t - r) (1 when r is no digit);
+        with none open, a wrong sum puts 1 in the ideal. Sums are added as integers."""
+        fixed = []
+        cages = {i for c in changed for i in self.rules.cages_of[c]}
+        for index in sorted(cages):
+            cage = self.rules.cages[index]
+            if cage.total is None:
+                continue
+            open_cells = [c for c in cage.cells if len(knowledge.roots[c]) > 1]
+            rest = cage.total - sum(
+                knowledge.roots[c][0] for c in cage.cells if len(knowledge.roots[c]) == 1
+            )
+            if not open_cells:
+                if rest:
+                    raise Contradiction
+            elif len(open_cells) == 1:
+                self.stats.add("cage_sums")
+                divisor = (
+                    self.algebra.linear(rest) if rest in self.algebra.value else self.algebra.one
+                )
+                if self.restrict(knowledge, open_cells[0], divisor):
+                    fixed.append(open_cells[0])
+        return fixed
+
+    def cage_basis_steps(self, knowledge: Knowledge) -> list[int]:
+        """Each summed cage with 2..cage_cells open cells: the variety of its local ideal (its
+        candidate polynomials, G's, H's and the sum with the known digits substituted)
+        removes the roots no combination uses."""
+        fixed = []
+        for cage in self.summed_cages:
+            open_cells = [c for c in cage.cells if len(knowledge.roots[c]) > 1]
+            if not 2 <= len(open_cells) <= self.solver.cage_cells:
+                continue
+            used = self.cage_variety(knowledge, cage, open_cells)
+            for cell in open_cells:
+                if set(knowledge.roots[cell]) - used[cell]:
+                    self.stats.add("cage_removals")
+                    if self.restrict(knowledge, cell, self.algebra.from_roots(used[cell])):
+                        fixed.append(cell)
+            if fixed:
+                return fixed
+        return fixed
+
+    def cage_variety(
+        self, knowledge: Knowledge, cage: Cage, open_cells: list[int]
+    ) -> dict[int, set[int]]:
+        """The digits each open cell of a cage takes in some solution of its ideal (memoised)."""
+        key = tuple((c, knowledge.roots[c]) for c in cage.cells)
+        if key not in self.cage_cache:
+            known = {c: knowledge.roots[c][0] for c in cage.cells if c not in open_cells}
+            system = PolynomialSystem(
+                self.rules, self.algebra, {c: knowledge.polys[c] for c in open_cells}, known
+            )
+            self.cage_cache[key] = self.variety_of(system, "cage")
+        used = self.cage_cache[key]
+        if not any(used.values()):
+            raise Contradiction
+        return used
+
+    def variety_of(self, system: PolynomialSystem, kind: str) -> dict[int, set[int]]:
+        """cell -> the digits it takes in the points of a local ideal ({} each when none)."""
+        used: dict[int, set[int]] = {c: set() for c in system.cells}
+        if system.clash_reasons:
+            return used
+        basis = compute_basis(system, self.deadline)
+        self.stats.basis(kind, basis)
+        if basis.is_unit:
+            return used
+        for solution in basis.solutions(COUNT_CAP):
+            for c, digit in solution.items():
+                used[c].add(digit)
+        return used
 
     def local_basis_steps(self, knowledge: Knowledge) -> list[int]:
         """Each unit with few open cells: its basis and variety remove the roots nobody uses."""
@@ -266,15 +388,7 @@ class Search:
             system = PolynomialSystem(
                 self.rules, self.algebra, {c: knowledge.polys[c] for c in cells}, {}
             )
-            basis = compute_basis(system, self.deadline)
-            self.stats.basis("local", basis)
-            if basis.is_unit:
-                raise Contradiction
-            used: dict[int, set[int]] = {c: set() for c in cells}
-            for solution in basis.solutions(COUNT_CAP):
-                for c, digit in solution.items():
-                    used[c].add(digit)
-            self.local_cache[key] = used
+            self.local_cache[key] = self.variety_of(system, "local")
         if not any(self.local_cache[key].values()):
             raise Contradiction
         return self.local_cache[key]
@@ -291,10 +405,18 @@ class GroebnerSolver(Solver[PolynomialSystem]):
     always one basis of the whole system, `split` = always propagate-and-split),
     `basis_freedom` (auto: one basis when the sum over cells of (candidates - 1) is at most
     this), `leaf_freedom` (a branch whose freedom is at most this is finished by one basis),
-    `local_cells` (units with 2..this many open cells get a local basis; below 2: none).
+    `local_cells` (units with 2..this many open cells get a local basis; below 2: none),
+    `cage_cells` (summed cages with 2..this many open cells get a local basis; below 2: none).
+
+    Every variant rule is in the ideal (see `reductions.polynomial`): regions and extra
+    units, anti-knight / anti-king pairs and cage mates by G, non-consecutive pairs by H,
+    parity by the candidate polynomials, cage sums as linear polynomials. Over GF(p) the
+    prime must exceed the cages' spread (`default` picks one for roots of unity); a
+    configuration whose prime cannot answers `unsupported` for that puzzle.
     """
 
     name = "groebner"
+    rule_kinds = ALL_KINDS
 
     def __init__(
         self,
@@ -306,6 +428,7 @@ class GroebnerSolver(Solver[PolynomialSystem]):
         basis_freedom: int = 24,
         leaf_freedom: int = 12,
         local_cells: int = 0,
+        cage_cells: int = 2,
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
@@ -318,16 +441,20 @@ class GroebnerSolver(Solver[PolynomialSystem]):
         self.basis_freedom = basis_freedom
         self.leaf_freedom = leaf_freedom
         self.local_cells = local_cells
+        self.cage_cells = cage_cells
         self.reduction = PolynomialReduction(modulus=modulus, unit_sums=unit_sums, unity=self.unity)
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> PolynomialSystem:
-        system, _ = self.reduction.apply(puzzle)
+        try:
+            system, _ = self.reduction.apply(puzzle)
+        except FieldTooSmallError as error:  # this configuration's field, not the puzzle
+            raise UnsupportedPuzzleError(str(error)) from None
         return system
 
     def _search(
         self, model: PolynomialSystem, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
-        search = Search(puzzle, self, limit, deadline)
+        search = Search(puzzle, model, self, limit, deadline)
         timed_out = False
         try:
             self._run(search, model)
@@ -353,8 +480,11 @@ class GroebnerSolver(Solver[PolynomialSystem]):
         search.details["method"] = "basis" if whole else "propagate-and-split"
         if whole:
             search.finish(system, "full")
-        elif system.clashing_pairs:  # G(v, v) = F'(v) is a nonzero constant: 1 is in I
-            search.stats.add("clashes", len(system.clashing_pairs))
+        elif system.clash_reasons:  # a nonzero constant (G(v, v) = F'(v), ...): 1 is in I
+            search.stats.add("clashes", len(system.clash_reasons))
+            search.details["clashes"] = [reason for reason, _ in system.clash_reasons]
+        elif not all(knowledge.roots):  # a candidate polynomial is a nonzero constant
+            search.stats.add("contradictions")
         else:
             search.explore(knowledge, [c for c in system.cells if len(knowledge.roots[c]) == 1])
 

@@ -1,5 +1,7 @@
 """Intersections: a digit confined to where a box meets a line (pointing pairs and triples),
-or to where a line meets a box (box/line reduction). Diagonals of Sudoku-X count as lines."""
+or to where a line meets a box (box/line reduction). Boxes are the regions (jigsaw pieces
+too); diagonals and extra regions count as lines, but only a house (a unit of N cells) must
+hold a digit, so only a house confines one."""
 
 from __future__ import annotations
 
@@ -11,17 +13,23 @@ from solvers.logic.state import GROUP_NAMES, Candidates, Move, Step, digits_of
 
 @cache
 def _crossings(rules: Rules) -> tuple[tuple[int, int, frozenset[int]], ...]:
-    """(box, line, shared cells) for every box and line sharing two or more cells."""
+    """(region, line, shared cells) for every region and other unit sharing two or more
+    cells: rows, columns, diagonals and extra regions, against the boxes or jigsaw pieces."""
     n = rules.size
-    boxes = range(2 * n, 3 * n)
+    regions = range(2 * n, 3 * n)
     lines = [*range(2 * n), *range(3 * n, len(rules.units))]
     found = []
-    for box in boxes:
+    for region in regions:
         for line in lines:
-            shared = frozenset(rules.units[box]) & frozenset(rules.units[line])
+            shared = frozenset(rules.units[region]) & frozenset(rules.units[line])
             if len(shared) >= 2:
-                found.append((box, line, shared))
+                found.append((region, line, shared))
     return tuple(found)
+
+
+@cache
+def _house_set(rules: Rules) -> frozenset[int]:
+    return frozenset(rules.houses)
 
 
 def _confined(state: Candidates, inside: int, outside: int, shared: frozenset[int]) -> int:
@@ -42,7 +50,8 @@ def _removed(
 
 
 def pointing(state: Candidates) -> Step | None:
-    """A digit whose places in a box lie on one line leaves the rest of that line."""
+    """A digit whose places in a box lie on one line leaves the rest of that line (any unit
+    the box crosses: a digit the box must hold, the line may hold only once)."""
     rules = state.rules
     for box, line, shared in _crossings(rules):
         digits = _confined(state, box, line, shared)
@@ -60,9 +69,13 @@ def pointing(state: Candidates) -> Step | None:
 
 
 def box_line_reduction(state: Candidates) -> Step | None:
-    """A digit whose places in a line lie in one box leaves the rest of that box."""
+    """A digit whose places in a line lie in one box leaves the rest of that box. The line
+    must be a house (N cells): a smaller extra region need not hold the digit at all."""
     rules = state.rules
+    houses = _house_set(rules)
     for box, line, shared in _crossings(rules):
+        if line not in houses:
+            continue
         digits = _confined(state, line, box, shared)
         if digits:
             digit = digits_of(digits)[0]

@@ -12,11 +12,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzles.checker import is_solution
+from puzzles.checker import is_solution, solution_problems
 from puzzles.grid import Grid
+from puzzles.rules import ALL_KINDS
 from solvers.base import Deadline, SearchOutcome, Solver
 from solvers.logic.state import Candidates, Contradiction, Step
-from solvers.logic.techniques import BEYOND_LOGIC, BY_KEY, Technique, choose, next_step
+from solvers.logic.techniques import (
+    BEYOND_LOGIC,
+    BY_KEY,
+    UNIQUENESS_KEYS,
+    Technique,
+    choose,
+    for_rules,
+    next_step,
+)
 
 SOLVED, STUCK, CONTRADICTION, TIMED_OUT = "solved", "stuck", "contradiction", "timed out"
 
@@ -65,7 +74,7 @@ def run_logic(
     state: Candidates | None = None,
 ) -> LogicRun:
     """Apply the easiest technique that finds something until the grid is full or none does."""
-    chosen = tuple(techniques) if techniques is not None else choose(None)
+    chosen = for_rules(techniques if techniques is not None else choose(None), puzzle.rules)
     if state is None:
         try:
             state = Candidates.from_grid(puzzle)
@@ -87,6 +96,12 @@ def run_logic(
         except Contradiction as error:
             run.end, run.message = CONTRADICTION, f"no solution: {error}"
             return run
+    if not is_solution(puzzle, state.to_grid()):
+        # every placement was forced, so a full grid that breaks a rule (a pair or a cage
+        # rule whose technique had no turn after the last placement) proves there is none
+        problem = solution_problems(puzzle, state.to_grid())[0]
+        run.end, run.message = CONTRADICTION, f"no solution: {problem}"
+        return run
     run.end = SOLVED
     return run
 
@@ -105,12 +120,29 @@ def step_record(step: Step, puzzle: Grid) -> dict[str, Any]:
 class LogicSolver(Solver[Candidates | Contradiction]):
     """Human techniques only; `techniques` restricts them to a subset (by key). With
     `explain=False` the details keep only the counters' summary, not the step log (faster
-    where only the rating matters, as in the generator)."""
+    where only the rating matters, as in the generator). `uniqueness=True` adds the
+    uniqueness techniques (unique rectangles, BUG+1), which assume a unique solution.
+
+    Every rule kind is handled: regions and extra units in every technique (only houses,
+    units of N cells, in those that need a digit to be present), pair rules and cages by
+    their own techniques, parity in the starting candidates."""
 
     name = "logic"
+    rule_kinds = ALL_KINDS
 
-    def __init__(self, techniques: Iterable[str] | None = None, explain: bool = True) -> None:
-        self.techniques = choose(techniques)
+    def __init__(
+        self,
+        techniques: Iterable[str] | None = None,
+        explain: bool = True,
+        uniqueness: bool = False,
+    ) -> None:
+        keys = None if techniques is None else list(techniques)
+        if uniqueness:
+            keys = [
+                *(keys if keys is not None else (t.key for t in choose(None))),
+                *UNIQUENESS_KEYS,
+            ]
+        self.techniques = choose(keys)
         self.explain = explain
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> Candidates | Contradiction:
@@ -142,8 +174,6 @@ class LogicSolver(Solver[Candidates | Contradiction]):
             details["steps"] = [step_record(step, puzzle) for step in run.steps]
         grid = run.grid()
         if run.end == SOLVED:
-            if not is_solution(puzzle, grid):  # cannot happen with sound techniques
-                raise AssertionError(f"logic produced a wrong grid for {puzzle}")
             return SearchOutcome([grid], exhausted=True, counters=counters, details=details)
         if run.end == CONTRADICTION:
             return SearchOutcome(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 from puzzles.checker import conflicts
 from puzzles.grid import Grid
@@ -29,6 +31,8 @@ def bit(digit: int) -> int:
 
 def digits_of(mask: int) -> list[int]:
     """The digits whose bits are set, in increasing order."""
+    if mask < _SMALL:
+        return list(_DIGITS[mask])
     found = []
     digit = 1
     while mask:
@@ -37,6 +41,14 @@ def digits_of(mask: int) -> list[int]:
         mask >>= 1
         digit += 1
     return found
+
+
+def _digits_slow(mask: int) -> tuple[int, ...]:
+    return tuple(d + 1 for d in range(mask.bit_length()) if mask >> d & 1)
+
+
+_SMALL = 1 << 12  # masks of up to 12 digits are looked up (the techniques ask millions of times)
+_DIGITS = [_digits_slow(mask) for mask in range(_SMALL)]
 
 
 def digits_text(digits: Iterable[int]) -> str:
@@ -85,6 +97,16 @@ class Candidates:
         self.values = list(values)
         self.masks = list(masks)
         self.full = (1 << rules.size) - 1
+        # what techniques derived from this exact position (link graphs, almost locked sets),
+        # shared between them; any change of the position clears it
+        self.memo: dict[object, Any] = {}
+        # searches that found nothing, keyed by everything they read (so a key stays true
+        # however the rest of the position changes): the solver restarts from the easiest
+        # technique after every step, and most of a hard technique's searches read parts
+        # of the position (one digit's places) that the step did not touch
+        self.barren: set[object] = set()
+        # structures derived from part of the position, keyed likewise by all they read
+        self.derived: dict[object, Any] = {}
         # digits placed in each unit (by index into geometry.units), kept up to date by place()
         self.unit_placed = [self.placed_in(unit) for unit in rules.units]
 
@@ -99,12 +121,19 @@ class Candidates:
         givens = sum(1 for unit in rules.units for cell in unit if grid.values[cell])
         if givens != sum(p.bit_count() for p in state.unit_placed):  # a digit twice in a unit
             raise Contradiction(conflicts(grid)[0].describe(grid))
+        if not rules.is_classic:  # a broken pair, parity or cage rule among the givens
+            broken = conflicts(grid)
+            if broken:
+                raise Contradiction(broken[0].describe(grid))
+        allowed = _allowed_masks(rules)
         for cell, value in enumerate(grid.values):
             if not value:
                 seen = 0
                 for index in rules.units_of[cell]:
                     seen |= state.unit_placed[index]
-                state.masks[cell] = state.full & ~seen
+                # parity cells start with the digits they allow; pair and cage rules are
+                # applied by their techniques, so that the log says why a digit went
+                state.masks[cell] = allowed[cell] & ~seen
         state.check()
         return state
 
@@ -157,6 +186,29 @@ class Candidates:
         b = bit(digit)
         return [cell for cell in unit if self.masks[cell] & b]
 
+    def digit_board(self, digit: int) -> int:
+        """The cells where `digit` is still a candidate, as a bit set (bit c for cell c)."""
+        key = ("board", digit)
+        if key in self.memo:
+            found: int = self.memo[key]
+            return found
+        b = bit(digit)
+        board = 0
+        for cell, mask in enumerate(self.masks):
+            if mask & b:
+                board |= 1 << cell
+        self.memo[key] = board
+        return board
+
+    def placed_lines(self, digit: int) -> int:
+        """The units (by index) where `digit` is placed, as a bit set."""
+        b = bit(digit)
+        lines = 0
+        for index, placed in enumerate(self.unit_placed):
+            if placed & b:
+                lines |= 1 << index
+        return lines
+
     def placed_in(self, unit: Sequence[int]) -> int:
         """The mask of the digits already placed in `unit`."""
         mask = 0
@@ -193,15 +245,17 @@ class Candidates:
     def place(self, cell: int, digit: int) -> None:
         if not self.masks[cell] & bit(digit):
             raise Contradiction(f"{self.rules.cell_name(cell)} cannot hold {digit}")
+        self.memo.clear()
         self.values[cell] = digit
         self.masks[cell] = 0
         for index in self.rules.units_of[cell]:
             self.unit_placed[index] |= bit(digit)
         clear = ~bit(digit)
-        for peer in self.rules.peers[cell]:
+        for peer in self.rules.unit_peers[cell]:  # pair and cage rules: their own techniques
             self.masks[peer] &= clear
 
     def eliminate(self, cell: int, digit: int) -> None:
+        self.memo.clear()
         self.masks[cell] &= ~bit(digit)
 
     def apply(self, step: Step) -> None:
@@ -210,7 +264,7 @@ class Candidates:
         techniques run dry: checking every unit after every step would double the run time.)"""
         for cell, digit in step.placements:
             self.place(cell, digit)
-            self._check_cells(self.rules.peers[cell])
+            self._check_cells(self.rules.unit_peers[cell])
         for cell, digit in step.eliminations:
             self.eliminate(cell, digit)
         self._check_cells(cell for cell, _ in step.eliminations)
@@ -221,10 +275,12 @@ class Candidates:
                 raise Contradiction(f"{self.rules.cell_name(cell)} has no candidate left")
 
     def check(self) -> None:
-        """Raise Contradiction when an empty cell has no candidate or a unit lacks a digit."""
+        """Raise Contradiction when an empty cell has no candidate or a house (a unit of N
+        cells) lacks a digit; a smaller unit need not hold every digit."""
         rules = self.rules
         self._check_cells(rules.cells)
-        for index, unit in enumerate(rules.units):
+        for index in rules.houses:
+            unit = rules.units[index]
             covered = self.unit_placed[index] | self.union(unit)
             if covered != self.full:
                 missing = digits_of(self.full & ~covered)
@@ -232,7 +288,17 @@ class Candidates:
                 raise Contradiction(f"{digits_text(missing)} has no place left in {name}")
 
 
-def boxes_first(rules: Rules) -> list[int]:
-    """Unit indices with the boxes first, then rows, columns and extras: the order people scan."""
+@cache
+def boxes_first(rules: Rules) -> tuple[int, ...]:
+    """House indices with the boxes (regions) first, then rows, columns and the extra houses:
+    the order people scan. Only houses: a smaller unit need not hold every digit."""
     n = rules.size
-    return [*range(2 * n, 3 * n), *range(2 * n), *range(3 * n, len(rules.units))]
+    order = [*range(2 * n, 3 * n), *range(2 * n), *range(3 * n, len(rules.units))]
+    houses = set(rules.houses)
+    return tuple(index for index in order if index in houses)
+
+
+@cache
+def _allowed_masks(rules: Rules) -> tuple[int, ...]:
+    """Each cell's starting candidates as a mask: the digits its parity allows."""
+    return tuple(sum(bit(d) for d in digits) for digits in rules.allowed)

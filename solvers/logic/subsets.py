@@ -53,8 +53,13 @@ def hidden_subset(state: Candidates, size: int) -> Step | None:
     every other candidate."""
     rules = state.rules
     masks = state.masks
-    for index, unit in enumerate(rules.units):
+    for index in rules.houses:  # only a house must hold every digit
+        unit = rules.units[index]
         placed = state.unit_placed[index]
+        # the search reads only this house's candidates and placed digits
+        key = ("hidden_subset", size, index, placed, tuple(masks[cell] for cell in unit))
+        if key in state.barren:
+            continue
         places = {
             digit: frozenset(state.places(unit, digit))
             for digit in rules.digits
@@ -77,6 +82,7 @@ def hidden_subset(state: Candidates, size: int) -> Step | None:
                     f"({rules.unit_names[index]})",
                     eliminations=eliminations,
                 )
+        state.barren.add(key)
     return None
 
 

@@ -3,24 +3,34 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shlex
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from harness.analysing.report import Report
-from harness.cli.arguments import add_db_argument, add_task_arguments, int64, repeats, warmups
+from harness.cli.arguments import (
+    add_db_argument,
+    add_task_arguments,
+    int64,
+    positive_float,
+    repeats,
+    warmups,
+)
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json
 from harness.cli.records import outcome_record
-from harness.running import session, suite
+from harness.running import budget, cluster, session, suite
 from harness.running.progress import TaskProgress
 from harness.running.tasks import Outcome
 from harness.running.worker import Settings
 from harness.storing.store import Store, StoreError, open_store
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
+from solvers.registry import Backend
 
 DEFAULT_TIMEOUT_S = 10.0
 # A run's plan is held in memory and written to the store before the first task: 100 million
@@ -39,6 +49,16 @@ in other formats, with plots).
 
 With no PUZZLE, runs the default suite: {suite.describe()}, on every available back-end,
 with a {suite.DEFAULT_TIMEOUT_S:g} s limit and one worker per core.
+
+Budget: --plan prints the number of tasks and an estimate of the CPU time (from earlier
+results in the store, else a short pilot) and stops. A puzzle and back-end whose first repeat
+timed out is not repeated: its other repeats are recorded as `skipped` and counted as
+timeouts (--repeat-timeouts runs them all).
+
+Beyond one machine: --cluster local:N | tcp://HOST:PORT | SCHEDULER_FILE runs chunks of
+puzzles (every back-end and repeat of each) on a Dask cluster, -j tasks at a time on each
+node; --shard I/N runs a deterministic 1/N of the puzzles (for batch job arrays) and
+`sudoku-bench merge` joins the shards' stores into one run.
 """
 
 
@@ -77,7 +97,24 @@ def add_parser(subparsers: Any) -> None:
         help="solutions to look for: 1 = solve, 2 = also prove uniqueness (default 1)",
     )
     parser.add_argument(
-        "--seed", type=int64, metavar="N", help="seed of the task order (default: random, recorded)"
+        "--seed",
+        type=int64,
+        metavar="N",
+        help="seed of the task order and of --permute's isomorphs (default: random, recorded)",
+    )
+    parser.add_argument(
+        "--permute",
+        action="store_true",
+        help="each repeat and warm-up solves a random isomorph of the puzzle (digits relabelled, "
+        "rows, columns, bands and stacks moved, as far as its rules allow); answers are mapped "
+        "back and checked against the original",
+    )
+    parser.add_argument(
+        "--memory-limit",
+        type=positive_float,
+        metavar="MB",
+        help="cap each solve's memory growth at MB megabytes; past it the task is recorded "
+        "as memout and the run goes on (default: no cap)",
     )
     add_db_argument(parser)
     parser.add_argument(
@@ -96,7 +133,50 @@ def add_parser(subparsers: Any) -> None:
         "that is known to be gone (a lock of a dead process on this host is taken over anyway)",
     )
     parser.add_argument(
-        "--json", action="store_true", help="one JSON object per finished task instead of the table"
+        "--json",
+        action="store_true",
+        help="one JSON object per finished task instead of the table (with --plan: the estimate)",
+    )
+    budget_options = parser.add_argument_group("budget")
+    budget_options.add_argument(
+        "--plan",
+        action="store_true",
+        help="print the number of tasks and the estimated CPU time, and stop",
+    )
+    budget_options.add_argument(
+        "--pilot",
+        type=warmups,
+        default=budget.PILOT_PUZZLES,
+        metavar="N",
+        help="--plan: puzzles run per back-end and collection that the store has no results "
+        f"of (default {budget.PILOT_PUZZLES}; 0: no pilot)",
+    )
+    budget_options.add_argument(
+        "--repeat-timeouts",
+        action="store_true",
+        help="run every repeat of a task whose first repeat timed out (default: skip them)",
+    )
+    beyond = parser.add_argument_group("beyond one machine")
+    beyond.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run on a Dask cluster: local:N, tcp://HOST:PORT or a scheduler file "
+        "(-j is then the tasks at a time on each node)",
+    )
+    beyond.add_argument(
+        "--chunk-seconds",
+        type=positive_float,
+        default=cluster.CHUNK_SECONDS,
+        metavar="S",
+        help="--cluster: the estimated work of one chunk on a node "
+        f"(default {cluster.CHUNK_SECONDS:g})",
+    )
+    beyond.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="I/N",
+        help="run only the I-th of N parts of the puzzles (needs --seed); "
+        "`sudoku-bench merge` joins the parts' stores",
     )
     parser.add_argument(
         "--full",
@@ -107,21 +187,36 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _shard(text: str) -> session.Shard:
+    try:
+        return session.Shard.parse(text)
+    except SudokuBenchError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--shard takes ")) from None
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.shard is not None and args.resume is None and args.seed is None:
+        raise SudokuBenchError("--shard needs --seed: every shard must plan the same run")
     if args.take_over and args.resume is None:
         raise SudokuBenchError("--take-over goes with --resume: it takes over a stored run")
+    if args.plan:
+        return _plan(args)
     start = _new_run(args) if args.resume is None else None  # bad input fails before the store
-    store = open_store(args.db, create=start is not None)
-    try:
+    with contextlib.ExitStack() as stack:
+        client = stack.enter_context(cluster.connect(args.cluster)) if args.cluster else None
+        store = open_store(args.db, create=start is not None)
+        stack.callback(store.close)
         try:
             work = _resumed(args, store) if start is None else start(store)
         except session.RunComplete as complete:  # nothing to do, and the store is untouched
             print(f"sudoku-bench: {complete}", file=sys.stderr)
             return 0
+        stack.callback(session.release, store, work)  # however the run ends
         done = work.total - len(work.tasks)
+        where = f"on the cluster {args.cluster}" if args.cluster else "on this machine"
         print(
-            f"run {work.run_id}: {work.total} tasks ({done} done before), {work.jobs} at a time, "
-            f"time limit {work.settings.timeout:g} s, store {args.db}",
+            f"run {work.run_id}: {work.total} tasks ({done} done before), {work.jobs} at a time "
+            f"{where}, time limit {work.settings.timeout:g} s, store {args.db}",
             file=sys.stderr,
         )
         with TaskProgress(
@@ -131,25 +226,95 @@ def run(args: argparse.Namespace) -> int:
             def finished(outcome: Outcome) -> None:
                 bar.done(outcome)
                 if args.json:
-                    print_json(outcome_record(outcome, run=work.run_id, task=outcome.task.key))
+                    print_json(
+                        outcome_record(
+                            outcome, run=work.run_id, task=outcome.task.key, host=outcome.host
+                        )
+                    )
 
             try:
-                session.execute(store, work, finished, bar.tick)
-            except (KeyboardInterrupt, StoreError):  # a full disk: free some, then resume
+                if client is None:
+                    session.execute(store, work, finished, bar.tick)
+                else:
+                    cluster.execute(
+                        store,
+                        work,
+                        client,
+                        cost=budget.task_cost(store, work),
+                        chunk_s=args.chunk_seconds,
+                        on_done=finished,
+                        tick=bar.tick,
+                    )
+            except (KeyboardInterrupt, SudokuBenchError):  # a full disk, a lost chunk: resume
                 print(
                     f"\nstopped: `sudoku-bench bench --db {args.db} --resume {work.run_id}` finishes it",
                     file=sys.stderr,
                 )
                 raise
-        if not args.json:
-            print(Report(store, work.run_id).as_table(full=args.full), end="")
-    finally:
-        store.close()
+        report = Report(store, work.run_id)
+        if args.json:  # the table's header says them otherwise
+            for warning in report.warnings():
+                print(f"warning: {warning}", file=sys.stderr)
+        else:
+            print(report.as_table(full=args.full), end="")
     return 0
 
 
-def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
-    """Read the puzzles and choose the back-ends; the result records the run in a store."""
+def _plan(args: argparse.Namespace) -> int:
+    """`--plan`: the tasks and their estimated cost; nothing is run or written to the store."""
+    path = Path(args.db)
+    store = open_store(path, create=False, read_only=True) if path.is_file() else None
+    try:
+        if args.resume is None:
+            entries, chosen, settings, jobs, seed = _inputs(args)
+            names = [backend.name for backend in chosen]
+            tasks, _ = session.planned(entries, names, args.repeat, seed, args.shard)
+            work = session.Plan(
+                0,
+                tasks,
+                {b.name: b for b in chosen},
+                settings,
+                jobs,
+                len(tasks),
+                args.repeat_timeouts,
+            )
+        else:
+            if store is None:
+                raise StoreError(
+                    f"{args.db}: no such results store (run `sudoku-bench bench` first)"
+                )
+            info = store.run(args.resume or None)
+            work = session.pending(
+                info,
+                store.tasks(info.id),
+                store.statuses(info.id),
+                session.stored_backends(store, info.id),
+                args.jobs,
+            )
+        nodes = _nodes(args.cluster, work) if args.cluster else 1
+        found = budget.budget(store, work, nodes * work.jobs, args.pilot)
+    finally:
+        if store is not None:
+            store.close()
+    if args.json:
+        print_json(found.record())
+    else:
+        print(budget.describe(found, nodes, work.jobs), end="")
+    return 0
+
+
+def _nodes(address: str, work: session.Plan) -> int:
+    """The nodes of the cluster: N of local:N, else the workers the scheduler has now."""
+    if address.startswith("local:") and address.removeprefix("local:").isdigit():
+        return max(1, int(address.removeprefix("local:")))
+    with cluster.connect(address) as client:
+        return cluster.ready_nodes(client, work.backends)
+
+
+def _inputs(
+    args: argparse.Namespace,
+) -> tuple[list[PuzzleEntry], list[Backend], Settings, int, int]:
+    """The puzzles, back-ends, settings, jobs and seed of a new run, from the command line."""
     default_suite = not args.inputs
     entries: list[PuzzleEntry] = suite.entries() if default_suite else read_inputs(args)
     timeout = args.timeout or (suite.DEFAULT_TIMEOUT_S if default_suite else DEFAULT_TIMEOUT_S)
@@ -164,16 +329,33 @@ def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
         )
     if total >= PLAN_NOTE_FROM:
         print(f"planning {total:,} tasks ({product}) and storing the plan...", file=sys.stderr)
+    seed = session.new_seed() if args.seed is None else args.seed
+    settings = Settings(
+        timeout,
+        args.limit,
+        args.warmup,
+        memory_limit_mb=args.memory_limit,
+        permute_seed=seed if args.permute else None,
+    )
+    return entries, chosen, settings, jobs, seed
+
+
+def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
+    """Read the puzzles and choose the back-ends; the result records the run in a store."""
+    entries, chosen, settings, jobs, seed = _inputs(args)
     return lambda store: session.start(
         store,
         entries,
         chosen,
-        Settings(timeout, args.limit, args.warmup),
+        settings,
         repeat=args.repeat,
         jobs=jobs,
-        seed=args.seed,
+        seed=seed,
         inputs=args.inputs or [f"default suite: {suite.describe()}"],
         command=_command_line(args),
+        repeat_timeouts=args.repeat_timeouts,
+        shard=args.shard,
+        cluster=args.cluster or "",
     )
 
 
@@ -186,7 +368,11 @@ def _resumed(args: argparse.Namespace, store: Store) -> session.Plan:
         "--repeat": args.repeat != 1,
         "--warmup": args.warmup != 0,
         "--limit": args.limit != 1,
+        "--permute": args.permute,
+        "--memory-limit": args.memory_limit is not None,
         "-s": args.solvers != "all",
+        "--repeat-timeouts": args.repeat_timeouts,
+        "--shard": args.shard is not None,
     }
     ignored = [flag for flag, used in given.items() if used]
     if ignored:

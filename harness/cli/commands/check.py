@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -155,7 +156,7 @@ def _lines(entry: PuzzleEntry, found: list[Outcome], verdict: PuzzleCheck) -> li
     return lines
 
 
-def _verdicts(said: dict[str, str]) -> str:
+def _verdicts(said: Mapping[str, str]) -> str:
     return ", ".join(f"{solver} {verdict}" for solver, verdict in said.items())
 
 

@@ -28,19 +28,22 @@ examples:
   sudoku-bench convert puzzles.sdk --to line
   sudoku-bench convert 16x16 --to-alphabet letters --blank 0 --to grid
   sudoku-bench convert big.txt --skip-invalid -o clean.csv
+  sudoku-bench convert jigsaw.json --to fpuzzles-url       # links that open in f-puzzles
+  sudoku-bench convert 'https://www.f-puzzles.com/?load=N4Ig...' -o puzzle.json
 """
 
 
 def add_parser(subparsers: Any) -> None:
     listing = "\n".join(
-        f"  {f.name:6} {' '.join(f.extensions):16} {f.summary}" for f in FORMATS.values()
+        f"  {f.name:12} {' '.join(f.extensions):16} {f.summary}" for f in FORMATS.values()
     )
     parser = subparsers.add_parser(
         "convert",
-        help="rewrite puzzles in another format (line, grid, sdk, csv, json, jsonl)",
+        help="rewrite puzzles in another format (line, grid, sdk, csv, json, jsonl, fpuzzles, "
+        "fpuzzles-url)",
         description="Read puzzles (bundled names, files, puzzle strings) and write them in "
         "another format. Without -o the result goes to stdout. What the output format cannot "
-        "hold (solutions, metadata, player states) is named on stderr.",
+        "hold (solutions, metadata, player states, variant rules) is named on stderr.",
         epilog=EPILOG.format(formats=listing),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

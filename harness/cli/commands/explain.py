@@ -33,10 +33,13 @@ def add_parser(subparsers: Any) -> None:
         "--techniques",
         metavar="KEYS",
         help="use only these techniques (comma-separated keys: "
-        + ", ".join(t.key for t in TECHNIQUES)
+        + ", ".join(t.key for t in TECHNIQUES if t.default)
+        + "; with --uniqueness also "
+        + ", ".join(t.key for t in TECHNIQUES if not t.default)
         + ")",
     )
     parser.add_argument("--timeout", type=positive_float, metavar="S", help="stop after S seconds")
+    add_uniqueness_argument(parser)
     parser.add_argument(
         "--json",
         action="store_true",
@@ -44,6 +47,14 @@ def add_parser(subparsers: Any) -> None:
         "partial and candidates",
     )
     parser.set_defaults(run=run)
+
+
+def add_uniqueness_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--uniqueness",
+        action="store_true",
+        help="also use unique rectangles and BUG+1, which assume the puzzle has one solution",
+    )
 
 
 def techniques_of(args: argparse.Namespace) -> list[str] | None:
@@ -56,12 +67,18 @@ def logic_backend(args: argparse.Namespace) -> Backend:
     """The logic back-end with the chosen techniques (checked here: a bad key is a user error,
     not an error in every worker)."""
     techniques = techniques_of(args)
+    uniqueness = getattr(args, "uniqueness", False)
     try:
-        LogicSolver(techniques)
+        LogicSolver(techniques, uniqueness=uniqueness)
     except ValueError as error:
         raise SudokuBenchError(str(error)) from None
     backend = get("logic")
-    return backend if techniques is None else replace(backend, options={"techniques": techniques})
+    options = dict(backend.options)
+    if techniques is not None:
+        options["techniques"] = techniques
+    if uniqueness:
+        options["uniqueness"] = True
+    return replace(backend, options=options)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,13 +16,16 @@ from harness.cli.inputs import geometry_argument
 from harness.cli.output import print_json, write_output
 from harness.generating.generator import (
     DIFFICULTIES,
+    STRATEGIES,
     Generated,
     Generator,
     solution_counter,
     target_empty,
 )
+from harness.generating.variants import VARIANTS
 from harness.running.progress import TaskProgress
 from puzzles.errors import RulesError, SudokuBenchError
+from puzzles.formats import PuzzleEntry, format_of_path, write_file
 from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT
 
@@ -33,10 +36,13 @@ def add_parser(subparsers: Any) -> None:
         help="make unique puzzles: random full grid, cells removed while one solution remains",
         description="Generate puzzles as the source documents describe: a random full grid, "
         "then cells removed in random order while the puzzle keeps exactly one solution "
-        "(counted by a fast back-end). Targets: easy 40, medium 50, hard 60 empty cells on a "
-        "9x9, scaled by N²/81 for other sizes; the rating (see `rate`) must match the "
-        "difficulty (hard accepts hard or expert). When a grid cannot reach its target the "
-        "output says how many empty cells it reached. The same seed gives the same puzzles.",
+        "(counted by a fast back-end); or, with --strategy add, a sparse random set of clues "
+        "with clues added until one solution is left. Where removal stalls, a local search "
+        "(add one clue, remove two; swap one for another) goes on. Targets: easy 40, medium "
+        "50, hard and extreme 60 empty cells on a 9x9, scaled by N²/81 for other sizes; the "
+        "rating (see `rate`) must match the difficulty (hard accepts hard or expert, extreme "
+        "needs forcing chains). When a grid cannot reach its target the output says how many "
+        "empty cells it reached. The same seed gives the same puzzles.",
     )
     parser.add_argument("--size", type=int, metavar="N", help="side of the grid (9)")
     parser.add_argument(
@@ -47,10 +53,26 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("-x", "--sudoku-x", action="store_true", help="Sudoku-X (both diagonals)")
     parser.add_argument(
+        "--variant",
+        choices=tuple(VARIANTS),
+        default="classic",
+        help="the rules of the puzzles: "
+        + "; ".join(f"{v.name}: {v.summary}" for v in VARIANTS.values())
+        + " (default classic). Variant puzzles carry their rules: write them with "
+        "-o FILE.jsonl (or .json)",
+    )
+    parser.add_argument(
         "--difficulty",
         choices=DIFFICULTIES,
         default="easy",
         help="the rating the puzzles must have (easy)",
+    )
+    parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="remove",
+        help="remove: cells removed from a full grid (the source documents'); add: clues "
+        "added to a sparse random set until unique, then unneeded ones removed (remove)",
     )
     parser.add_argument(
         "--count", type=positive_int, default=1, metavar="K", help="how many puzzles (1)"
@@ -84,7 +106,7 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="one JSON object per puzzle: id, puzzle, solution, geometry, difficulty, seed, "
         "symmetric, minimal, empty, target, rating, hardest, steps, score, techniques, "
-        "attempts, note",
+        "estimate, hard_steps, attempts, note, strategy, seconds",
     )
     parser.set_defaults(run=run)
 
@@ -120,7 +142,22 @@ def run(args: argparse.Namespace) -> int:
         minimal=args.minimal,
         counter=solution_counter(args.counter),
         attempts=args.attempts,
+        strategy=args.strategy,
+        variant=VARIANTS[args.variant],
     )
+    if (
+        args.variant != "classic"
+        and args.output
+        and format_of_path(args.output).name
+        not in (
+            "json",
+            "jsonl",
+        )
+    ):
+        raise SudokuBenchError(
+            f"{args.output}: {args.variant} puzzles carry their rules, which only the JSON "
+            "formats hold: write them to a .jsonl or .json file"
+        )
     made: list[Generated] = []
     rows = []
     with TaskProgress(
@@ -165,6 +202,8 @@ def record(number: int, made: Generated, rules: Rules, args: argparse.Namespace)
         "puzzle": made.puzzle.to_line(),
         "solution": made.solution.to_line(),
         "geometry": rules.name,
+        "variant": args.variant,
+        "rules": made.puzzle.rules.to_json(),
         "difficulty": made.difficulty,
         "seed": args.seed,
         "symmetric": args.symmetric,
@@ -174,6 +213,8 @@ def record(number: int, made: Generated, rules: Rules, args: argparse.Namespace)
         **made.rating.record(),
         "attempts": made.attempts,
         "note": made.note,
+        "strategy": made.strategy,
+        "seconds": round(made.seconds, 3),
     }
 
 
@@ -193,10 +234,24 @@ def write(path: Path, made: list[Generated], rules: Rules, args: argparse.Namesp
     header = (
         f"# sudoku-bench generate --geometry {rules.name} --difficulty {args.difficulty} "
         f"--count {args.count} --seed {args.seed}"
+        + (f" --variant {args.variant}" if args.variant != "classic" else "")
         + (" --symmetric" if args.symmetric else "")
         + (" --minimal" if args.minimal else "")
+        + (f" --strategy {args.strategy}" if args.strategy != "remove" else "")
         + (f"  (interrupted: the first {len(made)})" if len(made) < args.count else "")
     )
+    if format_of_path(path).name in ("json", "jsonl"):
+        entries = [
+            PuzzleEntry(
+                f"generated:{number}",
+                item.puzzle,
+                item.solution,
+                {"command": header.removeprefix("# "), **_rating_metadata(item)},
+            )
+            for number, item in enumerate(made, 1)
+        ]
+        write_file(entries, path)
+        return
     lines = [header]
     for item in made:
         lines.append(
@@ -205,6 +260,15 @@ def write(path: Path, made: list[Generated], rules: Rules, args: argparse.Namesp
             + (f"; {item.note}" if item.note else "")
         )
     write_output(path, "\n".join(lines) + "\n")
+
+
+def _rating_metadata(item: Generated) -> dict[str, Any]:
+    return {
+        "empty": item.empty,
+        "rating": item.rating.label,
+        "hardest": item.rating.hardest,
+        **({"note": item.note} if item.note else {}),
+    }
 
 
 def summary(made: list[Generated], rules: Rules, args: argparse.Namespace) -> str:

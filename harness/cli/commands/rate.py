@@ -9,7 +9,7 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.cli.arguments import positive_float
-from harness.cli.commands.explain import logic_backend
+from harness.cli.commands.explain import add_uniqueness_argument, logic_backend
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json, result_record
 from harness.generating.rating import LABELS, NO_SOLUTION, level_table, rating_of
@@ -20,11 +20,14 @@ from puzzles.errors import SudokuBenchError
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "rate",
-        help="rate difficulty: easy / medium / hard / expert / beyond logic",
+        help="rate difficulty: easy / medium / hard / expert / extreme / beyond logic",
         description="Rate each puzzle by the hardest human technique the logic back-end needs "
-        "(its level is the label) and the number of steps (the score weighs each step 1 easy, "
-        "3 medium, 10 hard, 30 expert). 'beyond logic': no technique finishes it (it needs "
-        "guessing, or has several solutions). --levels prints the technique table.",
+        "(its level is the label; extreme = forcing chains or nets) and the number of steps "
+        "(the score weighs each step 1 easy, 3 medium, 10 hard, 30 expert, 100 extreme). The "
+        "estimate is a number in the spirit of Sudoku Explainer: the weight of the hardest "
+        "step (1.0-9.0; 10.0 when the solver gives up), with the number of hard steps to "
+        "break ties. 'beyond logic': no technique finishes it (it has several solutions, or "
+        "needs more than forcing nets). --levels prints the technique table with weights.",
     )
     add_puzzle_arguments(parser, nargs="*")
     parser.add_argument("--levels", action="store_true", help="print the technique-to-level table")
@@ -32,11 +35,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--timeout", type=positive_float, metavar="S", help="per puzzle, in seconds"
     )
+    add_uniqueness_argument(parser)
     parser.add_argument(
         "--json",
         action="store_true",
         help="one JSON object per puzzle: the solve record plus rating, hardest, steps, score, "
-        "techniques",
+        "techniques, estimate, hard_steps",
     )
     parser.set_defaults(run=run)
 
@@ -62,13 +66,24 @@ def run(args: argparse.Namespace) -> int:
             print_json(result_record(entry, result) | rating.record())
         else:
             empty = len(entry.puzzle.empty_cells)
+            estimate = "-" if rating.estimate is None else f"{rating.estimate:.1f}"
             rows.append(
-                [entry.id, rating.label, rating.hardest or "-", rating.steps, rating.score, empty]
+                [
+                    entry.id,
+                    rating.label,
+                    estimate,
+                    rating.hard_steps,
+                    rating.hardest or "-",
+                    rating.steps,
+                    rating.score,
+                    empty,
+                ]
             )
 
     solve_all(entries, [logic_backend(args)], show, limit=1, timeout=args.timeout)
     if not args.json:
-        print(tabulate(rows, headers=["puzzle", "rating", "hardest", "steps", "score", "empty"]))
+        headers = ["puzzle", "rating", "estimate", "hard steps", "hardest", "steps", "score"]
+        print(tabulate(rows, headers=[*headers, "empty"]))
         if len(rows) > 1:
             summary = ", ".join(
                 f"{label} {labels[label]}" for label in (*LABELS, NO_SOLUTION) if labels[label]

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,71 +14,17 @@ from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json, write_output
 from harness.running.alarm import time_limit
 from puzzles.errors import SudokuBenchError
-from puzzles.grid import Grid
-
-
-@dataclass(frozen=True)
-class Target:
-    """A model a puzzle can be reduced to.
-
-    `module` provides two functions: `describe(puzzle) -> dict` (the model's size, for the
-    summary and `--json`) and `export(puzzle) -> str` (the model in its documented text format).
-    The module is imported only when the target is used.
-    """
-
-    name: str
-    module: str
-    help: str
-
-    def function(self, name: str) -> Callable[[Grid], Any]:
-        function: Callable[[Grid], Any] = getattr(importlib.import_module(self.module), name)
-        return function
-
-
-# One entry per reduction that can be shown; the first is the default.
-TARGETS: tuple[Target, ...] = (
-    Target(
-        "exact-cover",
-        "reductions.exact_cover",
-        "placements x constraints 0/1 matrix; -o writes it in Knuth's DLX format",
-    ),
-    Target(
-        "polynomials",
-        "reductions.polynomial",
-        "the thesis's polynomial ideal, givens substituted (Singular script)",
-    ),
-    Target(
-        "cp-model",
-        "reductions.cp_model",
-        "OR-Tools CP-SAT model, an integer per cell and AllDifferent per unit "
-        "(export: CpModelProto text format)",
-    ),
-    Target(
-        "cnf",
-        "reductions.cnf",
-        "SAT formula, a variable per cell and digit, extended encoding, givens as unit clauses "
-        "(export: DIMACS CNF)",
-    ),
-    Target(
-        "milp",
-        "reductions.milp",
-        "0/1 integer program, the exact-cover matrix as A x = 1 (export: free MPS)",
-    ),
-    Target(
-        "csp",
-        "reductions.csp",
-        "python-constraint model, a variable per cell and AllDifferent per unit (export: XCSP3)",
-    ),
-)
+from reductions import REDUCTIONS
 
 
 def add_parser(subparsers: Any) -> None:
-    names = [target.name for target in TARGETS]
+    names = list(REDUCTIONS)
     parser = subparsers.add_parser(
         "reduce",
         help="show the model a reduction builds (size, export to a standard file)",
         description="Reduce a puzzle to a model and print its size; -o writes the model "
-        "in its export format. Targets: " + "; ".join(f"{t.name}: {t.help}" for t in TARGETS),
+        "in its export format. Targets: "
+        + "; ".join(f"{entry.target}: {entry.help}" for entry in REDUCTIONS.values()),
     )
     add_puzzle_arguments(parser, nargs=1)
     parser.add_argument(
@@ -98,6 +42,12 @@ def add_parser(subparsers: Any) -> None:
         help="write the exported model here ('-' for stdout)",
     )
     parser.add_argument("--json", action="store_true", help="print the model's size as JSON")
+    parser.add_argument(
+        "--field",
+        metavar="FIELD",
+        help="polynomials only: the coefficient field, QQ (the default: the rationals) or "
+        "GF(p) for a prime p, e.g. GF(32003), the groebner back-end's",
+    )
     parser.add_argument(
         "--timeout",
         type=positive_float,
@@ -124,7 +74,17 @@ def building(what: str, timeout: float | None) -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    target = next(t for t in TARGETS if t.name == args.target)  # argparse checked the name
+    options: dict[str, Any] = {}
+    if args.field is not None:
+        if args.target != "polynomials":
+            raise SudokuBenchError(f"--field is for --to polynomials, not --to {args.target}")
+        from reductions.polynomial import field_modulus  # imported when asked for
+
+        options["modulus"] = field_modulus(args.field)
+    if args.target == "polynomials" and args.output is not None:
+        # the script's recipe loads the file by its name
+        options["script"] = "sudoku.sing" if str(args.output) == "-" else str(args.output)
+    reduction = REDUCTIONS[args.target].create(**options)  # argparse checked the name
     entries = read_inputs(args)
     if len(entries) > 1:  # a model is of one puzzle; quietly taking the first would mislead
         raise SudokuBenchError(
@@ -132,12 +92,18 @@ def run(args: argparse.Namespace) -> int:
             f"{len(entries)}: name one by its id, e.g. {entries[0].id}"
         )
     entry = entries[0]
-    what = f"building the {target.name} model of {entry.id} ({entry.puzzle.rules})"
+    if not reduction.accepts(entry.puzzle.rules):
+        missing = ", ".join(sorted(entry.puzzle.rules.kinds - reduction.rule_kinds))
+        raise SudokuBenchError(
+            f"the {args.target} reduction cannot express {missing}: "
+            f"its model would leave those rules out"
+        )
+    what = f"building the {args.target} model of {entry.id} ({entry.puzzle.rules})"
     with building(what, args.timeout):
         summary: dict[str, Any] = {
             "id": entry.id,
-            "target": target.name,
-            **target.function("describe")(entry.puzzle),
+            "target": args.target,
+            **reduction.describe(entry.puzzle),
         }
     to_stdout = args.output is not None and str(args.output) == "-"
     out = sys.stderr if to_stdout else sys.stdout  # with `-o -` the model owns stdout
@@ -148,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{key}: {value}", file=out)
     if args.output is not None:
         with building(what.replace("building", "exporting", 1), args.timeout):
-            text = target.function("export")(entry.puzzle)
+            text = reduction.export(entry.puzzle)
         if str(args.output) == "-":
             sys.stdout.write(text)
         else:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from harness.analysing import plots
+from harness.analysing.frame import results_frame
 from harness.analysing.pivot import DEFAULT_METRIC, METRICS
 from harness.analysing.report import FORMATS, Report
 from harness.analysing.summary import puzzle_times
@@ -44,7 +46,11 @@ def add_parser(subparsers: Any) -> None:
         help="the run to report (default, or 0: the latest)",
     )
     parser.add_argument(
-        "--format", choices=FORMATS, default="table", help="output format (default table)"
+        "--format",
+        choices=(*FORMATS, "parquet"),
+        default="table",
+        help="output format (default table; parquet: the csv rows as an Apache Parquet file, "
+        "with -o, needs pandas and pyarrow)",
     )
     parser.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write here instead of stdout"
@@ -87,10 +93,15 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.scatter and not args.plots:  # it was silently ignored
+    if args.scatter and not args.plots and args.format != "html":  # it was silently ignored
         raise SudokuBenchError("--scatter chooses the back-ends of a plot: give --plots DIR too")
+    if args.format == "parquet" and args.output is None:
+        raise SudokuBenchError("parquet is a binary format: give -o FILE.parquet")
     store = open_store(args.db, read_only=True)  # a report never writes to the store
     try:
+        if args.format == "parquet":
+            _write_parquet(results_frame(store, args.run_id or None), args.output)
+            return 0
         if args.runs:
             for info in store.runs():
                 print(f"{info.id}\t{info.started}\t{info.finished or 'unfinished'}\t{info.command}")
@@ -104,6 +115,11 @@ def run(args: argparse.Namespace) -> int:
         report.made_by = _command(args, report.run.id)
     finally:
         store.close()
+    if args.format == "html" and not args.plots:  # the page embeds them: made, then dropped
+        with tempfile.TemporaryDirectory() as folder:
+            page = report.render("html", _plots(report, Path(folder), args.scatter, quiet=True))
+        _write(args, page)
+        return 0
     images = _plots(report, args.plots, args.scatter) if args.plots else []
     if args.output is not None:
         base = args.output.parent
@@ -121,7 +137,31 @@ def _names(text: str | None) -> list[str]:
     return [name.strip() for name in (text or "").split(",") if name.strip()]
 
 
-def _plots(report: Report, directory: Path, scatter: str | None) -> list[Path]:
+def _write_parquet(frame: Any, path: Path) -> None:
+    try:
+        import pyarrow  # noqa: F401  (pandas needs it for Parquet; say so in our words)
+    except ImportError:
+        raise SudokuBenchError(
+            "parquet needs pyarrow: pip install 'sudoku-bench[analysis]'"
+        ) from None
+    try:
+        frame.to_parquet(path, index=False)
+    except OSError as error:
+        raise SudokuBenchError(f"{path}: cannot write: {error.strerror or error}") from None
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def _write(args: argparse.Namespace, text: str) -> None:
+    if args.output is not None:
+        write_output(args.output, text, make_folder=True)
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+
+
+def _plots(
+    report: Report, directory: Path, scatter: str | None, *, quiet: bool = False
+) -> list[Path]:
     times = puzzle_times(report.rows)
     if not times:
         raise SudokuBenchError(f"run {report.run.id} has no results to plot")
@@ -142,7 +182,7 @@ def _plots(report: Report, directory: Path, scatter: str | None) -> list[Path]:
         made.append(
             plots.scatter(ordered, pair, directory / "scatter.png", report.cutoff, caption=caption)
         )
-    for image in made:
+    for image in made if not quiet else ():
         print(f"wrote {image}", file=sys.stderr)
     return made
 

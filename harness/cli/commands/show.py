@@ -10,6 +10,7 @@ from harness.cli.output import print_json
 from puzzles.errors import PuzzleFormatError
 from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
+from puzzles.picture import marks
 from puzzles.symbols import Alphabet
 
 
@@ -17,8 +18,10 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "show",
         help="print each puzzle as a boxed picture",
-        description="Print each puzzle as a boxed picture, with its id, geometry and number "
-        "of givens; --solution adds the solution the file gives, if any.",
+        description="Print each puzzle as a boxed picture, with its id, rules and number "
+        "of givens; --solution adds the solution the file gives, if any. A jigsaw is drawn "
+        "with its region borders; extra regions, odd and even cells and killer cages are "
+        "drawn below it (cages with a legend of their sums).",
         epilog="examples:\n  sudoku-bench show seeds --solution\n  sudoku-bench show 16x16 "
         "--to-alphabet hex\n  sudoku-bench show puzzle.json --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -33,8 +36,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="one JSON object per puzzle: id, geometry, givens, puzzle, picture, solution, "
-        "metadata",
+        help="one JSON object per puzzle: id, geometry, rules, givens, puzzle, picture, "
+        "solution, metadata",
     )
     parser.set_defaults(run=run)
 
@@ -68,7 +71,7 @@ def describe(entry: PuzzleEntry, alphabet: Alphabet, *, with_solution: bool = Fa
     header = f"{entry.id}  {puzzle.rules}, {puzzle.givens} givens" + (
         f"  ({title})" if title else ""
     )
-    parts = [header, puzzle.picture(alphabet)]
+    parts = [header, picture(puzzle, alphabet)]
     if entry.state is not None:
         marked = sum(1 for digits in entry.state.candidates if digits)
         parts += [
@@ -84,19 +87,29 @@ def describe(entry: PuzzleEntry, alphabet: Alphabet, *, with_solution: bool = Fa
     return "\n".join(parts)
 
 
+def picture(puzzle: Grid, alphabet: Alphabet) -> str:
+    """The puzzle's picture (a jigsaw with its region borders), then what its rules mark on
+    cells: extra regions, odd and even cells, cages with their sums."""
+    drawn = puzzle.picture(alphabet)
+    overlays = marks(puzzle.rules)
+    return f"{drawn}\n{overlays}" if overlays else drawn
+
+
 def _cells(count: int) -> str:
     return "1 cell" if count == 1 else f"{count} cells"
 
 
 def show_record(entry: PuzzleEntry, alphabet: Alphabet) -> dict[str, Any]:
-    """The `show --json` object: id, geometry, givens, puzzle, picture, solution, metadata."""
+    """The `show --json` object: id, geometry, rules, givens, puzzle, picture, solution,
+    metadata."""
     solution = entry.solution
     return {
         "id": entry.id,
         "geometry": entry.puzzle.rules.name,
+        "rules": entry.puzzle.rules.to_json(),
         "givens": entry.puzzle.givens,
         "puzzle": entry.puzzle.to_line(alphabet),
-        "picture": entry.puzzle.picture(alphabet),
+        "picture": picture(entry.puzzle, alphabet),
         "solution": solution.to_line(alphabet) if solution is not None else None,
         "metadata": entry.metadata,
     }

@@ -8,7 +8,8 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.cli.output import print_json
-from solvers.registry import backends
+from puzzles.rules import RuleKind
+from solvers.registry import backends, select
 
 
 def add_parser(subparsers: Any) -> None:
@@ -18,10 +19,34 @@ def add_parser(subparsers: Any) -> None:
         description="List every registered back-end: name, aliases, availability, version.",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per back-end")
+    parser.add_argument(
+        "--rules",
+        action="store_true",
+        help="which kinds of rule each installed back-end of -s all accepts (its own `accepts`)",
+    )
+    parser.add_argument(
+        "--format", choices=("table", "md"), default="table", help="with --rules (table)"
+    )
     parser.set_defaults(run=run)
 
 
+def rules_table(style: str = "simple") -> str:
+    """Back-end x rule kind, from each back-end's declared `rule_kinds` (the README's table)."""
+    kinds = list(RuleKind)
+    rows = [
+        [
+            backend.name,
+            *("yes" if kind in backend.solver_class().rule_kinds else "-" for kind in kinds),
+        ]
+        for backend in select("all")
+    ]
+    return tabulate(rows, headers=["back-end", *kinds], tablefmt=style)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.rules:
+        print(rules_table("github" if args.format == "md" else "simple"))
+        return 0
     rows = []
     for backend in backends():
         available = backend.available()

@@ -1,0 +1,75 @@
+"""Results as a pandas DataFrame: one row per task, for analysis in Python (pandas optional).
+
+    from harness import load_results
+    frame = load_results("sudoku-bench.sqlite")          # the latest run
+    frame = load_results("sudoku-bench.sqlite", run="all")
+    frame.groupby("solver")["total_s"].median()
+
+Columns (`COLUMNS`, in this order; the same names as `report --format csv`): run, task,
+collection, puzzle_id, puzzle, geometry, solver, configuration (JSON text), repeat, status
+and verdict (categoricals of `solvers.base.Status` / `Verdict` values), count, exact (bool),
+solution, build_s, solve_s, total_s, nodes, guesses, error, worker, finished (UTC
+timestamp), wall_s, cpu_s, peak_rss_mb (floats, NaN where not measured), permutation
+(nullable integer).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harness.analysing.report import RAW_KEYS
+from harness.storing.store import Store, open_store
+from puzzles.errors import SudokuBenchError
+from solvers.base import Status, Verdict
+
+if TYPE_CHECKING:
+    import pandas
+
+COLUMNS = RAW_KEYS
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise SudokuBenchError(
+            "loading results as a DataFrame needs pandas: pip install 'sudoku-bench[analysis]'"
+        ) from None
+    return pandas
+
+
+def results_frame(store: Store, run: int | str | None = None) -> pandas.DataFrame:
+    """The results of one run (None: the latest), or of every run (`"all"`), as a DataFrame."""
+    pd = _pandas()
+    if run == "all":
+        ids = [info.id for info in store.runs()]
+    else:
+        ids = [store.run(None if run is None else int(run)).id]
+    rows = [
+        {
+            **{key: row.get(key) for key in COLUMNS},
+            "configuration": json.dumps(row["configuration"]),
+        }
+        for run_id in ids
+        for row in store.results(run_id)
+    ]
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    frame["status"] = pd.Categorical(frame["status"], categories=[s.value for s in Status])
+    frame["verdict"] = pd.Categorical(frame["verdict"], categories=[v.value for v in Verdict])
+    frame["exact"] = frame["exact"].astype(bool)
+    frame["finished"] = pd.to_datetime(frame["finished"], utc=True)
+    for column in ("wall_s", "cpu_s", "peak_rss_mb"):
+        frame[column] = frame[column].astype(float)
+    frame["permutation"] = frame["permutation"].astype("Int64")
+    return frame
+
+
+def load_results(db: str | Path, run: int | str | None = None) -> pandas.DataFrame:
+    """The results stored in `db` as a DataFrame (see the module's column list)."""
+    store = open_store(db, read_only=True)  # reading results never writes to the store
+    try:
+        return results_frame(store, run)
+    finally:
+        store.close()

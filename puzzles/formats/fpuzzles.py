@@ -1,0 +1,571 @@
+"""f-puzzles, the editor variant setters publish in: its JSON, its `?load=` text and its URLs.
+
+An f-puzzles puzzle is a JSON object, compressed with lz-string's `compressToBase64` into the
+text after `?load=` in `https://www.f-puzzles.com/?load=...`. Its keys, and what they become:
+
+    size                       N (boxes: f-puzzles' default shape, the one `Rules.of_size` uses)
+    grid[r][c]                 {"value": 5, "given": true}: a given; a value without "given"
+                               is a player's entry and "centerPencilMarks" their pencil marks
+                               (a player state); "region": the cell's region, from 0 (absent:
+                               its default box), so other numbers draw a jigsaw
+    diagonal+, diagonal-       both: Sudoku-X diagonals; one alone (r9c1-r1c9, r1c1-r9c9): an
+                               extra region, since the model's diagonals come in a pair
+    extraregion                [{"cells": ["R1C1", ...]}]: extra regions
+    disjointgroups             N extra regions: the cells at one position of every box
+    antiknight, antiking,      the pair rules
+    nonconsecutive
+    odd, even                  [{"cell": "R1C1"}]: parity cells
+    killercage, cage           [{"cells": [...], "value": "15"}]: cages, the value their sum
+                               (none: no sum)
+    solution                   N² digits, row by row
+    title, author, ruleset     metadata
+    disabledlogic,             f-puzzles' own solver settings, and cell colours and corner
+    truecandidatesoptions      marks: no rule, passed over
+
+Any other key (`thermometer`, `arrow`, `littlekillersum`, cosmetics such as `line` or
+`text` that may carry a rule, ...) is an error that names it: a rule is never dropped.
+The writer writes what the reader reads, so a puzzle opens in the setters' own tools.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import re
+import urllib.parse
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from puzzles.errors import PuzzleFormatError, RulesError
+from puzzles.formats.common import (
+    PlayerState,
+    PuzzleEntry,
+    ReadOptions,
+    ReadReport,
+    WriteOptions,
+    check_solution,
+    checked,
+    located,
+)
+from puzzles.grid import Grid
+from puzzles.rules import Cage, Rules
+
+URL = "https://www.f-puzzles.com/?load="
+INSTALL = "pip install 'sudoku-bench[fpuzzles]'"
+LARGEST = 16  # f-puzzles draws grids of 3x3 to 16x16
+LZ_JSON = "N4Ig"  # how compressToBase64 of any text starting `{"` starts
+
+# Keys read into the rules, and keys that carry no rule (passed over).
+RULE_KEYS = (
+    "size",
+    "grid",
+    "diagonal+",
+    "diagonal-",
+    "extraregion",
+    "disjointgroups",
+    "antiknight",
+    "antiking",
+    "nonconsecutive",
+    "odd",
+    "even",
+    "killercage",
+    "cage",
+)
+METADATA_KEYS = ("title", "author", "ruleset")
+NO_RULE_KEYS = frozenset({"solution", "disabledlogic", "truecandidatesoptions", *METADATA_KEYS})
+CELL_KEYS = frozenset(
+    {"value", "given", "region", "centerPencilMarks", "cornerPencilMarks", "c", "cArray"}
+    | {"highlight"}
+)
+_CELL_NAME = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
+_BASE64 = re.compile(r"[A-Za-z0-9+/=]+")
+
+
+# ----- the lz-string layer ------------------------------------------------------------------
+
+
+def _lzstring() -> Any:
+    try:
+        return importlib.import_module("lzstring").LZString()
+    except ImportError:
+        raise PuzzleFormatError(f"f-puzzles links need the lzstring package: {INSTALL}") from None
+
+
+def load_text(text: str) -> str | None:
+    """The `?load=` text of an f-puzzles (or SudokuPad `fpuzzles...`) link, or the text itself
+    if it is such base64 text; None if it is neither."""
+    text = text.strip()
+    if text.lower().startswith(("http://", "https://")):
+        url = urllib.parse.urlsplit(text)
+        query = urllib.parse.parse_qs(url.query.replace("+", "%2B"))
+        if "load" in query:
+            return urllib.parse.unquote(query["load"][0]).replace(" ", "+")
+        if "id" in query and "f-puzzles" in url.netloc:
+            raise PuzzleFormatError(
+                "an f-puzzles short link (?id=) names a puzzle kept on the web: open it "
+                "and copy the long link (?load=...) instead"
+            )
+        for part in (url.path, *query.get("puzzleid", [])):  # SudokuPad: /fpuzzles<base64>
+            if "fpuzzles" in part:  # the base64 text may hold `/`: all after the word
+                return urllib.parse.unquote(part.split("fpuzzles", 1)[1])
+        return None
+    if len(text) >= 16 and _BASE64.fullmatch(text) and not text.isdigit():
+        return text
+    return None
+
+
+def decompress(load: str) -> str:
+    """The JSON text compressed in a `?load=` text; an error if it holds none."""
+    try:
+        text = _lzstring().decompressFromBase64(load)
+    except PuzzleFormatError:
+        raise
+    except Exception:  # lzstring raises whatever it meets in text that is not its own
+        text = None
+    if not isinstance(text, str) or not text.lstrip().startswith("{"):
+        raise PuzzleFormatError("not an f-puzzles link: its ?load= text holds no puzzle")
+    return text
+
+
+def compress(data: Mapping[str, Any]) -> str:
+    """The `?load=` text of an f-puzzles object."""
+    return str(_lzstring().compressToBase64(json.dumps(data, separators=(",", ":"))))
+
+
+def url_of(data: Mapping[str, Any]) -> str:
+    return URL + compress(data)
+
+
+def looks_like_fpuzzles(text: str) -> bool:
+    """Whether a command-line argument or a file's first line is an f-puzzles link or
+    `?load=` text (which decompresses to a JSON object)."""
+    link = text.strip().lower().startswith(("http://", "https://"))
+    try:
+        load = load_text(text)
+    except PuzzleFormatError:  # a short link: reading it explains
+        return True
+    if load is None:
+        return False
+    if link:
+        return True
+    try:
+        decompress(load)
+    except PuzzleFormatError:
+        # without lzstring, text that starts as compressed JSON (`{"`) is said to need it
+        return load.startswith(LZ_JSON) and _lzstring_missing()
+    return True
+
+
+def _lzstring_missing() -> bool:
+    try:
+        _lzstring()
+    except PuzzleFormatError:
+        return True
+    return False
+
+
+# ----- reading ------------------------------------------------------------------------------
+
+
+def read_fpuzzles(
+    lines: Iterable[str], source: str, options: ReadOptions, report: ReadReport
+) -> Iterator[PuzzleEntry]:
+    """f-puzzles JSON (an object or a list of them), or one link or `?load=` text per line."""
+    text = "".join(lines)
+    if text.lstrip()[:1] in ("{", "["):
+        from puzzles.formats.jsonfmt import read_json  # it reads f-puzzles objects too
+
+        yield from read_json(io.StringIO(text), source, options, report)
+        return
+    for number, line in enumerate(io.StringIO(text), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        with located(source, number, options, report):
+            yield entry_from_text(stripped, f"{source}:{number}", options)
+
+
+def entry_from_text(text: str, entry_id: str, options: ReadOptions = ReadOptions()) -> PuzzleEntry:
+    """One puzzle from an f-puzzles link, its `?load=` text, or its JSON."""
+    if text.lstrip().startswith("{"):
+        document = text
+    else:
+        load = load_text(text)
+        if load is None:
+            raise PuzzleFormatError(
+                "expected an f-puzzles link (https://www.f-puzzles.com/?load=...), "
+                "its ?load= text, or its JSON"
+            )
+        document = decompress(load)
+    try:
+        data = json.loads(document)
+    except json.JSONDecodeError as error:
+        raise PuzzleFormatError(f"not f-puzzles JSON: {error.msg}") from None
+    except RecursionError:
+        raise PuzzleFormatError("f-puzzles JSON nested too deeply to be a puzzle") from None
+    return entry_from_object(data, entry_id, options)
+
+
+def is_fpuzzles_object(value: Any) -> bool:
+    """An f-puzzles object rather than this project's JSON form (which has "puzzle")."""
+    return isinstance(value, dict) and "grid" in value and "size" in value and "puzzle" not in value
+
+
+def entry_from_object(
+    data: Any, entry_id: str, options: ReadOptions = ReadOptions()
+) -> PuzzleEntry:
+    """The puzzle, solution, player state and metadata of an f-puzzles object."""
+    if not isinstance(data, dict):
+        raise PuzzleFormatError('expected an f-puzzles object: {"size": 9, "grid": [...], ...}')
+    file_rules = rules_of(data)
+    rules = options.rules or file_rules
+    size = rules.size
+    if size != file_rules.size:
+        raise PuzzleFormatError(
+            f"the f-puzzles grid is {file_rules.size}x{file_rules.size}, the rules given "
+            f"are {rules.name}"
+        )
+    cells = _grid_cells(data, file_rules.size)
+    givens = [0] * rules.cell_count
+    entered = [0] * rules.cell_count
+    marks: list[frozenset[int]] = [frozenset()] * rules.cell_count
+    for cell, item in enumerate(cells):
+        value = _digit(item.get("value"), size, f"grid {rules.cell_name(cell)}")
+        if value and item.get("given") is True:
+            givens[cell] = value
+        elif value:
+            entered[cell] = value
+        pencil = item.get("centerPencilMarks")
+        if pencil:
+            where = f"grid {rules.cell_name(cell)} centerPencilMarks"
+            marks[cell] = frozenset(_digit(d, size, where) for d in _items(pencil, where))
+    puzzle = checked(Grid(rules, tuple(givens)), options)
+    solution = None
+    if data.get("solution") is not None:
+        solution = check_solution(puzzle, _solution(data["solution"], puzzle.rules))
+    state = None
+    if any(entered) or any(marks):
+        values = tuple(g or e for g, e in zip(puzzle.values, entered, strict=True))
+        state = PlayerState(Grid(puzzle.rules, values), tuple(marks))
+    metadata = {key: data[key] for key in METADATA_KEYS if data.get(key)}
+    return PuzzleEntry(entry_id, puzzle, solution, metadata, state)
+
+
+def rules_of(data: Mapping[str, Any]) -> Rules:
+    """The rules an f-puzzles object states; an error names what the model cannot hold."""
+    _refuse_unknown(data)
+    size = data.get("size")
+    if type(size) is not int:
+        raise PuzzleFormatError(f'f-puzzles "size" is a whole number, not {size!r}')
+    try:
+        base = Rules.of_size(size)
+    except RulesError as error:
+        raise PuzzleFormatError(f"f-puzzles size {size}: {error}") from None
+    names = _Cells(size)
+    changes: dict[str, Any] = {}
+    layout = _layout(_grid_cells(data, size), size)
+    if layout is not None:
+        boxes = _boxes_drawn(layout, size)
+        if boxes is not None:
+            base = boxes
+        else:
+            changes["layout"] = layout
+    extra = [names.group(entry, "extraregion") for entry in _entries(data, "extraregion")]
+    if _flag(data, "disjointgroups"):
+        if "layout" in changes:
+            raise PuzzleFormatError(
+                "f-puzzles disjointgroups on irregular regions: the groups are defined by "
+                "position in a box, and a jigsaw has no boxes"
+            )
+        extra += disjoint_groups(base)
+    plus, minus = _flag(data, "diagonal+"), _flag(data, "diagonal-")
+    if plus and minus:
+        changes["diagonals"] = True
+    elif minus:
+        extra.append(main_diagonal(size))
+    elif plus:
+        extra.append(anti_diagonal(size))
+    if extra:
+        changes["extra_regions"] = tuple(extra)
+    for flag, key in (
+        ("anti_knight", "antiknight"),
+        ("anti_king", "antiking"),
+        ("non_consecutive", "nonconsecutive"),
+    ):
+        if _flag(data, key):
+            changes[flag] = True
+    for parity in ("odd", "even"):
+        cells = [names.cell(entry.get("cell"), parity) for entry in _entries(data, parity)]
+        if cells:
+            changes[parity] = frozenset(cells)
+    cages = [
+        Cage(names.group(entry, key), _sum(entry, key, names))
+        for key in ("killercage", "cage")
+        for entry in _entries(data, key)
+    ]
+    if cages:
+        changes["cages"] = tuple(cages)
+    try:
+        return base.with_rules(**changes)
+    except RulesError as error:
+        raise PuzzleFormatError(f"f-puzzles rules: {error}") from None
+
+
+def _refuse_unknown(data: Mapping[str, Any]) -> None:
+    for key, value in data.items():
+        if key in RULE_KEYS or key in NO_RULE_KEYS:
+            continue
+        if _empty(value):  # an editor's empty list, or false, is no rule
+            continue
+        raise PuzzleFormatError(
+            f"f-puzzles constraint {key!r} cannot be represented here (the f-puzzles rules "
+            f"read are regions, {', '.join(RULE_KEYS[2:])})"
+        )
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value is False or (isinstance(value, str | list | dict) and not value)
+
+
+def _grid_cells(data: Mapping[str, Any], size: int) -> list[dict[str, Any]]:
+    grid = data.get("grid")
+    if (
+        not isinstance(grid, list)
+        or len(grid) != size
+        or not all(isinstance(row, list) and len(row) == size for row in grid)
+    ):
+        raise PuzzleFormatError(f'f-puzzles "grid" is {size} rows of {size} cell objects')
+    cells = [item for row in grid for item in row]
+    for cell, item in enumerate(cells):
+        if not isinstance(item, dict):
+            raise PuzzleFormatError(
+                f"f-puzzles grid r{cell // size + 1}c{cell % size + 1}: "
+                'expected an object such as {"value": 5, "given": true}'
+            )
+        for key, value in item.items():
+            if key not in CELL_KEYS and not _empty(value):
+                raise PuzzleFormatError(
+                    f"f-puzzles grid r{cell // size + 1}c{cell % size + 1}: {key!r} "
+                    "cannot be represented here"
+                )
+    return cells
+
+
+def _layout(cells: Sequence[Mapping[str, Any]], size: int) -> tuple[int, ...] | None:
+    """Each cell's region, if any cell says one (f-puzzles numbers regions from 0)."""
+    if not any("region" in item for item in cells):
+        return None
+    default = _boxes(Rules.of_size(size))
+    layout = []
+    for cell, item in enumerate(cells):
+        name = f"r{cell // size + 1}c{cell % size + 1}"
+        if "region" not in item:
+            layout.append(default[cell])
+            continue
+        region = item["region"]
+        if region is None:
+            raise PuzzleFormatError(
+                f"f-puzzles grid {name} is in no region: here every cell is in one of "
+                f"{size} regions"
+            )
+        if type(region) is not int or not 0 <= region < size:
+            raise PuzzleFormatError(
+                f"f-puzzles grid {name}: region {region!r} is not a number from 0 to {size - 1}"
+            )
+        layout.append(region)
+    return tuple(layout)
+
+
+def _boxes(rules: Rules) -> tuple[int, ...]:
+    """Each cell's region (box) number, as f-puzzles numbers them: row-major from 0."""
+    return tuple(rules.region_of(cell) for cell in rules.cells)
+
+
+def _boxes_drawn(layout: tuple[int, ...], size: int) -> Rules | None:
+    """Rules with boxes of some shape (6x6 of 3x2), if that is what the regions are."""
+    for rows in range(2, size // 2 + 1):
+        if size % rows == 0 and layout == _boxes(Rules(size, rows, size // rows)):
+            return Rules(size, rows, size // rows)
+    return None
+
+
+def disjoint_groups(rules: Rules) -> list[tuple[int, ...]]:
+    """The N groups of cells at the same position within each box."""
+    boxes = rules.regions
+    return [tuple(box[i] for box in boxes) for i in range(rules.size)]
+
+
+def main_diagonal(size: int) -> tuple[int, ...]:
+    """f-puzzles' `diagonal-`: r1c1 down to rN cN."""
+    return tuple(i * size + i for i in range(size))
+
+
+def anti_diagonal(size: int) -> tuple[int, ...]:
+    """f-puzzles' `diagonal+`: r1cN down to rNc1 (it rises from bottom left to top right)."""
+    return tuple(i * size + size - 1 - i for i in range(size))
+
+
+def _flag(data: Mapping[str, Any], key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise PuzzleFormatError(f"f-puzzles {key!r} is true or false, not {value!r}")
+    return value
+
+
+def _entries(data: Mapping[str, Any], key: str) -> list[dict[str, Any]]:
+    entries = data.get(key) or []
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise PuzzleFormatError(f"f-puzzles {key!r} is a list of objects")
+    return entries
+
+
+def _items(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise PuzzleFormatError(f"f-puzzles {what} is a list")
+    return value
+
+
+def _digit(value: Any, size: int, what: str) -> int:
+    """A cell's value: a number (or numeric text) from 1 to N; absent or 0: empty."""
+    if value is None or value == "":
+        return 0
+    number = int(value) if isinstance(value, str) and value.isdigit() else value
+    if type(number) is not int or not 0 <= number <= size:
+        raise PuzzleFormatError(f"f-puzzles {what}: {value!r} is not a digit from 1 to {size}")
+    return number
+
+
+def _sum(entry: Mapping[str, Any], key: str, names: _Cells) -> int | None:
+    value = entry.get("value")
+    if value is None or value == "":
+        return None
+    if type(value) is int:
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    where = "+".join(str(c) for c in entry.get("cells", [])[:3])
+    raise PuzzleFormatError(
+        f"f-puzzles {key} {where}: its value {value!r} is not a sum (a whole number)"
+    )
+
+
+def _solution(value: Any, rules: Rules) -> Grid:
+    digits = _items(value, "solution")
+    if len(digits) != rules.cell_count:
+        raise PuzzleFormatError(
+            f"f-puzzles solution has {len(digits)} digits; a {rules.size}x{rules.size} grid "
+            f"has {rules.cell_count}"
+        )
+    values = tuple(_digit(d, rules.size, "solution") for d in digits)
+    if 0 in values:
+        raise PuzzleFormatError("f-puzzles solution has empty cells: a solution is a full grid")
+    return Grid(rules, values)
+
+
+class _Cells:
+    """f-puzzles cell names (`R1C1`) of an N x N grid."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def cell(self, name: Any, what: str) -> int:
+        match = _CELL_NAME.fullmatch(str(name).strip())
+        row, col = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
+        if not (1 <= row <= self.size and 1 <= col <= self.size):
+            raise PuzzleFormatError(
+                f"f-puzzles {what}: {name!r} is not a cell R1C1 to R{self.size}C{self.size}"
+            )
+        return (row - 1) * self.size + col - 1
+
+    def group(self, entry: Mapping[str, Any], what: str) -> tuple[int, ...]:
+        return tuple(self.cell(name, what) for name in _items(entry.get("cells"), what))
+
+
+# ----- writing ------------------------------------------------------------------------------
+
+
+def fpuzzles_object(entry: PuzzleEntry) -> dict[str, Any]:
+    """The f-puzzles object of an entry: what `entry_from_object` reads back to it."""
+    puzzle = entry.puzzle
+    rules = puzzle.rules
+    n = rules.size
+    if n > LARGEST:
+        raise PuzzleFormatError(
+            f"f-puzzles draws grids up to {LARGEST}x{LARGEST}; {entry.id} is {rules.name}"
+        )
+    default = _boxes(Rules.of_size(n))
+    values = entry.state.values if entry.state is not None else puzzle
+    grid: list[list[dict[str, Any]]] = []
+    for row in range(n):
+        grid.append([])
+        for col in range(n):
+            cell = rules.cell(row, col)
+            item: dict[str, Any] = {}
+            if values[cell]:
+                item["value"] = values[cell]
+                if puzzle[cell]:
+                    item["given"] = True
+            if entry.state is not None and entry.state.candidates[cell]:
+                item["centerPencilMarks"] = sorted(entry.state.candidates[cell])
+            if rules.region_of(cell) != default[cell]:
+                item["region"] = rules.region_of(cell)
+            grid[row].append(item)
+    data: dict[str, Any] = {"size": n}
+    for key in METADATA_KEYS:
+        if entry.metadata.get(key):
+            data[key] = entry.metadata[key]
+    data["grid"] = grid
+    extra = list(rules.extra_regions)
+    diagonals = {main_diagonal(n): "diagonal-", anti_diagonal(n): "diagonal+"}
+    if rules.diagonals:
+        data["diagonal+"] = data["diagonal-"] = True
+    elif extra and extra[-1] in diagonals:  # read from one diagonal alone: write it so again
+        other = next(d for d in diagonals if d != extra[-1])
+        if other not in extra:
+            data[diagonals[extra.pop()]] = True
+    if rules.layout is None and extra[-n:] == disjoint_groups(rules) and len(extra) >= n:
+        data["disjointgroups"] = True
+        del extra[-n:]
+    for flag, key in (
+        (rules.anti_knight, "antiknight"),
+        (rules.anti_king, "antiking"),
+        (rules.non_consecutive, "nonconsecutive"),
+    ):
+        if flag:
+            data[key] = True
+    name = _name
+    if extra:
+        data["extraregion"] = [{"cells": [name(rules, c) for c in group]} for group in extra]
+    if rules.odd:
+        data["odd"] = [{"cell": name(rules, c)} for c in sorted(rules.odd)]
+    if rules.even:
+        data["even"] = [{"cell": name(rules, c)} for c in sorted(rules.even)]
+    if rules.cages:
+        data["killercage"] = [
+            {
+                "cells": [name(rules, c) for c in cage.cells],
+                **({} if cage.total is None else {"value": str(cage.total)}),
+            }
+            for cage in rules.cages
+        ]
+    if entry.solution is not None:
+        data["solution"] = list(entry.solution.values)
+    return data
+
+
+def _name(rules: Rules, cell: int) -> str:
+    return f"R{rules.row_of(cell) + 1}C{rules.col_of(cell) + 1}"
+
+
+def write_fpuzzles(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
+    """One f-puzzles object for one puzzle, else a list with one object per line."""
+    objects = [json.dumps(fpuzzles_object(entry)) for entry in entries]
+    if len(objects) == 1:
+        return objects[0] + "\n"
+    return "[\n" + ",\n".join(objects) + "\n]\n"
+
+
+def write_fpuzzles_url(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
+    """One f-puzzles link per line."""
+    return "".join(url_of(fpuzzles_object(entry)) + "\n" for entry in entries)

@@ -1,0 +1,228 @@
+"""`propagating-jit`: the `propagating` back-end's search compiled with numba.
+
+Same algorithm, same counters, same answers as `solvers.propagating` with its default
+rules on 9x9 (singles, locked candidates, dom/wdeg branching with two-place branching);
+AllDifferent filtering and restarts (the pure-Python default from 16 digits up) are not
+compiled, so on 16x16 and larger grids the counters are those of
+`PropagatingSolver(alldiff=False)`. The tables come from the same `Rules` fields
+(`peers`, `units`, `units_of`, `houses`) in the same order, as padded numpy arrays.
+
+Compilation: the kernel is compiled with `cache=True` (machine code on disk, reused by
+every later process) and warmed up when the solver is constructed, on an empty 4x4 grid,
+so that no timed `solve` ever pays for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import ClassVar
+
+import numpy as np
+
+from puzzles.grid import Grid
+from puzzles.rules import RuleKind, Rules
+from solvers.base import Deadline, SearchOutcome, Solver
+from solvers.jit import propagating_kernel as kernel
+from solvers.propagating import intersections
+
+CHECK_EVERY = 4096  # search nodes between two returns to Python to read the clock
+SOLUTION_BUFFER = 64  # solutions the kernel keeps before it hands them to Python
+
+Array = np.ndarray
+
+
+def _padded(rows: tuple[tuple[int, ...], ...]) -> tuple[Array, Array]:
+    """Ragged rows of ints as a padded int64 matrix and the length of each row."""
+    width = max((len(row) for row in rows), default=0)
+    matrix = np.zeros((len(rows), max(width, 1)), dtype=np.int64)
+    lengths = np.zeros(len(rows), dtype=np.int64)
+    for number, row in enumerate(rows):
+        matrix[number, : len(row)] = row
+        lengths[number] = len(row)
+    return matrix, lengths
+
+
+def pack(arrays: list[Array]) -> tuple[Array, Array]:
+    """Arrays as one int64 blob and its index (offset, rows, columns per array)."""
+    meta = np.zeros(3 * len(arrays), dtype=np.int64)
+    offset = 0
+    for number, array in enumerate(arrays):
+        matrix = array.reshape(array.shape[0], -1) if array.ndim else array.reshape(1, 1)
+        meta[3 * number : 3 * number + 3] = (offset, matrix.shape[0], matrix.shape[1])
+        offset += matrix.size
+    blob = np.zeros(max(offset, 1), dtype=np.int64)
+    for number, array in enumerate(arrays):
+        start = meta[3 * number]
+        blob[start : start + array.size] = array.ravel()
+    return blob, meta
+
+
+@dataclass(frozen=True)
+class JitTables:
+    """A rules' index tables packed for the kernel (see `kernel.search` for the order)."""
+
+    size: int
+    full: int
+    cells: int
+    units: int
+    width: int  # the most alternatives a branch point can have
+    blob: Array
+    meta: Array
+
+
+@cache
+def jit_tables(rules: Rules) -> JitTables:
+    houses = sorted(rules.houses)
+    # locked candidates need a digit that must appear in the unit: houses only
+    found = intersections(tuple(rules.units[i] for i in houses))
+    pairs = []
+    for item in found:  # intersections() numbered the houses 0..; map back to units
+        first = (item.units & -item.units).bit_length() - 1
+        second = item.units.bit_length() - 1
+        pairs.append((houses[first], houses[second]))
+    peers, npeers = _padded(rules.peers)
+    units, ulen = _padded(rules.units)
+    units_of, nunits_of = _padded(rules.units_of)
+    common, ncommon = _padded(tuple(item.common for item in found))
+    u_rest, nu_rest = _padded(tuple(item.u_rest for item in found))
+    v_rest, nv_rest = _padded(tuple(item.v_rest for item in found))
+    house = np.array([index in houses for index in range(len(rules.units))], dtype=np.int64)
+    inter = np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)
+    # the order `kernel.search` unpacks them in
+    arrays = [peers, npeers, units, ulen, house, units_of, nunits_of, inter, common, ncommon]
+    arrays += [u_rest, nu_rest, v_rest, nv_rest]
+    blob, meta = pack(arrays)
+    return JitTables(
+        size=rules.size,
+        full=(1 << rules.size) - 1,
+        cells=rules.cell_count,
+        units=len(rules.units),
+        width=max(rules.size, int(ulen.max())),
+        blob=blob,
+        meta=meta,
+    )
+
+
+@dataclass
+class JitModel:
+    tables: JitTables
+    values: Array  # the puzzle's digits, 0 for empty (uint8)
+
+
+class Workspace:
+    """The kernel's work arrays for one rules, allocated once and reused for every puzzle."""
+
+    def __init__(self, tables: JitTables) -> None:
+        cells, nunits, width = tables.cells, tables.units, tables.width
+        levels = cells + 2  # the root, and every level places a cell at least
+        self.blob, self.meta = pack(
+            [
+                np.zeros((levels, cells)),  # candidates per level
+                np.zeros((levels, nunits)),  # digits placed per unit, per level
+                np.zeros((levels, width)),  # the alternatives' cells, per level
+                np.zeros((levels, width)),  # the alternatives' digit bits, per level
+                np.zeros(levels),  # how many alternatives, per level
+                np.zeros(levels),  # the alternative being tried, per level
+                np.zeros(2 * cells + 1),  # the pending cells
+                np.zeros(nunits),  # dirty units
+                np.zeros(nunits),  # changed units
+                np.zeros(nunits),  # the dom/wdeg weights
+            ]
+        )
+        self.buffer = np.zeros((SOLUTION_BUFFER, cells), dtype=np.int64)
+        self.state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+
+
+@cache
+def workspace(rules: Rules) -> Workspace:
+    return Workspace(jit_tables(rules))
+
+
+class PropagatingJitSolver(Solver[JitModel]):
+    """`propagating`'s singles, locked candidates and dom/wdeg branching, compiled."""
+
+    name = "propagating-jit"
+    rule_kinds: ClassVar[frozenset[RuleKind]] = frozenset({RuleKind.REGIONS, RuleKind.EXTRA_UNITS})
+
+    def __init__(self) -> None:
+        warm_up()
+        # the last rules' tables and work arrays: hashing a Rules costs more than an easy solve
+        self._rules: Rules | None = None
+        self._tables: JitTables | None = None
+        self._space: Workspace | None = None
+
+    def _build(self, puzzle: Grid, deadline: Deadline) -> JitModel:
+        if puzzle.rules is not self._rules:
+            self._rules = puzzle.rules
+            self._tables, self._space = jit_tables(puzzle.rules), workspace(puzzle.rules)
+        assert self._tables is not None
+        # bytes -> uint8 runs at C speed: np.array of a tuple of ints costs more than the rest
+        return JitModel(self._tables, np.frombuffer(bytes(puzzle.values), dtype=np.uint8))
+
+    def _search(
+        self, model: JitModel, puzzle: Grid, limit: int, deadline: Deadline
+    ) -> SearchOutcome:
+        space = self._space if puzzle.rules is self._rules else None
+        found, exhausted, timed_out, st = run(
+            model, space or workspace(puzzle.rules), limit, deadline
+        )
+        nodes, guesses, propagations, hidden, locked = st[kernel.NODES : kernel.LOCKED + 1].tolist()
+        solutions = [Grid(puzzle.rules, digits) for digits in found]
+        return SearchOutcome(
+            solutions,
+            exhausted=exhausted,
+            timed_out=timed_out,
+            counters={
+                "nodes": nodes,
+                "guesses": guesses,
+                "propagations": propagations,
+                "hidden_singles": hidden,
+                "locked_eliminations": locked,
+                "alldiff_eliminations": 0,
+                # rules it does not take (answered unsupported): nothing to eliminate
+                "nonconsecutive_eliminations": 0,
+                "cage_eliminations": 0,
+            },
+        )
+
+
+def run(
+    model: JitModel, space: Workspace, limit: int, deadline: Deadline
+) -> tuple[list[tuple[int, ...]], bool, bool, Array]:
+    """Search to the limit: (solutions' digits, exhausted, timed out, state vector)."""
+    tables = model.tables
+    st = space.state
+    st[:] = 0
+    buffer = space.buffer if limit >= SOLUTION_BUFFER else space.buffer[:limit]
+    found: list[tuple[int, ...]] = []
+    while True:
+        code = kernel.search(
+            model.values, tables.blob, tables.meta, space.blob, space.meta, tables.full, st,
+            buffer, limit, CHECK_EVERY,
+        )  # fmt: skip
+        if st[kernel.BUFFERED]:
+            found.extend(map(tuple, buffer[: st[kernel.BUFFERED]].tolist()))
+            st[kernel.BUFFERED] = 0
+        if code == kernel.EXHAUSTED:
+            return found, True, False, st
+        if code == kernel.AT_LIMIT:
+            return found, st[kernel.UNTRIED] == 0, False, st
+        if deadline.expired():
+            return found, False, True, st
+
+
+_warm = False
+
+
+def warm_up() -> None:
+    """Load (or compile, the first time on this machine) the kernel: one empty 4x4 grid."""
+    global _warm
+    if _warm:
+        return
+    rules = Rules.of_size(4)
+    # read-only uint8, as `_build` makes them: numba compiles per argument type
+    empty = np.frombuffer(bytes(rules.cell_count), dtype=np.uint8)
+    model = JitModel(jit_tables(rules), empty)
+    run(model, workspace(rules), 2, Deadline(None))
+    _warm = True

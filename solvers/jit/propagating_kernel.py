@@ -1,0 +1,490 @@
+"""The numba kernel of `propagating-jit`: `solvers.propagating`'s search, step for step.
+
+Only this module imports numba (the solver module imports it when the back-end is built),
+so the registry can list the back-end without it. Every function is compiled with
+`cache=True`: the machine code is kept on disk beside this file (or in NUMBA_CACHE_DIR)
+and later processes load it instead of compiling again.
+
+The pure-Python engine recurses and copies lists; here the search is an explicit stack of
+states (`cands[depth]`, `placed[depth]`) with the alternatives of each level, so that the
+kernel can return to Python every `check_every` nodes (Python reads the clock, since numba
+cannot) and be called again to resume where it stopped. The order of every step is the
+pure-Python engine's (pending cells last in first out, dirty units lowest first, units and
+peers in the rules' order, the same float dom/wdeg score and ties), so the counters and
+the answers are the same.
+
+Unit sets (the pure-Python engine's `dirty` and `changed` bit sets) are boolean arrays here:
+a grid of 25 digits has 75 units, more than one machine word.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Indices into the kernel's state vector `st`.
+DEPTH = 0
+NODES = 1
+GUESSES = 2
+PROPAGATIONS = 3
+HIDDEN = 4
+LOCKED = 5
+FOUND = 6  # solutions found in all
+BUFFERED = 7  # solutions in the buffer not yet read by Python
+RESUME = 8  # 1: the kernel paused just before trying the current alternative
+STARTED = 9  # 1: the root has been propagated
+UNTRIED = 10  # at the limit: branch points on the path with alternatives left to try
+STATE_SIZE = 11
+
+# What a call of `search` returns.
+EXHAUSTED = 0  # the whole tree explored
+AT_LIMIT = 1  # `limit` solutions found (exhausted when st[UNTRIED] is 0)
+PAUSED = 2  # `check_every` nodes spent, or the solution buffer is full: call again
+
+
+@njit(cache=True)
+def _is_single(mask: int) -> bool:
+    return mask & (mask - 1) == 0
+
+
+@njit(cache=True)
+def _write_digits(row: np.ndarray, cand: np.ndarray) -> None:
+    """A solved state's digits (bit d-1 set -> d) into a row of the solution buffer."""
+    for cell in range(cand.shape[0]):
+        mask = cand[cell]
+        digit = 0
+        while mask:
+            mask >>= 1
+            digit += 1
+        row[cell] = digit
+
+
+@njit(cache=True)
+def _popcount(mask: int) -> int:
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def propagate(
+    cand: np.ndarray,
+    placed: np.ndarray,
+    pending: np.ndarray,
+    npending: int,
+    dirty: np.ndarray,
+    changed: np.ndarray,
+    peers: np.ndarray,
+    npeers: np.ndarray,
+    units: np.ndarray,
+    ulen: np.ndarray,
+    house: np.ndarray,
+    units_of: np.ndarray,
+    nunits_of: np.ndarray,
+    inter: np.ndarray,
+    common: np.ndarray,
+    ncommon: np.ndarray,
+    u_rest: np.ndarray,
+    nu_rest: np.ndarray,
+    v_rest: np.ndarray,
+    nv_rest: np.ndarray,
+    full: int,
+    weights: np.ndarray,
+    st: np.ndarray,
+) -> bool:
+    """Place the pending cells and everything they imply; False on a contradiction.
+
+    `dirty` holds the units to scan for hidden singles (set by the caller), `changed` must
+    be all False on entry. The rules are the pure-Python `_Search.propagate`'s, without
+    AllDifferent filtering; hidden singles and locked candidates use the houses only.
+    """
+    nunits = units.shape[0]
+    ndirty = 0
+    low = nunits  # no dirty unit below this index
+    for index in range(nunits):
+        if dirty[index]:
+            ndirty += 1
+            if index < low:
+                low = index
+    nchanged = 0
+    propagations = 0
+    hidden_singles = 0
+    locked = 0
+    ok = True
+    while ok and (npending or ndirty or nchanged):
+        while npending:
+            npending -= 1
+            cell = pending[npending]
+            bit = cand[cell]
+            propagations += 1
+            for k in range(nunits_of[cell]):
+                placed[units_of[cell, k]] |= bit
+            for k in range(npeers[cell]):
+                peer = peers[cell, k]
+                mask = cand[peer]
+                if mask & bit:
+                    mask ^= bit
+                    if mask == 0:
+                        for j in range(nunits_of[peer]):
+                            weights[units_of[peer, j]] += 1
+                        ok = False
+                        break
+                    cand[peer] = mask
+                    for j in range(nunits_of[peer]):
+                        unit = units_of[peer, j]
+                        if not dirty[unit]:
+                            dirty[unit] = True
+                            ndirty += 1
+                            if unit < low:
+                                low = unit
+                    if _is_single(mask):
+                        pending[npending] = peer
+                        npending += 1
+            if not ok:
+                break
+        if not ok:
+            break
+        while ndirty:
+            index = low
+            while not dirty[index]:
+                index += 1
+            dirty[index] = False
+            ndirty -= 1
+            low = index + 1
+            if not changed[index]:
+                changed[index] = True
+                nchanged += 1
+            done = placed[index]
+            if done == full or not house[index]:
+                continue
+            once = 0
+            twice = 0
+            for k in range(ulen[index]):
+                mask = cand[units[index, k]]
+                twice |= once & mask
+                once |= mask
+            if once != full:
+                weights[index] += 1
+                ok = False
+                break
+            hidden = once & ~twice & ~done
+            if hidden:
+                for k in range(ulen[index]):
+                    cell = units[index, k]
+                    mask = cand[cell] & hidden
+                    if mask and mask != cand[cell]:
+                        if not _is_single(mask):
+                            weights[index] += 1
+                            ok = False
+                            break
+                        cand[cell] = mask
+                        pending[npending] = cell
+                        npending += 1
+                        for j in range(nunits_of[cell]):
+                            unit = units_of[cell, j]
+                            if not dirty[unit]:
+                                dirty[unit] = True
+                                ndirty += 1
+                                if unit < low:
+                                    low = unit
+                        hidden_singles += 1
+                if not ok:
+                    break
+                if npending:
+                    break
+        if not ok:
+            break
+        if npending or ndirty:
+            continue
+        # No singles left: locked candidates, in the intersections of changed units.
+        broke = False
+        for number in range(inter.shape[0]):
+            u = inter[number, 0]
+            v = inter[number, 1]
+            if not (changed[u] or changed[v]):
+                continue
+            inside = 0
+            for k in range(ncommon[number]):
+                inside |= cand[common[number, k]]
+            u_mask = 0
+            for k in range(nu_rest[number]):
+                u_mask |= cand[u_rest[number, k]]
+            v_mask = 0
+            for k in range(nv_rest[number]):
+                v_mask |= cand[v_rest[number, k]]
+            for side in range(2):
+                if side == 0:
+                    remove = inside & v_mask & ~u_mask
+                    count = nv_rest[number]
+                else:
+                    remove = inside & u_mask & ~v_mask
+                    count = nu_rest[number]
+                if not remove:
+                    continue
+                for k in range(count):
+                    cell = v_rest[number, k] if side == 0 else u_rest[number, k]
+                    mask = cand[cell]
+                    if mask & remove:
+                        locked += 1
+                        mask &= ~remove
+                        if mask == 0:
+                            for j in range(nunits_of[cell]):
+                                weights[units_of[cell, j]] += 1
+                            ok = False
+                            break
+                        cand[cell] = mask
+                        for j in range(nunits_of[cell]):
+                            unit = units_of[cell, j]
+                            if not dirty[unit]:
+                                dirty[unit] = True
+                                ndirty += 1
+                                if unit < low:
+                                    low = unit
+                        if _is_single(mask):
+                            pending[npending] = cell
+                            npending += 1
+                if not ok:
+                    break
+            if not ok:
+                break
+            if ndirty:  # back to the cheap rules first, and look here again later
+                broke = True
+                break
+        if not ok:
+            break
+        if not broke:
+            for index in range(nunits):
+                changed[index] = False
+            nchanged = 0
+    # leave the unit sets clean for the next call
+    for index in range(nunits):
+        dirty[index] = False
+        changed[index] = False
+    st[PROPAGATIONS] += propagations
+    st[HIDDEN] += hidden_singles
+    st[LOCKED] += locked
+    return ok
+
+
+@njit(cache=True)
+def choose(
+    cand: np.ndarray,
+    units: np.ndarray,
+    ulen: np.ndarray,
+    house: np.ndarray,
+    units_of: np.ndarray,
+    nunits_of: np.ndarray,
+    weights: np.ndarray,
+    out_cells: np.ndarray,
+    out_bits: np.ndarray,
+) -> int:
+    """Write the alternatives (cell, digit bit) to branch on; return how many (0: full).
+
+    The open cell with the most weight per candidate (the last of equals), unless it has
+    three candidates or more and some digit has only two places left in a house.
+    """
+    best = -1
+    best_score = 0.0
+    for cell in range(cand.shape[0]):
+        mask = cand[cell]
+        if not _is_single(mask):
+            weight = 0
+            for k in range(nunits_of[cell]):
+                weight += weights[units_of[cell, k]]
+            score = weight / _popcount(mask)
+            if score >= best_score:
+                best = cell
+                best_score = score
+    if best < 0:
+        return 0
+    if _popcount(cand[best]) > 2:
+        for index in range(units.shape[0]):
+            if not house[index]:
+                continue
+            once = 0
+            twice = 0
+            thrice = 0
+            for k in range(ulen[index]):
+                mask = cand[units[index, k]]
+                thrice |= twice & mask
+                twice |= once & mask
+                once |= mask
+            pairs = twice & ~thrice
+            if pairs:
+                bit = pairs & -pairs
+                count = 0
+                for k in range(ulen[index]):
+                    cell = units[index, k]
+                    if cand[cell] & bit:
+                        out_cells[count] = cell
+                        out_bits[count] = bit
+                        count += 1
+                return count
+    count = 0
+    mask = cand[best]
+    while mask:
+        bit = mask & -mask
+        out_cells[count] = best
+        out_bits[count] = bit
+        count += 1
+        mask ^= bit
+    return count
+
+
+@njit(cache=True)
+def _matrix(blob: np.ndarray, meta: np.ndarray, index: int) -> np.ndarray:
+    """Array `index` of a packed blob, as a matrix (see `solvers.jit.propagating.pack`)."""
+    offset = meta[3 * index]
+    rows = meta[3 * index + 1]
+    cols = meta[3 * index + 2]
+    return blob[offset : offset + rows * cols].reshape((rows, cols))
+
+
+@njit(cache=True)
+def _vector(blob: np.ndarray, meta: np.ndarray, index: int) -> np.ndarray:
+    offset = meta[3 * index]
+    return blob[offset : offset + meta[3 * index + 1] * meta[3 * index + 2]]
+
+
+@njit(cache=True)
+def search(
+    values: np.ndarray,
+    tab: np.ndarray,
+    tab_meta: np.ndarray,
+    work: np.ndarray,
+    work_meta: np.ndarray,
+    full: int,
+    st: np.ndarray,
+    solutions: np.ndarray,
+    limit: int,
+    check_every: int,
+) -> int:
+    """Run (or resume) the search; EXHAUSTED, AT_LIMIT or PAUSED.
+
+    The tables and the work arrays come packed in two int64 blobs (a call with thirty
+    arrays costs more than solving an easy puzzle). The first call (`st` all zero) starts
+    from the puzzle's `values` (0 = empty); the work arrays need no clearing, so one set of
+    them serves every puzzle of a rules. Solutions are written to `solutions` as digits
+    (`st[BUFFERED]` of them); when it is full the kernel pauses.
+    """
+    peers = _matrix(tab, tab_meta, 0)
+    npeers = _vector(tab, tab_meta, 1)
+    units = _matrix(tab, tab_meta, 2)
+    ulen = _vector(tab, tab_meta, 3)
+    house = _vector(tab, tab_meta, 4)
+    units_of = _matrix(tab, tab_meta, 5)
+    nunits_of = _vector(tab, tab_meta, 6)
+    inter = _matrix(tab, tab_meta, 7)
+    common = _matrix(tab, tab_meta, 8)
+    ncommon = _vector(tab, tab_meta, 9)
+    u_rest = _matrix(tab, tab_meta, 10)
+    nu_rest = _vector(tab, tab_meta, 11)
+    v_rest = _matrix(tab, tab_meta, 12)
+    nv_rest = _vector(tab, tab_meta, 13)
+    cands = _matrix(work, work_meta, 0)
+    placeds = _matrix(work, work_meta, 1)
+    choice_cells = _matrix(work, work_meta, 2)
+    choice_bits = _matrix(work, work_meta, 3)
+    nchoices = _vector(work, work_meta, 4)
+    current = _vector(work, work_meta, 5)
+    pending = _vector(work, work_meta, 6)
+    dirty = _vector(work, work_meta, 7)
+    changed = _vector(work, work_meta, 8)
+    weights = _vector(work, work_meta, 9)
+    capacity = solutions.shape[0]
+    if st[STARTED] == 0:
+        st[STARTED] = 1
+        st[NODES] = 1
+        npending = 0
+        start = cands[0]
+        for cell in range(values.shape[0]):
+            if values[cell]:
+                start[cell] = np.int64(1) << (np.int64(values[cell]) - 1)
+                pending[npending] = cell
+                npending += 1
+            else:
+                start[cell] = full
+        placeds[0, :] = 0
+        weights[:] = 1
+        for index in range(units.shape[0]):
+            dirty[index] = True
+        if not propagate(
+            cands[0], placeds[0], pending, npending, dirty, changed, peers, npeers, units,
+            ulen, house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest,
+            v_rest, nv_rest, full, weights, st,
+        ):  # fmt: skip
+            return EXHAUSTED
+        count = choose(
+            cands[0], units, ulen, house, units_of, nunits_of, weights, choice_cells[0],
+            choice_bits[0],
+        )  # fmt: skip
+        if count == 0:
+            nchoices[0] = 0
+            current[0] = 0
+            _write_digits(solutions[0], cands[0])
+            st[BUFFERED] = 1
+            st[FOUND] = 1
+            return AT_LIMIT if limit <= 1 else EXHAUSTED
+        st[GUESSES] += 1
+        nchoices[0] = count
+        current[0] = -1
+        st[DEPTH] = 0
+    depth = st[DEPTH]
+    budget = check_every
+    while True:
+        if st[RESUME]:
+            st[RESUME] = 0
+        else:
+            current[depth] += 1
+            if current[depth] >= nchoices[depth]:
+                depth -= 1
+                if depth < 0:
+                    st[DEPTH] = 0
+                    return EXHAUSTED
+                continue
+            st[NODES] += 1
+            budget -= 1
+            if budget <= 0 or st[BUFFERED] >= capacity:
+                st[RESUME] = 1
+                st[DEPTH] = depth
+                return PAUSED
+        number = current[depth]
+        cell = choice_cells[depth, number]
+        bit = choice_bits[depth, number]
+        trial = cands[depth + 1]
+        trial[:] = cands[depth]
+        trial[cell] = bit
+        trial_placed = placeds[depth + 1]
+        trial_placed[:] = placeds[depth]
+        pending[0] = cell
+        for k in range(nunits_of[cell]):
+            dirty[units_of[cell, k]] = True
+        if not propagate(
+            trial, trial_placed, pending, 1, dirty, changed, peers, npeers, units, ulen,
+            house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest, v_rest,
+            nv_rest, full, weights, st,
+        ):  # fmt: skip
+            continue
+        count = choose(
+            trial, units, ulen, house, units_of, nunits_of, weights, choice_cells[depth + 1],
+            choice_bits[depth + 1],
+        )  # fmt: skip
+        if count == 0:
+            _write_digits(solutions[st[BUFFERED]], trial)
+            st[BUFFERED] += 1
+            st[FOUND] += 1
+            if st[FOUND] >= limit:
+                st[DEPTH] = depth
+                untried = 0
+                for level in range(depth + 1):
+                    if current[level] < nchoices[level] - 1:
+                        untried += 1
+                st[UNTRIED] = untried
+                return AT_LIMIT
+            continue
+        st[GUESSES] += 1
+        depth += 1
+        nchoices[depth] = count
+        current[depth] = -1

@@ -1,0 +1,23 @@
+"""Test-run set-up: the numba kernels are compiled once, before any test (worker) starts.
+
+numba caches machine code on disk (`cache=True`); compiling here, in the pytest process
+that starts the xdist workers, lets every worker load it instead of compiling it again.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller compiled already
+        return
+    if importlib.util.find_spec("numba") is None:
+        return
+    from solvers.jit.dlx import warm_up as warm_dlx
+    from solvers.jit.propagating import warm_up as warm_propagating
+
+    warm_propagating()
+    warm_dlx()
