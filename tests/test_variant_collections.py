@@ -14,7 +14,6 @@ VARIANTS = [
     "windoku",
     "anti-knight",
     "anti-king",
-    "non-consecutive",
     "odd-even",
     "killer",
 ]
