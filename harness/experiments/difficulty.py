@@ -31,7 +31,7 @@ SETS = ("easy50", "top95", "hardest", "17clue")
 FULL_COUNTS = {"easy50": None, "top95": None, "hardest": None, "17clue": 100}
 QUICK_PER_SET = 2
 FULL_TIMEOUT_S = 3.0
-QUICK_TIMEOUT_S = 1.0
+QUICK_TIMEOUT_S = 0.5
 # Measured efforts: a task that ended with an answer, or gave up after measured work.
 MEASURED = ("solved", "limit", "no_solution", "gave_up")
 # Pelánek's "weak" correlation, as a rule for the verdict: a median rho below this.
