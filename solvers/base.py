@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 from puzzles.rules import CLASSIC, RuleKind, Rules
+from solvers.deep import call_deep
 
 Counters = dict[str, float]
 
@@ -169,6 +170,9 @@ class Solver(ABC, Generic[ModelT]):
     # The kinds of rule beyond classic Sudoku that this back-end can express (CVXPY's
     # `accepts`): a puzzle with any other kind is answered `unsupported`, never attempted.
     rule_kinds: ClassVar[frozenset[RuleKind]] = CLASSIC
+    # Frames of Python recursion the search may take per cell (0: it does not recurse): a
+    # deep one runs where the recursion limit cannot stop it (`solvers.deep`).
+    frames_per_cell: ClassVar[int] = 0
 
     def accepts(self, rules: Rules) -> bool:
         """Whether this back-end can express these rules."""
@@ -195,7 +199,10 @@ class Solver(ABC, Generic[ModelT]):
         try:
             model = self._build(puzzle, deadline)
             built = time.perf_counter()
-            outcome = self._search(model, puzzle, limit, deadline)
+            outcome = call_deep(
+                lambda: self._search(model, puzzle, limit, deadline),
+                self.frames_per_cell * puzzle.rules.cell_count,
+            )
         except SearchTimeout:  # engines that found solutions return them with timed_out=True
             outcome = SearchOutcome([], exhausted=False, timed_out=True)
         except UnsupportedPuzzleError as error:  # found out while building the model
