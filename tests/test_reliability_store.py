@@ -289,3 +289,21 @@ def test_an_old_store_reads_read_only_with_the_added_columns(tmp_path: Path) -> 
     store.close()
     with sqlite3.connect(db) as connection:  # and the file was not upgraded
         assert connection.execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_results_of_back_ends_that_count_no_guesses_copy_and_merge(tmp_path: Path) -> None:
+    """`results()` gives guesses None for them, and the NOT NULL column made OR IGNORE drop
+    such rows silently when a merge copied them (shards lost every cpsat result)."""
+    source = tmp_path / "a.sqlite"
+    assert (
+        main(["bench", "--db", str(source), "--quiet", "...3..4114..3...", "-s", "cpsat,dlx"]) == 0
+    )
+    rows = SQLiteStore(source).results(1)
+    assert {row["solver"]: row["guesses"] for row in rows} == {"cpsat": None, "dlx": 0}
+    target = SQLiteStore(tmp_path / "b.sqlite")
+    run = target.create_run(SQLiteStore(source).run(1), SQLiteStore(source).tasks(1), {})
+    assert target.copy_results(run, rows) == 2
+    assert {row["solver"]: row["guesses"] for row in target.results(run)} == {
+        "cpsat": None,
+        "dlx": 0,
+    }

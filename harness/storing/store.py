@@ -634,14 +634,15 @@ class SQLiteStore(Store):
             "run": run_id,
             "configuration": configuration,
             "exact": int(record["exact"]),
-            # the column is NOT NULL: "not counted" is told by `counters` lacking "guesses"
-            "guesses": record["guesses"] or 0,
             "finished": now(),
             **{key: json.dumps(record[key]) for key in _JSON_COLUMNS},
         }
         return self._write(verb, values)
 
     def _write(self, verb: str, values: dict[str, Any]) -> int:
+        # The column is NOT NULL (and OR IGNORE would drop the row silently): "not counted"
+        # is told by `counters` lacking "guesses", and `results` gives None back for it.
+        values = {**values, "guesses": values.get("guesses") or 0}
         columns = list(values)
         cursor = self.db.execute(
             f"{verb} INTO results ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
