@@ -135,8 +135,11 @@ class Result:
         return int(self.counters.get("nodes", 0))
 
     @property
-    def guesses(self) -> int:
-        return int(self.counters.get("guesses", 0))
+    def guesses(self) -> int | None:
+        """Branch points the back-end guessed at; None when it does not count them (CP-SAT,
+        MILP and python-constraint report other counters): not measured is not zero."""
+        guesses = self.counters.get("guesses")
+        return None if guesses is None else int(guesses)
 
     @property
     def verdict(self) -> Verdict:
@@ -150,7 +153,7 @@ class Result:
     @classmethod
     def failure(cls, solver: str, status: Status, message: str) -> Result:
         """A result for a run that produced nothing (error, or timeout enforced from outside)."""
-        return cls(solver, status, [], False, counters={"nodes": 0, "guesses": 0}, message=message)
+        return cls(solver, status, [], False, counters={"nodes": 0}, message=message)
 
 
 ModelT = TypeVar("ModelT")
@@ -207,8 +210,8 @@ class Solver(ABC, Generic[ModelT]):
             exhausted=outcome.exhausted and not outcome.timed_out,
             build_s=built - start,
             search_s=end - built,
-            # every result counts nodes and guesses, so tables and records can compare them
-            counters={"nodes": 0, "guesses": 0, **outcome.counters},
+            # every result counts nodes; guesses only where the back-end counts them
+            counters={"nodes": 0, **outcome.counters},
             message=outcome.message,
             partial=outcome.partial,
             details=outcome.details,
