@@ -175,3 +175,17 @@ def test_an_interrupted_experiment_says_so_and_the_same_command_resumes_it(
     with sqlite3.connect(tmp_path / "tiny.sqlite") as db:
         assert db.execute("SELECT count(*) FROM resumes").fetchone() == (1,)
     db.close()
+
+
+def test_quick_without_o_leaves_the_full_reports_alone(
+    tiny: type[Tiny],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["experiment", "tiny", "--quick", "--quiet"]) == 0
+    assert (tmp_path / "reports/experiments/quick/tiny.md").is_file()
+    assert not (tmp_path / "reports/experiments/tiny.md").exists()
+    assert main(["experiment", "tiny", "--quiet"]) == 0
+    assert (tmp_path / "reports/experiments/tiny.md").is_file()
