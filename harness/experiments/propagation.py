@@ -153,6 +153,16 @@ class Propagation(Experiment):
             table.append(line)
         doc.table(["level", "adds", *sets, "all"], table)
         doc.heading("Search nodes of the searching levels")
+        searched = [
+            r for r in rows if r["solver"] in {lv.backend.name for lv in chosen if lv.searches}
+        ]
+        searched = [r for r in searched if answered(r)]
+        agree = sum((int(r["guesses"]) == 0) == (int(r["nodes"]) == 1) for r in searched)
+        doc.paragraph(
+            f'The two readings of "without search" agree on {agree} of the {len(searched)} '
+            "answered results of the searching levels: `guesses` = 0 (no branch point) "
+            "exactly when `nodes` = 1 (the root alone)."
+        )
         node_rows = []
         for level in chosen:
             if not level.searches:
