@@ -160,8 +160,12 @@ class Propagation(Experiment):
         agree = sum((int(r["guesses"]) == 0) == (int(r["nodes"]) == 1) for r in searched)
         doc.paragraph(
             f'The two readings of "without search" agree on {agree} of the {len(searched)} '
-            "answered results of the searching levels: `guesses` = 0 (no branch point) "
-            "exactly when `nodes` = 1 (the root alone)."
+            "answered results of the searching levels"
+            + (
+                ": `guesses` = 0 (no branch point) exactly when `nodes` = 1 (the root alone)."
+                if agree == len(searched)
+                else f"; on the other {len(searched) - agree} the tables count by `guesses` = 0."
+            )
         )
         node_rows = []
         for level in chosen:
