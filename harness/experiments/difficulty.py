@@ -210,6 +210,14 @@ class Difficulty(Experiment):
             "nodes or total time; p: its two-sided p-value (t-distribution, as scipy's "
             "`spearmanr`); `–`: undefined (no node counter, or every value tied).",
         )
+        run = results[LABEL].run
+        load, cores = run.conditions.get("load_max"), run.machine.get("cores")
+        if load is not None and cores and float(load) > float(cores):
+            doc.paragraph(
+                f"The load average reached {float(load):g} on {cores} cores during the run: "
+                "other work shared the machine, so the times are noisier than on a quiet one "
+                "(which can weaken their correlations); the nodes do not depend on it."
+            )
         doc.heading("Within each set")
         per_set = {name: efforts(results, name) for name in sets}
         within = []
