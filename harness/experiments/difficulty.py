@@ -167,6 +167,9 @@ class Difficulty(Experiment):
                 "`nodes` are all equal (no node counter) has no nodes correlation.",
                 f"`{RATER}` is the rater itself: its nodes are its steps, so its row is a "
                 "check, not a finding.",
+                "The verdict on Pelánek's finding is read from the plain backtracker's nodes "
+                f"(the paper's measure was a backtracking search's): \"weak\" is a rho above 0 "
+                f"and below {WEAK_RHO}.",
             ),
         )
 

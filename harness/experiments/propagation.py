@@ -135,6 +135,10 @@ class Propagation(Experiment):
                 "propagated (the root and every alternative tried at a branch point).",
                 "A timeout counts as not solved without search and is left out of the "
                 "node statistics (the tables count timeouts).",
+                "The verdict: our figures agree with Simonis qualitatively when singles solve "
+                "at least half of easy50 (published puzzles) without search and, within each "
+                "family of levels, the share solved without search never falls as the level "
+                "rises.",
             ),
         )
 
