@@ -16,6 +16,8 @@ from types import FrameType
 
 from puzzles.errors import SudokuBenchError
 
+REPEAT_S = 0.05  # after the limit, the timer signal repeats this often until the block ends
+
 
 class TimeLimitExceeded(SudokuBenchError):
     """The work did not end within its time limit."""
@@ -36,13 +38,20 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
         return
     assert seconds is not None
 
+    leaving = False
+
     def expired(signum: int, frame: FrameType | None) -> None:
-        raise TimeLimitExceeded(f"{what} took longer than the time limit ({seconds:g} s)")
+        if not leaving:
+            raise TimeLimitExceeded(f"{what} took longer than the time limit ({seconds:g} s)")
 
     previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # The timer fires again every REPEAT_S after the limit: an exception raised while a gc
+    # callback or a __del__ runs is printed and dropped by Python (hypothesis installs a gc
+    # callback, and building a big model collects often), and one lost signal lost the limit.
+    signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_S)
     try:
         yield
     finally:
+        leaving = True
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
