@@ -100,6 +100,25 @@ def test_nice_loop_places_the_candidate_where_two_strong_links_meet() -> None:
     )
 
 
+def test_nested_forcing_net_on_the_first_of_forum_hardest() -> None:
+    # the givens' candidates of forum-hardest:1, where every other technique (forcing nets
+    # included) finds nothing; r1c3 = 2 reaches a contradiction once the candidates that
+    # contradict it by their own nets are taken out along the way
+    puzzle = Grid.from_string(
+        "98.7..6..5...9..7...7..6...43..2......86...5......34....98...6.....6...1.....12.."
+    )
+    solution = Grid.from_string(
+        "981745623546392178327186945435928716198674352672513489219837564754269831863451297"
+    )
+    step = only_first("nested_forcing_net", Candidates.from_grid(puzzle))
+    assert step.eliminations == ((NINE.cell(0, 2), 2),) and step.placements == ()
+    assert solution[NINE.cell(0, 2)] != 2
+    assert step.describe(NINE) == (
+        "nested forcing net (if r1c3 were 2, 25 singles and 60 eliminations by inner forcing "
+        "nets later r7c7 loses every candidate) removes 2 from r1c3"
+    )
+
+
 def test_bug_plus_one_on_a_deadly_grid_of_pairs() -> None:
     # every empty cell holds two candidates but r1c1 (1/2/3); 3 appears three times in row 1
     # (r1c1, r1c3, r1c4), column 1 (r1c1, r3c1, r4c1) and box 1 (r1c1, r1c3, r3c1)
@@ -229,7 +248,7 @@ def test_uniqueness_techniques_are_off_by_default() -> None:
 
 def test_every_new_technique_has_a_test() -> None:
     tested = set(POSITIONS) | {
-        "remote_pairs", "bug_plus_one", "nice_loop",
+        "remote_pairs", "bug_plus_one", "nice_loop", "nested_forcing_net",
         "distinct_pairs", "non_consecutive",
         "cage_combinations", "cage_unit", "innies_outies",
     }  # fmt: skip
