@@ -15,6 +15,8 @@ from tests.cli_contract import EXPLAIN, RATE, STEP_DETAIL
 
 NEWSPAPER = "004036927100005000000200004005000060640000085070000200500001000000700002437920500"
 HARD = "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
+# multi:1, a puzzle with two solutions: logic gives up (it never guesses)
+TWO_SOLUTIONS = "8.........95.......76.........472968...513247...896135......716....3.492....2.583"
 
 
 def test_explain_prints_the_steps_then_the_boxed_grid(capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,14 +44,14 @@ def test_explain_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_explain_shows_the_candidates_when_it_gives_up(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explain", HARD]) == 0
+    assert main(["explain", TWO_SOLUTIONS]) == 0
     out = capsys.readouterr().out
-    assert "gave up after 0 steps" in out and "candidates left:" in out
-    assert "8       1246    24569" in out  # r1c1 is given, r1c2 and r1c3 hold their candidates
-    assert main(["explain", "--json", HARD]) == 0
+    assert "gave up after 2 steps" in out and "candidates left:" in out
+    assert "8     1234  1234  | 1237" in out  # r1c1 is given, r1c2.. hold their candidates
+    assert main(["explain", "--json", TWO_SOLUTIONS]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "gave_up" and record["rating"] == "beyond logic"
-    assert record["candidates"]["r1c2"] == "1246" and record["partial"].startswith("8........")
+    assert record["candidates"]["r1c2"] == "1234" and record["partial"].startswith("8........")
 
 
 def test_unknown_technique_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,10 +63,11 @@ def test_rate_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rate", "easy50"]) == 0
     out = capsys.readouterr().out
     assert "50 puzzles: easy 40, medium 9, hard 1" in out
-    assert main(["rate", "--json", NEWSPAPER, HARD]) == 0
+    assert main(["rate", "--json", NEWSPAPER, HARD, TWO_SOLUTIONS]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert all(set(record) == RATE for record in records)
-    assert [r["rating"] for r in records] == ["easy", "beyond logic"]
+    assert [r["rating"] for r in records] == ["easy", "extreme", "beyond logic"]
+    assert records[1]["hardest"] == "nested forcing nets (last resort)"
     assert records[0]["hardest"] == "naked single" and records[0]["score"] == 53
 
 
