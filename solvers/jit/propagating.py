@@ -14,6 +14,7 @@ so that no timed `solve` ever pays for it.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar
@@ -22,7 +23,7 @@ import numpy as np
 
 from puzzles.grid import Grid
 from puzzles.rules import RuleKind, Rules
-from solvers.base import Deadline, SearchOutcome, Solver
+from solvers.base import Deadline, Result, SearchOutcome, Solver, Status
 from solvers.jit import propagating_kernel as kernel
 from solvers.propagating import intersections
 
@@ -128,6 +129,7 @@ class Workspace:
                 np.zeros(nunits),  # dirty units
                 np.zeros(nunits),  # changed units
                 np.zeros(nunits),  # the dom/wdeg weights
+                np.zeros(cells),  # the peers that lose a digit being placed
             ]
         )
         self.buffer = np.zeros((SOLUTION_BUFFER, cells), dtype=np.int64)
@@ -152,10 +154,13 @@ class PropagatingJitSolver(Solver[JitModel]):
         self._tables: JitTables | None = None
         self._space: Workspace | None = None
 
+    def _switch(self, rules: Rules) -> None:
+        self._rules = rules
+        self._tables, self._space = jit_tables(rules), workspace(rules)
+
     def _build(self, puzzle: Grid, deadline: Deadline) -> JitModel:
         if puzzle.rules is not self._rules:
-            self._rules = puzzle.rules
-            self._tables, self._space = jit_tables(puzzle.rules), workspace(puzzle.rules)
+            self._switch(puzzle.rules)
         assert self._tables is not None
         # bytes -> uint8 runs at C speed: np.array of a tuple of ints costs more than the rest
         return JitModel(self._tables, np.frombuffer(bytes(puzzle.values), dtype=np.uint8))
@@ -167,24 +172,71 @@ class PropagatingJitSolver(Solver[JitModel]):
         found, exhausted, timed_out, st = run(
             model, space or workspace(puzzle.rules), limit, deadline
         )
-        nodes, guesses, propagations, hidden, locked = st[kernel.NODES : kernel.LOCKED + 1].tolist()
-        solutions = [Grid(puzzle.rules, digits) for digits in found]
         return SearchOutcome(
-            solutions,
+            [_grid(puzzle.rules, digits) for digits in found],
             exhausted=exhausted,
             timed_out=timed_out,
-            counters={
-                "nodes": nodes,
-                "guesses": guesses,
-                "propagations": propagations,
-                "hidden_singles": hidden,
-                "locked_eliminations": locked,
-                "alldiff_eliminations": 0,
-                # rules it does not take (answered unsupported): nothing to eliminate
-                "nonconsecutive_eliminations": 0,
-                "cage_eliminations": 0,
-            },
+            counters=counters_of(st),
         )
+
+    def solve(self, puzzle: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
+        """`Solver.solve`, the same result by a shorter path for the rules of the last call.
+
+        A 17-clue puzzle takes about 13 µs in the kernel; the general path's objects
+        (model, outcome, deadline, the counters merged twice) cost half as much again.
+        """
+        rules = puzzle.rules
+        if rules is not self._rules or limit < 1:
+            return super().solve(puzzle, limit=limit, timeout=timeout)
+        assert self._tables is not None and self._space is not None
+        start = time.perf_counter()
+        model = JitModel(self._tables, np.frombuffer(bytes(puzzle.values), dtype=np.uint8))
+        built = time.perf_counter()
+        deadline = _NO_DEADLINE if timeout is None else Deadline(timeout)
+        found, exhausted, timed_out, st = run(model, self._space, limit, deadline)
+        solutions = [_grid(rules, digits) for digits in found]
+        end = time.perf_counter()
+        if timed_out:
+            status = Status.TIMEOUT
+        elif exhausted:
+            status = Status.SOLVED if solutions else Status.NO_SOLUTION
+        else:
+            status = Status.LIMIT  # stopped at the limit with branches left untried
+        return Result(
+            self.name,
+            status,
+            solutions,
+            exhausted and not timed_out,
+            build_s=built - start,
+            search_s=end - built,
+            counters=counters_of(st),
+        )
+
+
+_NO_DEADLINE = Deadline(None)
+
+
+def _grid(rules: Rules, digits: tuple[int, ...]) -> Grid:
+    """A solution's grid, without `Grid`'s range check: the kernel writes digits 1..N only."""
+    grid = object.__new__(Grid)
+    object.__setattr__(grid, "rules", rules)
+    object.__setattr__(grid, "values", digits)
+    return grid
+
+
+def counters_of(st: Array) -> dict[str, float]:
+    nodes, guesses, propagations, hidden, locked = st[kernel.NODES : kernel.LOCKED + 1].tolist()
+    return {
+        "nodes": nodes,
+        "guesses": guesses,
+        "propagations": propagations,
+        "hidden_singles": hidden,
+        "locked_eliminations": locked,
+        "alldiff_eliminations": 0,
+        # rules it does not take (answered unsupported): nothing to eliminate
+        "nonconsecutive_eliminations": 0,
+        "cage_eliminations": 0,
+    }
 
 
 def run(

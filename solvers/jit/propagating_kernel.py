@@ -93,6 +93,7 @@ def propagate(
     full: int,
     weights: np.ndarray,
     st: np.ndarray,
+    hits: np.ndarray,
 ) -> bool:
     """Place the pending cells and everything they imply; False on a contradiction.
 
@@ -121,27 +122,34 @@ def propagate(
             propagations += 1
             for k in range(nunits_of[cell]):
                 placed[units_of[cell, k]] |= bit
+            # Every peer loses the digit first, with no branch per peer (testing each
+            # peer's mask mispredicts half the time: measured 10% of a 17-clue solve);
+            # then the peers that had it, in order. A peer left empty ends the state,
+            # which is then thrown away, so clearing the later peers too changes nothing.
+            nhit = 0
+            clear = ~bit
             for k in range(npeers[cell]):
                 peer = peers[cell, k]
                 mask = cand[peer]
-                if mask & bit:
-                    mask ^= bit
-                    if mask == 0:
-                        for j in range(nunits_of[peer]):
-                            weights[units_of[peer, j]] += 1
-                        ok = False
-                        break
-                    cand[peer] = mask
+                hits[nhit] = peer
+                nhit += (mask & bit) != 0
+                cand[peer] = mask & clear
+            for k in range(nhit):
+                peer = hits[k]
+                mask = cand[peer]
+                if mask == 0:
                     for j in range(nunits_of[peer]):
-                        unit = units_of[peer, j]
-                        if not dirty[unit]:
-                            dirty[unit] = True
-                            ndirty += 1
-                            if unit < low:
-                                low = unit
-                    if _is_single(mask):
-                        pending[npending] = peer
-                        npending += 1
+                        weights[units_of[peer, j]] += 1
+                    ok = False
+                    break
+                for j in range(nunits_of[peer]):
+                    unit = units_of[peer, j]
+                    ndirty += 1 - dirty[unit]
+                    dirty[unit] = 1
+                    low = min(low, unit)
+                if _is_single(mask):
+                    pending[npending] = peer
+                    npending += 1
             if not ok:
                 break
         if not ok:
@@ -184,11 +192,9 @@ def propagate(
                         npending += 1
                         for j in range(nunits_of[cell]):
                             unit = units_of[cell, j]
-                            if not dirty[unit]:
-                                dirty[unit] = True
-                                ndirty += 1
-                                if unit < low:
-                                    low = unit
+                            ndirty += 1 - dirty[unit]
+                            dirty[unit] = 1
+                            low = min(low, unit)
                         hidden_singles += 1
                 if not ok:
                     break
@@ -237,11 +243,9 @@ def propagate(
                         cand[cell] = mask
                         for j in range(nunits_of[cell]):
                             unit = units_of[cell, j]
-                            if not dirty[unit]:
-                                dirty[unit] = True
-                                ndirty += 1
-                                if unit < low:
-                                    low = unit
+                            ndirty += 1 - dirty[unit]
+                            dirty[unit] = 1
+                            low = min(low, unit)
                         if _is_single(mask):
                             pending[npending] = cell
                             npending += 1
@@ -393,6 +397,7 @@ def search(
     dirty = _vector(work, work_meta, 7)
     changed = _vector(work, work_meta, 8)
     weights = _vector(work, work_meta, 9)
+    hits = _vector(work, work_meta, 10)
     capacity = solutions.shape[0]
     if st[STARTED] == 0:
         st[STARTED] = 1
@@ -413,7 +418,7 @@ def search(
         if not propagate(
             cands[0], placeds[0], pending, npending, dirty, changed, peers, npeers, units,
             ulen, house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest,
-            v_rest, nv_rest, full, weights, st,
+            v_rest, nv_rest, full, weights, st, hits,
         ):  # fmt: skip
             return EXHAUSTED
         count = choose(
@@ -464,7 +469,7 @@ def search(
         if not propagate(
             trial, trial_placed, pending, 1, dirty, changed, peers, npeers, units, ulen,
             house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest, v_rest,
-            nv_rest, full, weights, st,
+            nv_rest, full, weights, st, hits,
         ):  # fmt: skip
             continue
         count = choose(
