@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from solving_support import brute_force_solutions
 
 from puzzles.collections import load
@@ -16,11 +19,12 @@ from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Solver, Status
 from solvers.dlx.solver import DlxSolver
-from solvers.propagating import PropagatingSolver
+from solvers.propagating import PropagatingSolver, alldiff_filter
 from solvers.registry import get
 
 pytest.importorskip("numba", reason="the compiled engines need numba: pip install '.[jit]'")
 
+from solvers.jit import propagating_kernel as kernel
 from solvers.jit.dlx import DlxJitSolver
 from solvers.jit.propagating import PropagatingJitSolver
 
@@ -52,11 +56,34 @@ def same(reference: Solver, compiled: Solver, puzzle: Grid, limit: int) -> None:
 
 @pytest.mark.parametrize("limit", [1, 2])
 def test_propagating_jit_has_propagatings_answers_and_counters(limit: int) -> None:
+    # with the defaults: AllDifferent filtering and restarts on the 16x16 puzzles
     compiled = PropagatingJitSolver()
     for puzzle in puzzles():
-        # AllDifferent filtering (the pure-Python default from 16 digits) is not compiled
-        reference = PropagatingSolver(alldiff=False)
-        same(reference, compiled, puzzle, limit)
+        same(PropagatingSolver(), compiled, puzzle, limit)
+
+
+@pytest.mark.parametrize(
+    ("alldiff", "restarts"), [(True, True), (True, False), (False, True)], ids=str
+)
+def test_every_option_of_propagating_is_compiled(alldiff: bool, restarts: bool) -> None:
+    compiled = PropagatingJitSolver(alldiff=alldiff, restarts=restarts)
+    for puzzle in puzzles()[::3]:
+        same(PropagatingSolver(alldiff=alldiff, restarts=restarts), compiled, puzzle, 2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, (1 << 9) - 1), min_size=2, max_size=9))
+def test_the_compiled_alldifferent_filter_is_the_pure_python_one(masks: list[int]) -> None:
+    expected = alldiff_filter(masks)
+    count = len(masks)
+    scratch = np.zeros((9, kernel.SLOTS), dtype=np.int64)
+    out = np.zeros(count, dtype=np.int64)
+    code = kernel.alldiff_filter(np.array(masks, dtype=np.int64), count, out, scratch)
+    if expected is None:
+        assert code == kernel.FAILED
+    else:
+        assert code == (kernel.UNCHANGED if expected == masks else kernel.NARROWED)
+        assert out.tolist() == expected
 
 
 @pytest.mark.parametrize("limit", [1, 2])
@@ -78,7 +105,7 @@ GEOMETRIES = [
 @pytest.mark.parametrize("rules", GEOMETRIES, ids=str)
 def test_every_geometry_counts_like_the_pure_python_engines(rules: Rules) -> None:
     empty = Grid.empty(rules)
-    same(PropagatingSolver(alldiff=False), PropagatingJitSolver(), empty, 3)
+    same(PropagatingSolver(), PropagatingJitSolver(), empty, 3)
     same(DlxSolver(), DlxJitSolver(), empty, 3)
 
 

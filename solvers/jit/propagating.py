@@ -1,11 +1,11 @@
 """`propagating-jit`: the `propagating` back-end's search compiled with numba.
 
-Same algorithm, same counters, same answers as `solvers.propagating` with its default
-rules on 9x9 (singles, locked candidates, dom/wdeg branching with two-place branching);
-AllDifferent filtering and restarts (the pure-Python default from 16 digits up) are not
-compiled, so on 16x16 and larger grids the counters are those of
-`PropagatingSolver(alldiff=False)`. The tables come from the same `Rules` fields
-(`peers`, `units`, `units_of`, `houses`) in the same order, as padded numpy arrays.
+Same algorithm, same counters, same answers as `solvers.propagating` with the same
+options: singles, locked candidates, dom/wdeg branching with two-place branching, and from
+16 digits up (`alldiff=None`, the default, as there) AllDifferent filtering (Régin's
+matching-based filtering on bit masks: augmenting paths, then strongly connected
+components) with restarts and cell branching only. The tables come from the same `Rules`
+fields (`peers`, `units`, `units_of`, `houses`) in the same order, as padded numpy arrays.
 
 Compilation: the kernel is compiled with `cache=True` (machine code on disk, reused by
 every later process) and warmed up when the solver is constructed, on an empty 4x4 grid,
@@ -25,7 +25,7 @@ from puzzles.grid import Grid
 from puzzles.rules import RuleKind, Rules
 from solvers.base import Deadline, Result, SearchOutcome, Solver, Status
 from solvers.jit import propagating_kernel as kernel
-from solvers.propagating import intersections
+from solvers.propagating import ALLDIFF_FROM, intersections
 
 CHECK_EVERY = 4096  # search nodes between two returns to Python to read the clock
 SOLUTION_BUFFER = 64  # solutions the kernel keeps before it hands them to Python
@@ -109,6 +109,7 @@ def jit_tables(rules: Rules) -> JitTables:
 class JitModel:
     tables: JitTables
     values: Array  # the puzzle's digits, 0 for empty (uint8)
+    flags: int = 0  # kernel.WITH_ALLDIFF, kernel.WITH_RESTARTS
 
 
 class Workspace:
@@ -130,6 +131,10 @@ class Workspace:
                 np.zeros(nunits),  # changed units
                 np.zeros(nunits),  # the dom/wdeg weights
                 np.zeros(cells),  # the peers that lose a digit being placed
+                np.zeros(nunits),  # units scanned since their last AllDifferent filtering
+                # AllDifferent filtering's cells, masks, results, mates, owners, queue,
+                # parents (cell, digit) and unmatched cells
+                np.zeros((9, max(width + 1, kernel.SLOTS))),
             ]
         )
         self.buffer = np.zeros((SOLUTION_BUFFER, cells), dtype=np.int64)
@@ -147,23 +152,34 @@ class PropagatingJitSolver(Solver[JitModel]):
     name = "propagating-jit"
     rule_kinds: ClassVar[frozenset[RuleKind]] = frozenset({RuleKind.REGIONS, RuleKind.EXTRA_UNITS})
 
-    def __init__(self) -> None:
+    def __init__(self, *, alldiff: bool | None = None, restarts: bool | None = None) -> None:
         warm_up()
+        self.alldiff = alldiff  # None: on for grids of ALLDIFF_FROM digits or more
+        self.restarts = restarts  # None: with AllDifferent filtering
         # the last rules' tables and work arrays: hashing a Rules costs more than an easy solve
         self._rules: Rules | None = None
         self._tables: JitTables | None = None
         self._space: Workspace | None = None
+        self._flags = 0
+
+    def flags(self, rules: Rules) -> int:
+        """The kernel's options for these rules: `PropagatingSolver`'s defaults."""
+        alldiff = rules.size >= ALLDIFF_FROM if self.alldiff is None else self.alldiff
+        restarts = alldiff if self.restarts is None else self.restarts
+        return kernel.WITH_ALLDIFF * alldiff + kernel.WITH_RESTARTS * restarts
 
     def _switch(self, rules: Rules) -> None:
         self._rules = rules
         self._tables, self._space = jit_tables(rules), workspace(rules)
+        self._flags = self.flags(rules)
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> JitModel:
         if puzzle.rules is not self._rules:
             self._switch(puzzle.rules)
         assert self._tables is not None
         # bytes -> uint8 runs at C speed: np.array of a tuple of ints costs more than the rest
-        return JitModel(self._tables, np.frombuffer(bytes(puzzle.values), dtype=np.uint8))
+        values = np.frombuffer(bytes(puzzle.values), dtype=np.uint8)
+        return JitModel(self._tables, values, self._flags)
 
     def _search(
         self, model: JitModel, puzzle: Grid, limit: int, deadline: Deadline
@@ -190,7 +206,8 @@ class PropagatingJitSolver(Solver[JitModel]):
             return super().solve(puzzle, limit=limit, timeout=timeout)
         assert self._tables is not None and self._space is not None
         start = time.perf_counter()
-        model = JitModel(self._tables, np.frombuffer(bytes(puzzle.values), dtype=np.uint8))
+        values = np.frombuffer(bytes(puzzle.values), dtype=np.uint8)
+        model = JitModel(self._tables, values, self._flags)
         built = time.perf_counter()
         deadline = _NO_DEADLINE if timeout is None else Deadline(timeout)
         found, exhausted, timed_out, st = run(model, self._space, limit, deadline)
@@ -226,13 +243,14 @@ def _grid(rules: Rules, digits: tuple[int, ...]) -> Grid:
 
 def counters_of(st: Array) -> dict[str, float]:
     nodes, guesses, propagations, hidden, locked = st[kernel.NODES : kernel.LOCKED + 1].tolist()
+    filtered = int(st[kernel.ALLDIFF])
     return {
         "nodes": nodes,
         "guesses": guesses,
         "propagations": propagations,
         "hidden_singles": hidden,
         "locked_eliminations": locked,
-        "alldiff_eliminations": 0,
+        "alldiff_eliminations": filtered,
         # rules it does not take (answered unsupported): nothing to eliminate
         "nonconsecutive_eliminations": 0,
         "cage_eliminations": 0,
@@ -242,12 +260,19 @@ def counters_of(st: Array) -> dict[str, float]:
 def run(
     model: JitModel, space: Workspace, limit: int, deadline: Deadline
 ) -> tuple[list[tuple[int, ...]], bool, bool, Array]:
-    """Search to the limit: (solutions' digits, exhausted, timed out, state vector)."""
+    """Search to the limit: (solutions' digits, exhausted, timed out, state vector).
+
+    With restarts, a run that spends its node budget is abandoned and its solutions no
+    longer count (the next run finds them again); on a timeout every solution seen in any
+    run is returned, as `propagating` does.
+    """
     tables = model.tables
     st = space.state
     st[:] = 0
+    st[kernel.FLAGS] = model.flags
     buffer = space.buffer if limit >= SOLUTION_BUFFER else space.buffer[:limit]
     found: list[tuple[int, ...]] = []
+    seen: list[tuple[int, ...]] = []  # the solutions of abandoned runs
     while True:
         code = kernel.search(
             model.values, tables.blob, tables.meta, space.blob, space.meta, tables.full, st,
@@ -260,8 +285,12 @@ def run(
             return found, True, False, st
         if code == kernel.AT_LIMIT:
             return found, st[kernel.UNTRIED] == 0, False, st
+        if code == kernel.RESTARTED:
+            seen += [solution for solution in found if solution not in seen]
+            found = []
         if deadline.expired():
-            return found, False, True, st
+            found += [solution for solution in seen if solution not in found]
+            return found[:limit], False, True, st
 
 
 _warm = False
