@@ -531,9 +531,9 @@ def choose(
                 thrice |= twice & mask
                 twice |= once & mask
                 once |= mask
-            pairs = twice & ~thrice
-            if pairs:
-                bit = pairs & -pairs
+            two_places = twice & ~thrice
+            if two_places:
+                bit = two_places & -two_places
                 count = 0
                 for k in range(ulen[index]):
                     cell = units[index, k]
