@@ -241,26 +241,30 @@ def _grid(rules: Rules, digits: tuple[int, ...]) -> Grid:
     return grid
 
 
-def counters_of(st: Array) -> dict[str, float]:
-    nodes, guesses, propagations, hidden, locked = st[kernel.NODES : kernel.LOCKED + 1].tolist()
-    filtered = int(st[kernel.ALLDIFF])
+def counters_of(state: list[int]) -> dict[str, float]:
+    """The counters of `propagating`, from the kernel's state vector (as a list)."""
     return {
-        "nodes": nodes,
-        "guesses": guesses,
-        "propagations": propagations,
-        "hidden_singles": hidden,
-        "locked_eliminations": locked,
-        "alldiff_eliminations": filtered,
+        "nodes": state[kernel.NODES],
+        "guesses": state[kernel.GUESSES],
+        "propagations": state[kernel.PROPAGATIONS],
+        "hidden_singles": state[kernel.HIDDEN],
+        "locked_eliminations": state[kernel.LOCKED],
+        "alldiff_eliminations": state[kernel.ALLDIFF],
         # rules it does not take (answered unsupported): nothing to eliminate
         "nonconsecutive_eliminations": 0,
         "cage_eliminations": 0,
     }
 
 
+# the kernel's return codes and state fields, as module constants: read on every solve
+_EXHAUSTED, _AT_LIMIT, _RESTARTED = kernel.EXHAUSTED, kernel.AT_LIMIT, kernel.RESTARTED
+_BUFFERED, _UNTRIED, _FLAGS = kernel.BUFFERED, kernel.UNTRIED, kernel.FLAGS
+
+
 def run(
     model: JitModel, space: Workspace, limit: int, deadline: Deadline
-) -> tuple[list[tuple[int, ...]], bool, bool, Array]:
-    """Search to the limit: (solutions' digits, exhausted, timed out, state vector).
+) -> tuple[list[tuple[int, ...]], bool, bool, list[int]]:
+    """Search to the limit: (solutions' digits, exhausted, timed out, state vector as a list).
 
     With restarts, a run that spends its node budget is abandoned and its solutions no
     longer count (the next run finds them again); on a timeout every solution seen in any
@@ -268,8 +272,8 @@ def run(
     """
     tables = model.tables
     st = space.state
-    st[:] = 0
-    st[kernel.FLAGS] = model.flags
+    st.fill(0)
+    st[_FLAGS] = model.flags
     buffer = space.buffer if limit >= SOLUTION_BUFFER else space.buffer[:limit]
     found: list[tuple[int, ...]] = []
     seen: list[tuple[int, ...]] = []  # the solutions of abandoned runs
@@ -278,19 +282,21 @@ def run(
             model.values, tables.blob, tables.meta, space.blob, space.meta, tables.full, st,
             buffer, limit, CHECK_EVERY,
         )  # fmt: skip
-        if st[kernel.BUFFERED]:
-            found.extend(map(tuple, buffer[: st[kernel.BUFFERED]].tolist()))
-            st[kernel.BUFFERED] = 0
-        if code == kernel.EXHAUSTED:
-            return found, True, False, st
-        if code == kernel.AT_LIMIT:
-            return found, st[kernel.UNTRIED] == 0, False, st
-        if code == kernel.RESTARTED:
+        state = st.tolist()  # one conversion: numpy scalars one by one cost more
+        buffered = state[_BUFFERED]
+        if buffered:
+            found += map(tuple, buffer[:buffered].tolist())
+            st[_BUFFERED] = 0
+        if code == _EXHAUSTED:
+            return found, True, False, state
+        if code == _AT_LIMIT:
+            return found, state[_UNTRIED] == 0, False, state
+        if code == _RESTARTED:
             seen += [solution for solution in found if solution not in seen]
             found = []
         if deadline.expired():
             found += [solution for solution in seen if solution not in found]
-            return found[:limit], False, True, st
+            return found[:limit], False, True, state
 
 
 _warm = False
