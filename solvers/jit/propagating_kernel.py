@@ -57,6 +57,10 @@ FAILED = -1
 UNCHANGED = 0
 NARROWED = 1
 SLOTS = 67  # bit % 67 tells the 64 single-bit masks apart (2 generates the units mod 67)
+# the digit of each single-bit mask, by its slot: bit d-1 -> d
+DIGIT_OF_SLOT = np.zeros(SLOTS, dtype=np.int64)
+for _digit in range(1, 64):
+    DIGIT_OF_SLOT[(1 << (_digit - 1)) % SLOTS] = _digit
 
 
 @njit(cache=True)
@@ -68,21 +72,17 @@ def _is_single(mask: int) -> bool:
 def _write_digits(row: np.ndarray, cand: np.ndarray) -> None:
     """A solved state's digits (bit d-1 set -> d) into a row of the solution buffer."""
     for cell in range(cand.shape[0]):
-        mask = cand[cell]
-        digit = 0
-        while mask:
-            mask >>= 1
-            digit += 1
-        row[cell] = digit
+        row[cell] = DIGIT_OF_SLOT[cand[cell] % SLOTS]
 
 
 @njit(cache=True)
 def _popcount(mask: int) -> int:
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
+    """Set bits of a non-negative mask, without a loop (SWAR: bits summed in pairs, then
+    nibbles, then bytes; LLVM may turn it into one instruction)."""
+    mask = mask - ((mask >> 1) & 0x5555555555555555)
+    mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((mask * 0x0101010101010101) >> 56) & 0xFF
 
 
 @njit(cache=True)
