@@ -108,7 +108,7 @@ def jit_tables(rules: Rules) -> JitTables:
 @dataclass
 class JitModel:
     tables: JitTables
-    values: Array  # the puzzle's digits, 0 for empty (uint8)
+    values: bytearray  # the puzzle's digits, 0 for empty
     flags: int = 0  # kernel.WITH_ALLDIFF, kernel.WITH_RESTARTS
 
 
@@ -177,8 +177,7 @@ class PropagatingJitSolver(Solver[JitModel]):
         if puzzle.rules is not self._rules:
             self._switch(puzzle.rules)
         assert self._tables is not None
-        # bytes -> uint8 runs at C speed: np.array of a tuple of ints costs more than the rest
-        values = np.frombuffer(bytes(puzzle.values), dtype=np.uint8)
+        values = bytearray(puzzle.values)  # numba reads it as uint8: the cheapest conversion
         return JitModel(self._tables, values, self._flags)
 
     def _search(
@@ -206,7 +205,7 @@ class PropagatingJitSolver(Solver[JitModel]):
             return super().solve(puzzle, limit=limit, timeout=timeout)
         assert self._tables is not None and self._space is not None
         start = time.perf_counter()
-        values = np.frombuffer(bytes(puzzle.values), dtype=np.uint8)
+        values = bytearray(puzzle.values)  # numba reads it as uint8: the cheapest conversion
         model = JitModel(self._tables, values, self._flags)
         built = time.perf_counter()
         deadline = _NO_DEADLINE if timeout is None else Deadline(timeout)
@@ -308,8 +307,8 @@ def warm_up() -> None:
     if _warm:
         return
     rules = Rules.of_size(4)
-    # read-only uint8, as `_build` makes them: numba compiles per argument type
-    empty = np.frombuffer(bytes(rules.cell_count), dtype=np.uint8)
+    # a bytearray, as `_build` makes them: numba compiles per argument type
+    empty = bytearray(rules.cell_count)
     model = JitModel(jit_tables(rules), empty)
     run(model, workspace(rules), 2, Deadline(None))
     _warm = True

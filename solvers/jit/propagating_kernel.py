@@ -624,7 +624,7 @@ def search(
         st[NODES] = 1
         npending = 0
         start = cands[0]
-        for cell in range(values.shape[0]):
+        for cell in range(len(values)):
             if values[cell]:
                 start[cell] = np.int64(1) << (np.int64(values[cell]) - 1)
                 pending[npending] = cell
