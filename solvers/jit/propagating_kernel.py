@@ -570,7 +570,7 @@ def _vector(blob: np.ndarray, meta: np.ndarray, index: int) -> np.ndarray:
 
 @njit(cache=True)
 def search(
-    values: np.ndarray,
+    values: bytearray,
     tab: np.ndarray,
     tab_meta: np.ndarray,
     work: np.ndarray,
