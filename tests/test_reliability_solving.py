@@ -60,7 +60,8 @@ def test_a_back_end_that_ignores_its_deadline_is_stopped_from_outside(command: s
     done, seconds = timed(run_with_test_backends, command, FOURS, "-s", "sleeper", "--timeout", "1")
     assert done.returncode == 0, done.stderr
     assert "timed out" in done.stdout or "timeout" in done.stdout
-    assert seconds < startup + 1.1 * 1 + 0.25 + 1.5  # the pool's margin, and a loaded machine
+    # the pool's margin past the limit, and room for a loaded machine: the defect was forever
+    assert seconds < 2 * startup + 1.1 * 1 + 6
 
 
 def test_an_answer_after_the_limit_is_a_timeout(capsys: pytest.CaptureFixture[str]) -> None:
