@@ -13,9 +13,10 @@ timeout; a worker that dies is noticed through its sentinel and the task recorde
 
 With `batch` > 1 (`solve` and `count`), a worker that holds the solvers of the next tasks gets
 up to `batch` of them in one message and answers each as it finishes it: the parent never
-waits for a round trip between two tasks, which on a loaded machine cost milliseconds per
-task, far more than a fast engine's solve. Each task still has its own clock (from the answer
-before it) and its own kill; the tasks after a killed or dead one go to a fresh worker.
+waits for a round trip between two tasks (on a loaded machine milliseconds per task, far more
+than a fast engine's solve) and reads the answers that gathered every few milliseconds. Each
+task still has its own clock (from the answer before it) and its own kill; the tasks after a
+killed or dead one go to a fresh worker.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ from solvers.registry import Backend
 
 # Building a solver may import a large library (OR-Tools, sympy): allowed this long, untimed.
 SETUP_SECONDS = 120.0
+# While a worker works through a batch, the parent reads its answers at most this often: one
+# wake-up per answer cost more than a compiled engine's solve. A task's clock starts when the
+# answer before it is read, so this only delays, never shortens, its kill.
+GATHER_SECONDS = 0.005
 
 
 def kill_after(timeout: float) -> float:
@@ -118,6 +123,10 @@ class Pool:
             nearest = min(slot.deadline for slot in busy)
             timeout = min(max(nearest - time.monotonic(), 0.0), tick_seconds)
             ready = set(wait([w for s in busy for w in (s.conn, s.process.sentinel)], timeout))
+            if ready and any(slot.queued for slot in busy):
+                # a batch answers fast: let the answers gather in the pipe, then read them
+                # at one wake-up (the worker sends each at once, so a kill loses none)
+                time.sleep(GATHER_SECONDS)
             for slot in busy:
                 if slot.conn in ready or slot.process.sentinel in ready:
                     self._receive(slot, on_done, pending)
