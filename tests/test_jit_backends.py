@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solving_support import brute_force_solutions
 
+from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.grid import Grid
 from puzzles.rules import Rules
@@ -124,6 +125,15 @@ def test_the_deadline_stops_a_search_that_would_run_for_ages(solver_class: type)
     result = solver_class().solve(Grid.empty(Rules.of_size(9)), limit=10**9, timeout=0.3)
     assert result.status is Status.TIMEOUT
     assert result.count > 64  # solutions found before the deadline are kept
+
+
+def test_a_timeout_with_restarts_keeps_the_solutions_of_abandoned_runs() -> None:
+    # 16x16: AllDifferent filtering with restarts; every run finds solutions, then restarts
+    result = PropagatingJitSolver().solve(Grid.empty(Rules.of_size(16)), limit=10**9, timeout=0.5)
+    assert result.status is Status.TIMEOUT
+    assert result.count > 0
+    assert len(set(result.solutions)) == result.count
+    assert all(is_solution(Grid.empty(Rules.of_size(16)), grid) for grid in result.solutions)
 
 
 @pytest.mark.parametrize("name", ["propagating-jit", "dlx-jit", "exact-cover-c", "xcover"])
