@@ -29,10 +29,10 @@ def plain_work(seconds: float) -> None:
 
 def test_work_that_swallows_an_interruption_is_interrupted_again() -> None:
     start = time.monotonic()
-    with pytest.raises(TimeLimitExceeded, match="the work took longer than the time limit"):
-        with time_limit(0.2, "the work"):
-            assert swallowing_work(0.5) >= 1  # swallows the interruptions of its loop
-            plain_work(30)  # stopped by a repetition, long before its end
+    expected = pytest.raises(TimeLimitExceeded, match="the work took longer than the time limit")
+    with expected, time_limit(0.2, "the work"):
+        assert swallowing_work(0.5) >= 1  # swallows the interruptions of its loop
+        plain_work(30)  # stopped by a repetition, long before its end
     assert time.monotonic() - start < 10
     assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
