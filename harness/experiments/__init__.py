@@ -15,6 +15,7 @@ from puzzles.errors import SudokuBenchError
 # name -> module:Class, in the order `experiment --list` shows them.
 EXPERIMENTS: dict[str, str] = {
     "propagation": "harness.experiments.propagation:Propagation",
+    "encodings": "harness.experiments.encodings:Encodings",
 }
 
 
