@@ -16,6 +16,7 @@ from puzzles.errors import SudokuBenchError
 EXPERIMENTS: dict[str, str] = {
     "propagation": "harness.experiments.propagation:Propagation",
     "encodings": "harness.experiments.encodings:Encodings",
+    "models": "harness.experiments.models:Models",
 }
 
 
