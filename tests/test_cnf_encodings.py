@@ -129,3 +129,7 @@ def test_reduce_takes_the_encoding(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert '"encoding": "minimal"' in out and '"clauses_unit-at-least": 0' in out
     assert main(["reduce", "top95:1", "--to", "milp", "--encoding", "minimal"]) == 2
+    assert main(["reduce", "top95:1", "--to", "cnf", "--encoding", "optimised"]) == 2
+    capsys.readouterr()
+    assert main(["reduce", "top95:1", "--to", "cp-model", "--encoding", "onehot", "--json"]) == 0
+    assert '"encoding": "onehot"' in capsys.readouterr().out
