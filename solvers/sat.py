@@ -26,7 +26,8 @@ propagations, restarts); `nodes` and `guesses` are its decisions. The formula's 
 solves the puzzle, as Lynce and Ouaknine ask of each encoding: the formula is loaded without
 its unit clauses, `propagate(assumptions=units)` derives what they imply (before any
 decision), and `unit_propagation_fixed` counts the empty cells given a digit that way;
-`unit_propagation_solved` is 1 when that is all of them.
+`unit_propagation_solved` is 1 when that is all of them (both absent with CaDiCaL 1.0.3, whose
+PySAT binding has no `propagate`).
 """
 
 from __future__ import annotations
@@ -143,26 +144,27 @@ class SatSolver(Solver[SatProblem]):
                 engine.add_clause(self.reduction.blocking_clause(problem.data, solution))
 
             outcome = count_by_exclusion(puzzle, limit, deadline, solve, exclude)
-            empty = len(puzzle.empty_cells)
-            outcome.counters = {
-                **run.counters(),
-                **size,
-                "unit_propagation_fixed": fixed,
-                "unit_propagation_solved": int(fixed == empty),
-            }
+            outcome.counters = {**run.counters(), **size}
+            if fixed is not None:
+                outcome.counters["unit_propagation_fixed"] = fixed
+                outcome.counters["unit_propagation_solved"] = int(fixed == len(puzzle.empty_cells))
         details["solves"] = run.solves
         outcome.details = details
         return outcome
 
 
-def _propagated_cells(engine: PySatSolver, units: list[int], puzzle: Grid) -> int:
+def _propagated_cells(engine: PySatSolver, units: list[int], puzzle: Grid) -> int | None:
     """How many empty cells unit propagation alone fills: the formula is loaded without its
     unit clauses, which are then propagated as assumptions (PySAT's `propagate` returns only
     what it derives above decision level 0, so units loaded as clauses would hide it all);
     every positive placement literal it returns fixes its cell. A conflict counts as none
     fixed (unit propagation then refutes the puzzle instead of solving it); so does a
-    formula with no unit at all, unless every cell was already given."""
-    consistent, literals = engine.propagate(assumptions=units) if units else (True, [])
+    formula with no unit at all, unless every cell was already given. None for a solver
+    without `propagate` (CaDiCaL 1.0.3)."""
+    try:
+        consistent, literals = engine.propagate(assumptions=units) if units else (True, [])
+    except NotImplementedError:
+        return None
     if not consistent:
         return 0
     size = puzzle.rules.size

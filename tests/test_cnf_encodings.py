@@ -133,3 +133,8 @@ def test_reduce_takes_the_encoding(capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert main(["reduce", "top95:1", "--to", "cp-model", "--encoding", "onehot", "--json"]) == 0
     assert '"encoding": "onehot"' in capsys.readouterr().out
+
+
+def test_a_solver_without_propagate_still_solves() -> None:
+    result = SatSolver(solver="cadical103").solve(load("easy50")[1].puzzle)
+    assert result.count == 1 and "unit_propagation_solved" not in result.counters
