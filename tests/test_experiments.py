@@ -117,3 +117,26 @@ def test_propagation_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     for level in ("propagating-singles", "propagating-alldiff", "logic-easy", "logic-extreme"):
         assert f"`{level}`" in text
     assert "agree" in text.split("## Compared with the paper")[1]
+
+
+def test_difficulty_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_quick("difficulty", tmp_path, capsys)
+    assert_complete(record)
+    text = record["text"]
+    assert "### Spearman correlations with the rating" in text
+    for backend in ("`propagating`", "`dlx`", "`logic`"):
+        assert backend in text
+    assert len(record["plots"]) == 2
+    assert "Pelánek" in text.split("## Compared with the paper")[1]
+
+
+def test_a_stored_logic_result_rates_as_the_result_itself() -> None:
+    from harness.generating.rating import rating_from, rating_of
+    from puzzles.collections import load
+    from solvers.logic import LogicSolver
+
+    solver = LogicSolver(explain=False)
+    for entry in [*load("easy50")[:2], *load("hardest")[:3]]:
+        result = solver.solve(entry.puzzle)
+        stored = json.loads(json.dumps(result.counters))  # as the store gives it back
+        assert rating_from(result.status.value, stored) == rating_of(result)

@@ -17,6 +17,7 @@ EXPERIMENTS: dict[str, str] = {
     "propagation": "harness.experiments.propagation:Propagation",
     "encodings": "harness.experiments.encodings:Encodings",
     "models": "harness.experiments.models:Models",
+    "difficulty": "harness.experiments.difficulty:Difficulty",
 }
 
 
