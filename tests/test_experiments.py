@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -140,3 +141,84 @@ def test_a_stored_logic_result_rates_as_the_result_itself() -> None:
         result = solver.solve(entry.puzzle)
         stored = json.loads(json.dumps(result.counters))  # as the store gives it back
         assert rating_from(result.status.value, stored) == rating_of(result)
+
+
+def test_an_interrupted_experiment_says_so_and_the_same_command_resumes_it(
+    tiny: type[Tiny],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from harness.experiments import conduct
+
+    original = conduct.session.execute
+
+    def stopped_after_two(store: Any, work: Any, on_done: Any, tick: Any = None) -> None:
+        seen = []
+
+        def done(outcome: Any) -> None:
+            on_done(outcome)
+            seen.append(outcome)
+            if len(seen) == 2:
+                raise KeyboardInterrupt
+
+        original(store, work, done, tick)
+
+    monkeypatch.setattr(conduct.session, "execute", stopped_after_two)
+    argv = ["experiment", "tiny", "--quick", "-o", str(tmp_path), "-j", "1", "--quiet"]
+    assert main(argv) == 130
+    assert "the same command resumes it" in capsys.readouterr().err
+    assert not (tmp_path / "tiny.md").exists()
+    monkeypatch.setattr(conduct.session, "execute", original)
+    record = run_quick("tiny", tmp_path, capsys)
+    assert [(r["tasks"], r["reused"]) for r in record["runs"]] == [(6, False)]
+    with sqlite3.connect(tmp_path / "tiny.sqlite") as db:
+        assert db.execute("SELECT count(*) FROM resumes").fetchone() == (1,)
+    db.close()
+
+
+def test_quick_without_o_leaves_the_full_reports_alone(
+    tiny: type[Tiny],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["experiment", "tiny", "--quick", "--quiet"]) == 0
+    assert (tmp_path / "reports/experiments/quick/tiny.md").is_file()
+    assert not (tmp_path / "reports/experiments/tiny.md").exists()
+    assert main(["experiment", "tiny", "--quiet"]) == 0
+    assert (tmp_path / "reports/experiments/tiny.md").is_file()
+
+
+def test_sample_is_even_and_the_same_each_time() -> None:
+    from harness.experiments.base import sample
+    from puzzles.collections import load
+
+    entries = load("17clue")
+    chosen = sample(entries, 10)
+    assert [e.id for e in chosen] == [entries[100 * i].id for i in range(10)]
+    assert sample(entries, 10) == chosen
+    assert sample(entries, None) == entries == sample(entries, 5000)
+
+
+def test_a_fingerprint_changes_with_what_makes_a_different_run() -> None:
+    from dataclasses import replace
+
+    from harness.experiments.base import Batch
+    from puzzles.collections import load
+    from solvers.registry import Backend, get
+
+    batch = Batch("x", tuple(load("4x4")[:2]), (get("dlx"),), 5.0, ("4x4",))
+    same = Batch("x", tuple(load("4x4")[:2]), (get("dlx"),), 5.0, ("in other words",))
+    assert batch.fingerprint("e") == same.fingerprint("e")  # the words are not the design
+    optioned = Backend("dlx", get("dlx").target, "dlx with an option", options={"a": 1})
+    for changed in (
+        replace(batch, timeout=6.0),
+        replace(batch, limit=2),
+        replace(batch, label="y"),
+        replace(batch, entries=tuple(load("4x4")[:3])),
+        replace(batch, backends=(optioned,)),
+    ):
+        assert changed.fingerprint("e") != batch.fingerprint("e")
+    assert batch.fingerprint("other") != batch.fingerprint("e")
