@@ -1,0 +1,732 @@
+"""`clues`: hardness against the number of givens, and where uniqueness is lost.
+
+The ensemble: a random full grid (the generator's randomised search, seeded) with k random
+cells kept, nothing else (`harness.generating.givens`). Every such puzzle keeps its grid as a
+solution, so none has 0 solutions; the share with exactly one grows with k. Three batches:
+
+- `9x9-count`: for each k, a sample counted with `limit=2` by two independent fast back-ends
+  (the propagating backtracker and the C exact-cover engine): the share with 0, 1 and 2+
+  solutions, the two back-ends' verdicts cross-checked;
+- `9x9-effort`: the first puzzles of each k's sample on every back-end of `-s all`, with
+  `limit=2` (so a back-end must also prove uniqueness or find a second solution): nodes and
+  time against k;
+- `4x4-effort`: a sample of 4x4 puzzles for each k = 0..16 on every back-end, beside the
+  exhaustive count of every 4x4 puzzle (`harness.generating.exhaustive4x4`: all 288 grids and
+  all 2^16 cell sets each), which the sample's verdicts are checked against.
+
+The samples are written to `DIR/clues-9x9.txt` and `DIR/clues-4x4.txt` (one puzzle a line;
+the stored ids are their `file:line`), so `sudoku-bench bench DIR/clues-9x9.txt` reruns them.
+
+Timeouts are censored at the time limit: a task that timed out counts as taking the limit in
+the median time (so a median is exact while fewer than half the tasks time out, and is shown
+as `>limit` otherwise), and is left out of the median nodes (its node count is unknown); the
+tables say how many timed out. The logic back-end never guesses: a puzzle with two solutions
+makes it give up, which is counted apart, not as effort.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from harness.experiments.base import (
+    Batch,
+    BatchResults,
+    Design,
+    Experiment,
+    Results,
+    answered,
+    timed_out,
+)
+from harness.experiments.document import Document, percent
+from harness.generating.exhaustive4x4 import Exhaustive, exhaustive
+from harness.generating.facts4x4 import FOUR, all_grids
+from harness.generating.givens import GivensPuzzle, givens_puzzles
+from harness.running.session import choose_backends, importable
+from puzzles.formats import PuzzleEntry
+from puzzles.grid import Grid
+from puzzles.rules import Rules
+from solvers.registry import Backend, select
+
+SEED = 16  # the issue's number: every sample is drawn from it
+LIMIT = 2  # count 0, 1 or "2 or more"
+COUNTERS = "propagating,exact-cover-c,dlx"  # the first two usable count the 9x9 sample
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The sizes of the design: full or quick."""
+
+    nine_givens: tuple[int, ...]
+    nine_counted: int  # puzzles per k counted by the fast back-ends
+    nine_effort: int  # of which the first ones run on every back-end
+    four_givens: tuple[int, ...]
+    four_effort: int
+    backends: str  # `-s` of the effort batches
+    count_timeout: float
+    effort_timeout: float
+
+
+FULL = Plan(
+    nine_givens=(0, 5, 10, 15, 20, 22, 24, 26, 28, 30, 32, 35, 38, 41, 44, 47, 50, 55, 60, 70),
+    nine_counted=80,
+    nine_effort=16,
+    four_givens=tuple(range(17)),
+    four_effort=10,
+    backends="all",
+    count_timeout=10.0,
+    effort_timeout=3.0,
+)
+QUICK = Plan(
+    nine_givens=(20, 30, 40, 50),
+    nine_counted=4,
+    nine_effort=2,
+    four_givens=(2, 4, 6, 8, 12),
+    four_effort=2,
+    backends="propagating,dlx,backtracking",
+    count_timeout=10.0,
+    effort_timeout=2.0,
+)
+NINE_FILE = "clues-9x9.txt"
+FOUR_FILE = "clues-4x4.txt"
+
+
+def entries_of(puzzles: Sequence[GivensPuzzle], file: str) -> list[PuzzleEntry]:
+    """The puzzles as the entries of `file` (ids `file:line`, lines from 1, as a reader of
+    the written file numbers them)."""
+    return [
+        PuzzleEntry(f"{file}:{line}", p.puzzle, metadata={"givens": p.givens})
+        for line, p in enumerate(puzzles, start=1)
+    ]
+
+
+def first_per_k(entries: Sequence[PuzzleEntry], count: int) -> list[PuzzleEntry]:
+    """The first `count` entries of each number of givens."""
+    taken: Counter[int] = Counter()
+    chosen = []
+    for entry in entries:
+        k = entry.puzzle.givens
+        if taken[k] < count:
+            taken[k] += 1
+            chosen.append(entry)
+    return chosen
+
+
+def effort_backends(spec: str) -> tuple[Backend, ...]:
+    """The effort batches' back-ends: `-s all` (the available ones whose code is there)."""
+    return tuple(choose_backends(spec, lambda text: None))
+
+
+def counting_backends() -> tuple[Backend, ...]:
+    """The first two usable of COUNTERS: two unrelated methods (the pure-Python exact cover
+    stands in when the C engine is not installed)."""
+    usable = [b for b in select(COUNTERS) if b.available() and importable(b)]
+    return tuple(usable[:2])
+
+
+class Clues(Experiment):
+    name = "clues"
+    summary = "hardness against the number of givens; where uniqueness is lost (with every 4x4)"
+    paper = (
+        "the phase-transition view of hard instances: P. Cheeseman, B. Kanefsky, W. Taylor, "
+        "Where the really hard problems are, IJCAI 1991; for Latin squares with holes: "
+        "D. Achlioptas, C. Gomes, H. Kautz, B. Selman, Generating satisfiable problem "
+        "instances, AAAI 2000"
+    )
+    question = (
+        "Take a random full grid and keep k random cells. For each k, what share of the "
+        "puzzles has 0, 1 and 2 or more solutions, and how much effort does each back-end "
+        "spend to count them (up to 2)? Does the effort peak where uniqueness is lost?"
+    )
+
+    def __init__(self) -> None:
+        self.plan = FULL
+        self.samples: dict[str, list[PuzzleEntry]] = {}
+
+    def design(self, quick: bool) -> Design:
+        plan = self.plan = QUICK if quick else FULL
+        nine = entries_of(
+            givens_puzzles(Rules.of_size(9), plan.nine_givens, plan.nine_counted, SEED), NINE_FILE
+        )
+        four = entries_of(givens_puzzles(FOUR, plan.four_givens, plan.four_effort, SEED), FOUR_FILE)
+        self.samples = {NINE_FILE: nine, FOUR_FILE: four}
+        backends = effort_backends(plan.backends)
+        batches = (
+            Batch(
+                "9x9-count",
+                tuple(nine),
+                counting_backends(),
+                plan.count_timeout,
+                (f"{NINE_FILE}: {plan.nine_counted} puzzles for each k",),
+                limit=LIMIT,
+            ),
+            Batch(
+                "9x9-effort",
+                tuple(first_per_k(nine, plan.nine_effort)),
+                backends,
+                plan.effort_timeout,
+                (f"{NINE_FILE}: the first {plan.nine_effort} puzzles of each k",),
+                limit=LIMIT,
+            ),
+            Batch(
+                "4x4-effort",
+                tuple(four),
+                backends,
+                plan.effort_timeout,
+                (f"{FOUR_FILE}: {plan.four_effort} puzzles for each k",),
+                limit=LIMIT,
+            ),
+        )
+        notes = (
+            f"Puzzles: a random full grid (seed {SEED}, its own random stream per k) with k "
+            "random cells kept; k counts the givens left. 9x9: k = "
+            f"{', '.join(map(str, plan.nine_givens))}; 4x4: k = "
+            f"{', '.join(map(str, plan.four_givens))}.",
+            f"Every task asks for {LIMIT} solutions, so a back-end must prove uniqueness or "
+            "find a second solution: the verdict is 0, 1 or 2+ solutions.",
+            "Timeouts are censored at the time limit: counted at the limit in the median "
+            "time (shown as >limit when half or more timed out), left out of the median "
+            "nodes; the logic back-end gives up on puzzles with two solutions (counted "
+            "apart). Node counts mean different things per back-end: compare a back-end "
+            "across k, not back-ends with each other.",
+            "The 4x4 counts are exhaustive: every one of the 288 grids with every subset of "
+            "its 16 cells (288 x 2^16 pairs), by a superset-sum transform; the 4x4 sample's "
+            "verdicts are checked against them.",
+        )
+        return Design(batches, notes)
+
+    # ----- analysis -------------------------------------------------------------------------
+
+    def analyse(self, results: Results, doc: Document) -> None:
+        self._write_samples(doc.folder)
+        table = exhaustive()
+        nine_counts = solution_shares(results.rows("9x9-count") + results.rows("9x9-effort"))
+        counters = " and ".join(b.name for b in results["9x9-count"].batch.backends)
+        doc.heading("9x9: solutions by number of givens")
+        doc.table(
+            ["k", "puzzles", "0 solutions", "1", "2+", "unknown", "unique", "disagree"],
+            [
+                [
+                    k,
+                    row.puzzles,
+                    row.none,
+                    row.unique,
+                    row.multiple,
+                    row.unknown,
+                    percent(row.unique_share),
+                    row.disagree,
+                ]
+                for k, row in sorted(nine_counts.items())
+            ],
+            caption=(
+                f"Counted with limit {LIMIT} by {counters} (and the "
+                "effort batch's back-ends on its puzzles); `disagree`: puzzles on which two "
+                "answers differ. No puzzle can have 0 solutions: its grid solves it."
+            ),
+        )
+        doc.heading("4x4, exhaustively: every grid and every subset of givens")
+        doc.table(
+            [
+                "k",
+                "(grid, cells) pairs",
+                "1 solution",
+                "2+",
+                "unique",
+                "distinct puzzles",
+                "distinct unique",
+                "mean solutions",
+            ],
+            [
+                [
+                    row.givens,
+                    row.pairs,
+                    row.unique,
+                    row.multiple,
+                    percent(row.unique_share),
+                    row.distinct,
+                    row.unique,
+                    row.mean_count,
+                ]
+                for row in table.rows
+            ],
+            caption=(
+                f"All {table.grids} grids x 2^16 cell sets. A pair (grid g, cells S) is the "
+                "puzzle g shows on S, drawn as the 9x9 sample is; a distinct puzzle with c "
+                "solutions is c pairs. The first k with a unique puzzle: "
+                f"{table.first_unique}. No pair has 0 solutions."
+            ),
+        )
+        checked, wrong = check_four(results.rows("4x4-effort"))
+        doc.paragraph(
+            f"The 4x4 sample's stored verdicts against the exhaustive counts: {checked} "
+            f"answers checked, {wrong} wrong."
+        )
+        cutoff9 = results["9x9-effort"].batch.timeout
+        cutoff4 = results["4x4-effort"].batch.timeout
+        nine = effort(results["9x9-effort"])
+        four = effort(results["4x4-effort"])
+        for title, data, cutoff in (
+            ("9x9: effort by number of givens", nine, cutoff9),
+            ("4x4: effort by number of givens", four, cutoff4),
+        ):
+            doc.heading(title)
+            solvers = list(data)
+            ks = sorted({k for cells in data.values() for k in cells})
+            doc.table(
+                ["k", *solvers],
+                [[k, *(data[s][k].time_cell(cutoff) for s in solvers)] for k in ks],
+                caption=(
+                    "Median time per task (ms; build + search); `(n t/o)`: tasks that timed "
+                    f"out, counted at the {cutoff:g} s limit; `gave up`: the logic back-end "
+                    "on a puzzle it cannot finish without guessing."
+                ),
+            )
+            doc.table(
+                ["k", *solvers],
+                [[k, *(data[s][k].nodes_cell() for s in solvers)] for k in ks],
+                caption="Median search nodes of the answered tasks (each back-end's own count).",
+            )
+        peaks = peak_rows(nine, nine_counts, cutoff9) + peak_rows(
+            four, four_counts(table), cutoff4, size="4x4"
+        )
+        doc.heading("Where does the effort peak?")
+        doc.table(
+            [
+                "size",
+                "back-end",
+                "time peaks at k",
+                "vs the transition",
+                "unique there",
+                "nodes peak at k",
+                "vs the transition",
+                "transition k (50% unique)",
+            ],
+            [
+                [
+                    p.size,
+                    p.solver,
+                    p.time_peak,
+                    p.time_verdict,
+                    percent(p.unique_at_peak),
+                    p.nodes_peak,
+                    p.nodes_verdict,
+                    p.transition,
+                ]
+                for p in peaks
+            ],
+            caption=(
+                "The transition: the k at which the share of unique puzzles crosses 50% "
+                "(linear interpolation between the design's k). A peak is *at* the transition "
+                "when it lies within one design step of the two k around it, *below* when it "
+                "is at fewer givens, *above* at more; `unique there`: the share of unique "
+                "puzzles at the time peak's k. A k where half or more of the tasks timed out "
+                "counts as the highest time."
+            ),
+        )
+        doc.plot(
+            "unique",
+            "Share of unique puzzles against the number of givens",
+            lambda figure: draw_shares(figure, nine_counts, table),
+        )
+        doc.plot(
+            "effort",
+            "Median time and nodes per back-end against the number of givens (log scale; "
+            "dotted: where 50% are unique)",
+            lambda figure: draw_effort(figure, nine, four, nine_counts, table, (cutoff9, cutoff4)),
+            size=(11.0, 8.0),
+        )
+
+    def compare(self, results: Results) -> str:
+        table = exhaustive()
+        nine_counts = solution_shares(results.rows("9x9-count") + results.rows("9x9-effort"))
+        nine = effort(results["9x9-effort"])
+        four = effort(results["4x4-effort"])
+        peaks = peak_rows(nine, nine_counts, results["9x9-effort"].batch.timeout) + peak_rows(
+            four, four_counts(table), results["4x4-effort"].batch.timeout, size="4x4"
+        )
+        return comparison_text(peaks, nine_counts, table)
+
+    def _write_samples(self, folder: Path) -> None:
+        for file, entries in self.samples.items():
+            lines = [entry.puzzle.to_line() for entry in entries]
+            (folder / file).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# ----- the solution counts --------------------------------------------------------------------
+
+
+@dataclass
+class CountRow:
+    """The verdicts of one k's puzzles."""
+
+    puzzles: int = 0
+    none: int = 0
+    unique: int = 0
+    multiple: int = 0
+    unknown: int = 0
+    disagree: int = 0
+
+    @property
+    def unique_share(self) -> float | None:
+        known = self.none + self.unique + self.multiple
+        return self.unique / known if known else None
+
+
+def solution_shares(rows: Sequence[dict[str, Any]]) -> dict[int, CountRow]:
+    """Per k, how many puzzles have 0, 1 or 2+ solutions by the stored verdicts (a verdict
+    settled by any answer; `unknown` when none settled it; `disagree` when two differ)."""
+    said: dict[str, set[str]] = defaultdict(set)
+    givens: dict[str, int] = {}
+    for row in rows:
+        givens[row["puzzle_id"]] = givens_of(row["puzzle"])
+        if row["verdict"] in ("none", "unique", "multiple"):
+            said[row["puzzle_id"]].add(str(row["verdict"]))
+    table: dict[int, CountRow] = defaultdict(CountRow)
+    for puzzle, k in givens.items():
+        count = table[k]
+        count.puzzles += 1
+        verdicts = said.get(puzzle, set())
+        if len(verdicts) > 1:
+            count.disagree += 1
+            count.unknown += 1
+        elif not verdicts:
+            count.unknown += 1
+        else:
+            (verdict,) = verdicts
+            if verdict == "none":
+                count.none += 1
+            elif verdict == "unique":
+                count.unique += 1
+            else:
+                count.multiple += 1
+    return dict(table)
+
+
+def four_counts(table: Exhaustive) -> dict[int, CountRow]:
+    """The exhaustive 4x4 table as count rows (pairs as puzzles)."""
+    return {row.givens: CountRow(row.pairs, 0, row.unique, row.multiple) for row in table.rows}
+
+
+def givens_of(line: str) -> int:
+    return sum(1 for char in line if char not in ".0")
+
+
+def check_four(rows: Sequence[dict[str, Any]]) -> tuple[int, int]:
+    """Settled 4x4 verdicts checked against the true count (the grids that agree with the
+    puzzle's givens): (answers checked, answers wrong)."""
+    grids = all_grids(FOUR)
+    truth: dict[str, str] = {}
+    checked = wrong = 0
+    for row in rows:
+        if row["verdict"] not in ("none", "unique", "multiple"):
+            continue
+        line = str(row["puzzle"])
+        if line not in truth:
+            puzzle = Grid.from_string(line, FOUR)
+            count = sum(
+                all(v == 0 or v == g for v, g in zip(puzzle.values, grid.values, strict=True))
+                for grid in grids
+            )
+            truth[line] = {0: "none", 1: "unique"}.get(count, "multiple")
+        checked += 1
+        wrong += row["verdict"] != truth[line]
+    return checked, wrong
+
+
+# ----- the effort -----------------------------------------------------------------------------
+
+
+@dataclass
+class Effort:
+    """One back-end's tasks at one k."""
+
+    times: list[float]  # seconds of answered tasks
+    nodes: list[float]  # nodes of answered tasks
+    timeouts: int = 0
+    gave_up: int = 0
+    errors: int = 0
+
+    @property
+    def tasks(self) -> int:
+        return len(self.times) + self.timeouts + self.gave_up + self.errors
+
+    def median_time(self, cutoff: float) -> float | None:
+        """The median time with timeouts at the cut-off; None when half or more timed out
+        (the median is then only known to be at least the cut-off) or nothing was timed."""
+        timed = self.times + [cutoff] * self.timeouts
+        if not timed or self.timeouts * 2 >= len(timed):
+            return None
+        return statistics.median(timed)
+
+    def median_nodes(self) -> float | None:
+        return statistics.median(self.nodes) if self.nodes else None
+
+    def time_cell(self, cutoff: float) -> str:
+        median = self.median_time(cutoff)
+        if median is None:
+            text = f">{cutoff * 1000:g}" if self.timeouts else "–"
+        else:
+            text = f"{median * 1000:.3g}"
+        notes = []
+        if self.timeouts:
+            notes.append(f"{self.timeouts} t/o")
+        if self.gave_up:
+            notes.append(f"{self.gave_up} gave up")
+        if self.errors:
+            notes.append(f"{self.errors} errors")
+        return f"{text} ({', '.join(notes)})" if notes else text
+
+    def nodes_cell(self) -> str:
+        median = self.median_nodes()
+        return "–" if median is None else f"{median:.4g}"
+
+
+def effort(batch: BatchResults) -> dict[str, dict[int, Effort]]:
+    """Per back-end (in the batch's order) and k, the effort of its tasks."""
+    found: dict[str, dict[int, Effort]] = {}
+    for solver, rows in batch.by_solver().items():
+        cells: dict[int, Effort] = defaultdict(lambda: Effort([], []))
+        for row in rows:
+            cell = cells[givens_of(row["puzzle"])]
+            if answered(row):
+                cell.times.append(float(row["total_s"]))
+                cell.nodes.append(float(row["nodes"]))
+            elif timed_out(row):
+                cell.timeouts += 1
+            elif row["status"] == "gave_up":
+                cell.gave_up += 1
+            elif row["status"] != "unsupported":
+                cell.errors += 1
+        if cells:
+            found[solver] = dict(sorted(cells.items()))
+    return found
+
+
+def transition(counts: dict[int, CountRow]) -> float | None:
+    """The k at which the share of unique puzzles first reaches 50%, interpolated linearly
+    between the design's ks; None when it never does."""
+    points = [(k, row.unique_share) for k, row in sorted(counts.items())]
+    known = [(k, s) for k, s in points if s is not None]
+    for (k0, s0), (k1, s1) in pairwise(known):
+        if s0 < 0.5 <= s1:
+            return k0 + (0.5 - s0) * (k1 - k0) / (s1 - s0)
+    if known and known[0][1] >= 0.5:
+        return float(known[0][0])
+    return None
+
+
+@dataclass(frozen=True)
+class Peak:
+    size: str
+    solver: str
+    time_peak: int | None
+    nodes_peak: int | None
+    transition: float | None
+    time_verdict: str  # where the time peak lies: at, below or above the transition
+    nodes_verdict: str
+    unique_at_peak: float | None  # the share of unique puzzles at the time peak's k
+
+
+def argmax(values: dict[int, float | None]) -> int | None:
+    """The k of the largest value (the smallest such k on a tie)."""
+    known = {k: v for k, v in values.items() if v is not None}
+    return max(known, key=lambda k: (known[k], -k)) if known else None
+
+
+def peak_rows(
+    data: dict[str, dict[int, Effort]],
+    counts: dict[int, CountRow],
+    cutoff: float,
+    size: str = "9x9",
+) -> list[Peak]:
+    """For each back-end, the k of its highest median time (timeouts censored: a k where half
+    or more timed out counts as the highest) and of its highest median nodes, and where those
+    lie from the transition."""
+    middle = transition(counts)
+    ks = sorted(counts)
+    peaks = []
+    for solver, cells in data.items():
+        if all(not cell.times and not cell.timeouts for cell in cells.values()):
+            continue  # only gave up or failed: no effort to place
+        times: dict[int, float | None] = {}
+        for k, cell in cells.items():
+            median = cell.median_time(cutoff)
+            times[k] = median if median is not None else (cutoff * 2 if cell.timeouts else None)
+        time_peak = argmax(times)
+        nodes_peak = argmax({k: cell.median_nodes() for k, cell in cells.items()})
+        unique = counts[time_peak].unique_share if time_peak in counts else None
+        peaks.append(
+            Peak(
+                size,
+                solver,
+                time_peak,
+                nodes_peak,
+                middle,
+                where(time_peak, middle, ks),
+                where(nodes_peak, middle, ks),
+                unique,
+            )
+        )
+    return peaks
+
+
+def where(peak: int | None, middle: float | None, ks: Sequence[int]) -> str:
+    """`at` the transition (between the design's k just below the k that brackets it and
+    the k just above the other), else `below` (fewer givens) or `above` it."""
+    if peak is None or middle is None:
+        return "–"
+    below = [k for k in ks if k <= middle]
+    above = [k for k in ks if k >= middle]
+    low = below[-1] if below else ks[0]
+    high = above[0] if above else ks[-1]
+    lowest = max((k for k in ks if k < low), default=low)
+    highest = min((k for k in ks if k > high), default=high)
+    if lowest <= peak <= highest:
+        return "at"
+    return "below" if peak < middle else "above"
+
+
+def comparison_text(
+    peaks: Sequence[Peak], nine_counts: dict[int, CountRow], table: Exhaustive
+) -> str:
+    """The paragraph: the transition, where each back-end's effort peaks, and the verdict
+    (agrees when most back-ends' time peaks lie at the transition)."""
+    nine_middle = transition(nine_counts)
+    four_middle = transition(four_counts(table))
+    nine = [p for p in peaks if p.size == "9x9"]
+    four = [p for p in peaks if p.size == "4x4"]
+
+    def names(chosen: Sequence[Peak], verdict: str) -> list[str]:
+        return [p.solver for p in chosen if p.time_verdict == verdict]
+
+    at_nine, below_nine = names(nine, "at"), names(nine, "below")
+    above_nine = names(nine, "above")
+    at_four = names(four, "at")
+    nodes_at = [p.solver for p in nine if p.nodes_verdict == "at"]
+    shown = [p for p in nine + four if p.time_verdict in ("at", "below", "above")]
+    at_all = sum(p.time_verdict == "at" for p in shown)
+    verdict = (
+        "agree"
+        if shown and at_all * 2 > len(shown)
+        else "partly agree"
+        if at_all
+        else "do not agree"
+    )
+    middle9 = "never" if nine_middle is None else f"at about k = {nine_middle:.1f}"
+    middle4 = "never" if four_middle is None else f"at about k = {four_middle:.1f}"
+
+    def listed(items: Sequence[str]) -> str:
+        return f"{len(items)} ({', '.join(items)})" if items else "none"
+
+    text = (
+        "The phase-transition view (Cheeseman, Kanefsky and Taylor 1991; for Latin squares "
+        "with holes, Achlioptas, Gomes, Kautz and Selman 2000) expects the hardest instances "
+        "where the ensemble turns from under- to over-constrained: here, where a random "
+        "puzzle stops having two or more solutions and becomes unique. The share of unique "
+        f"9x9 puzzles crosses 50% {middle9} givens, and the 4x4's (exhaustively) {middle4} "
+        f"(its first unique puzzle has {table.first_unique} givens). On the 9x9, of "
+        f"{len(nine)} back-ends the median time peaks at the transition for "
+        f"{listed(at_nine)}, below it, at fewer givens, for {listed(below_nine)}, and above "
+        f"it for {listed(above_nine)}; the median nodes peak at the transition for "
+        f"{listed(nodes_at)}. On the 4x4 the time peaks at the transition for "
+        f"{listed(at_four)} of {len(four)}. So our figures {verdict} with the view that "
+        "effort peaks where uniqueness is lost."
+    )
+    low = [p for p in nine if p.time_verdict == "below" and p.unique_at_peak is not None]
+    if verdict != "agree" and low:
+        most = max(p.unique_at_peak or 0.0 for p in low)
+        there = (
+            "no puzzle of the sample is unique"
+            if most == 0
+            else f"at most {100 * most:.0f}% of the puzzles are unique"
+        )
+        text += (
+            f" Where they disagree, the peak lies where {there}. A likely reason (not tested further here): with a limit of "
+            "2 a puzzle with many solutions is settled by finding two, and a back-end whose "
+            "propagation is weak (the chronological backtracker above all) meets most dead "
+            "ends in the middle range, where the givens already contradict many partial "
+            "fillings but do not yet force the rest; a back-end with strong propagation fills "
+            "most of a puzzle near the transition without search, so its effort falls "
+            "steadily with k and is largest where the most cells are left to fill."
+        )
+    return text
+
+
+# ----- plots ----------------------------------------------------------------------------------
+
+
+def draw_shares(figure: Any, nine: dict[int, CountRow], table: Exhaustive) -> None:
+    axes = figure.subplots(1, 2)
+    ks = sorted(nine)
+    axes[0].plot(ks, [nine[k].unique_share for k in ks], marker="o")
+    axes[0].set_title("9x9 (sample)")
+    axes[1].plot(
+        [row.givens for row in table.rows], [row.unique_share for row in table.rows], marker="o"
+    )
+    axes[1].set_title("4x4 (every grid, every subset)")
+    for ax in axes:
+        ax.set_xlabel("givens k")
+        ax.set_ylabel("share with exactly 1 solution")
+        ax.set_ylim(-0.02, 1.02)
+        ax.grid(alpha=0.3)
+
+
+def draw_effort(
+    figure: Any,
+    nine: dict[str, dict[int, Effort]],
+    four: dict[str, dict[int, Effort]],
+    nine_counts: dict[int, CountRow],
+    table: Exhaustive,
+    cutoffs: tuple[float, float],
+) -> None:
+    axes = figure.subplots(2, 2)
+    solvers = list(dict.fromkeys([*nine, *four]))
+    palette = plot_colours(len(solvers))
+    style = {
+        solver: {"color": palette[i], "marker": "osd^v<>"[i % 7]}
+        for i, solver in enumerate(solvers)
+    }
+    for column, (title, data, middle, cutoff) in enumerate(
+        (
+            ("9x9", nine, transition(nine_counts), cutoffs[0]),
+            ("4x4", four, transition(four_counts(table)), cutoffs[1]),
+        )
+    ):
+        time_ax, nodes_ax = axes[0][column], axes[1][column]
+        for solver, cells in data.items():
+            ks = list(cells)
+            # a median censored by timeouts is drawn at its lower bound, the cut-off
+            times = [
+                cells[k].median_time(cutoff) or (cutoff if cells[k].timeouts else None) for k in ks
+            ]
+            nodes = [cells[k].median_nodes() for k in ks]
+            time_points = [(k, t * 1000) for k, t in zip(ks, times, strict=True) if t and t > 0]
+            node_points = [(k, n) for k, n in zip(ks, nodes, strict=True) if n and n > 0]
+            if time_points:
+                time_ax.plot(*zip(*time_points, strict=True), label=solver, **style[solver])
+            if node_points:
+                nodes_ax.plot(*zip(*node_points, strict=True), label=solver, **style[solver])
+        for ax, label in ((time_ax, "median time (ms)"), (nodes_ax, "median nodes")):
+            ax.set_yscale("log")
+            ax.set_xlabel("givens k")
+            ax.set_ylabel(label)
+            ax.set_title(title)
+            ax.grid(alpha=0.3)
+            if middle is not None:
+                ax.axvline(middle, linestyle=":", color="black")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="lower center", ncol=min(7, len(labels) or 1), fontsize=7)
+    figure.subplots_adjust(bottom=0.12)
+
+
+def plot_colours(count: int) -> list[Any]:
+    """`count` distinct colours (tab20 holds enough for every back-end of `-s all`)."""
+    import matplotlib
+
+    colours = matplotlib.colormaps["tab20"]  # a listed map: colours(i) is its i-th colour
+    return [colours(i % colours.N) for i in range(count)]

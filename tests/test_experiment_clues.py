@@ -1,0 +1,90 @@
+"""The `clues` experiment: its analysis on hand-made results, and its quick run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.experiments.clues import (
+    CountRow,
+    Effort,
+    check_four,
+    first_per_k,
+    solution_shares,
+    transition,
+    where,
+)
+from harness.generating.facts4x4 import FOUR, all_grids
+from puzzles.formats import PuzzleEntry
+from puzzles.grid import Grid
+
+
+def row(puzzle: str, verdict: str, pid: str | None = None, **more: Any) -> dict[str, Any]:
+    return {"puzzle_id": pid or puzzle, "puzzle": puzzle, "verdict": verdict, **more}
+
+
+def test_solution_shares_count_verdicts_per_number_of_givens() -> None:
+    rows = [
+        row("12..", "unique", "a"),
+        row("12..", "unique", "a"),
+        row("1...", "multiple", "b"),
+        row("1...", "unknown", "b"),
+        row("3...", "unknown", "c"),  # nobody settled it
+        row("..34", "unique", "d"),
+        row("..34", "multiple", "d"),  # two answers differ
+    ]
+    shares = solution_shares(rows)
+    assert shares[2] == CountRow(puzzles=2, unique=1, unknown=1, disagree=1)
+    assert shares[1] == CountRow(puzzles=2, multiple=1, unknown=1)
+    assert shares[2].unique_share == 1.0
+    assert shares[1].unique_share == 0.0
+
+
+def test_transition_interpolates_where_half_are_unique() -> None:
+    def counts(shares: dict[int, float]) -> dict[int, CountRow]:
+        return {k: CountRow(10, 0, round(10 * s), 10 - round(10 * s)) for k, s in shares.items()}
+
+    assert transition(counts({10: 0.0, 20: 0.2, 30: 0.8, 40: 1.0})) == 25.0
+    assert transition(counts({10: 0.0, 20: 0.4})) is None
+    assert transition(counts({10: 0.6, 20: 1.0})) == 10.0
+
+
+def test_where_places_a_peak_against_the_transition() -> None:
+    ks = [10, 20, 25, 30, 40, 50]
+    assert where(25, 27.0, ks) == "at"
+    assert where(20, 27.0, ks) == "at"  # one design step below the bracketing k
+    assert where(40, 27.0, ks) == "at"
+    assert where(10, 27.0, ks) == "below"
+    assert where(50, 27.0, ks) == "above"
+    assert where(None, 27.0, ks) == "–"
+
+
+def test_effort_censors_timeouts_at_the_cutoff() -> None:
+    cell = Effort(times=[0.1, 0.2, 0.3], nodes=[5, 7, 9], timeouts=2)
+    assert cell.median_time(1.0) == 0.3  # 0.1 0.2 0.3 1 1
+    assert cell.median_nodes() == 7
+    assert cell.time_cell(1.0) == "300 (2 t/o)"
+    mostly_timeouts = Effort(times=[0.1], nodes=[3], timeouts=1)
+    assert mostly_timeouts.median_time(1.0) is None  # only known to be >= the cut-off
+    assert mostly_timeouts.time_cell(1.0).startswith(">1000")
+    assert Effort([], [], gave_up=2).time_cell(1.0) == "– (2 gave up)"
+
+
+def test_check_four_compares_verdicts_with_the_true_count() -> None:
+    grid = all_grids(FOUR)[0]
+    full = grid.to_line()
+    empty = "." * 16
+    rows = [
+        row(full, "unique"),
+        row(empty, "multiple"),
+        row(empty, "unique"),  # wrong: the empty 4x4 has 288 solutions
+        row(empty, "unknown"),  # not settled: not checked
+    ]
+    assert check_four(rows) == (3, 1)
+
+
+def test_first_per_k_keeps_the_order_of_the_sample() -> None:
+    grid = all_grids(FOUR)[3]
+    lines = [grid.with_values({c: 0 for c in range(16) if c >= k}) for k in (2, 2, 2, 3, 3)]
+    entries = [PuzzleEntry(f"f:{i}", g) for i, g in enumerate(lines, start=1)]
+    assert [e.id for e in first_per_k(entries, 2)] == ["f:1", "f:2", "f:4", "f:5"]
+    assert isinstance(entries[0].puzzle, Grid)
