@@ -26,9 +26,10 @@ makes it give up, which is counted apart, not as effort.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -204,8 +205,8 @@ class Clues(Experiment):
 
     def analyse(self, results: Results, doc: Document) -> None:
         self._write_samples(doc.folder)
-        table = exhaustive()
-        nine_counts = solution_shares(results.rows("9x9-count") + results.rows("9x9-effort"))
+        found = findings(results)
+        table, nine_counts = found.table, found.nine_counts
         counters = " and ".join(b.name for b in results["9x9-count"].batch.backends)
         doc.heading("9x9: solutions by number of givens")
         doc.table(
@@ -266,10 +267,8 @@ class Clues(Experiment):
             f"The 4x4 sample's stored verdicts against the exhaustive counts: {checked} "
             f"answers checked, {wrong} wrong."
         )
-        cutoff9 = results["9x9-effort"].batch.timeout
-        cutoff4 = results["4x4-effort"].batch.timeout
-        nine = effort(results["9x9-effort"])
-        four = effort(results["4x4-effort"])
+        cutoff9, cutoff4 = found.cutoffs
+        nine, four = found.nine, found.four
         for title, data, cutoff in (
             ("9x9: effort by number of givens", nine, cutoff9),
             ("4x4: effort by number of givens", four, cutoff4),
@@ -291,9 +290,29 @@ class Clues(Experiment):
                 [[k, *(data[s][k].nodes_cell() for s in solvers)] for k in ks],
                 caption="Median search nodes of the answered tasks (each back-end's own count).",
             )
-        peaks = peak_rows(nine, nine_counts, cutoff9) + peak_rows(
-            four, four_counts(table), cutoff4, size="4x4"
+        doc.heading("9x9: unique against 2+ puzzles with the same number of givens")
+        solvers = list(found.unique)
+        doc.table(
+            ["k", "unique / 2+", *solvers],
+            [
+                [
+                    k,
+                    f"{found.class_sizes[k][0]} / {found.class_sizes[k][1]}",
+                    *(
+                        pair_cell(found.unique[s].get(k), found.multiple[s].get(k), cutoff9)
+                        for s in solvers
+                    ),
+                ]
+                for k in found.mixed_ks
+            ],
+            caption=(
+                "Median time (ms) on the unique puzzles / on those with 2+ solutions, at each "
+                f"k where the effort sample holds at least {MIN_CLASS} of each (timeouts "
+                "censored as above): does proving uniqueness cost more than finding a second "
+                "solution?"
+            ),
         )
+        peaks = found.peaks
         doc.heading("Where does the effort peak?")
         doc.table(
             [
@@ -332,6 +351,7 @@ class Clues(Experiment):
             "unique",
             "Share of unique puzzles against the number of givens",
             lambda figure: draw_shares(figure, nine_counts, table),
+            size=(10.0, 4.0),
         )
         doc.plot(
             "effort",
@@ -342,19 +362,96 @@ class Clues(Experiment):
         )
 
     def compare(self, results: Results) -> str:
-        table = exhaustive()
-        nine_counts = solution_shares(results.rows("9x9-count") + results.rows("9x9-effort"))
-        nine = effort(results["9x9-effort"])
-        four = effort(results["4x4-effort"])
-        peaks = peak_rows(nine, nine_counts, results["9x9-effort"].batch.timeout) + peak_rows(
-            four, four_counts(table), results["4x4-effort"].batch.timeout, size="4x4"
-        )
-        return comparison_text(peaks, nine_counts, table)
+        return comparison_text(findings(results))
 
     def _write_samples(self, folder: Path) -> None:
         for file, entries in self.samples.items():
             lines = [entry.puzzle.to_line() for entry in entries]
             (folder / file).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# ----- what the analysis and the paragraph share ---------------------------------------------
+
+MIN_CLASS = 3  # puzzles of each verdict at a k before their efforts are compared
+
+
+@dataclass(frozen=True)
+class Findings:
+    table: Exhaustive
+    nine_counts: dict[int, CountRow]
+    nine: dict[str, dict[int, Effort]]
+    four: dict[str, dict[int, Effort]]
+    cutoffs: tuple[float, float]  # the 9x9 and 4x4 effort batches' time limits
+    unique: dict[str, dict[int, Effort]]  # the 9x9 effort on the unique puzzles only
+    multiple: dict[str, dict[int, Effort]]  # ... on those with 2+ solutions
+    class_sizes: dict[int, tuple[int, int]]  # k -> unique, 2+ puzzles of the effort sample
+    peaks: list[Peak]
+
+    @property
+    def mixed_ks(self) -> list[int]:
+        """The ks where the effort sample has enough puzzles of both verdicts."""
+        return [k for k, (u, m) in sorted(self.class_sizes.items()) if min(u, m) >= MIN_CLASS]
+
+    def unique_ratios(self) -> dict[str, float]:
+        """Per back-end (that never gave up), the geometric mean over `mixed_ks` of its median
+        time on unique puzzles over that on 2+ puzzles."""
+        ratios = {}
+        for solver, cells in self.unique.items():
+            logs = []
+            for k in self.mixed_ks:
+                u = cells.get(k)
+                m = self.multiple[solver].get(k)
+                if u is None or m is None or u.gave_up or m.gave_up:
+                    continue
+                tu, tm = u.median_time(self.cutoffs[0]), m.median_time(self.cutoffs[0])
+                if tu and tm:
+                    logs.append(math.log(tu / tm))
+            if logs:
+                ratios[solver] = math.exp(statistics.fmean(logs))
+        return ratios
+
+
+def findings(results: Results) -> Findings:
+    table = exhaustive()
+    nine_rows = results.rows("9x9-count") + results.rows("9x9-effort")
+    nine_counts = solution_shares(nine_rows)
+    verdicts = puzzle_verdicts(nine_rows)
+    batch9, batch4 = results["9x9-effort"], results["4x4-effort"]
+    cutoffs = (batch9.batch.timeout, batch4.batch.timeout)
+    nine, four = effort(batch9), effort(batch4)
+    sizes: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    for entry in batch9.batch.entries:
+        verdict = verdicts.get(entry.id)
+        if verdict in ("unique", "multiple"):
+            sizes[entry.puzzle.givens][verdict == "multiple"] += 1
+    peaks = peak_rows(nine, nine_counts, cutoffs[0]) + peak_rows(
+        four, four_counts(table), cutoffs[1], size="4x4"
+    )
+    return Findings(
+        table,
+        nine_counts,
+        nine,
+        four,
+        cutoffs,
+        effort(batch9, lambda row: verdicts.get(row["puzzle_id"]) == "unique"),
+        effort(batch9, lambda row: verdicts.get(row["puzzle_id"]) == "multiple"),
+        {k: (u, m) for k, (u, m) in sizes.items()},
+        peaks,
+    )
+
+
+def pair_cell(unique: Effort | None, multiple: Effort | None, cutoff: float) -> str:
+    def ms(cell: Effort | None) -> str:
+        if cell is None or cell.gave_up:
+            return "–"
+        median = cell.median_time(cutoff)
+        return (
+            f">{cutoff * 1000:g}"
+            if median is None and cell.timeouts
+            else ("–" if median is None else f"{median * 1000:.3g}")
+        )
+
+    return f"{ms(unique)} / {ms(multiple)}"
 
 
 # ----- the solution counts --------------------------------------------------------------------
@@ -486,12 +583,27 @@ class Effort:
         return "–" if median is None else f"{median:.4g}"
 
 
-def effort(batch: BatchResults) -> dict[str, dict[int, Effort]]:
-    """Per back-end (in the batch's order) and k, the effort of its tasks."""
+def puzzle_verdicts(rows: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """Each puzzle's settled verdict (`unique` or `multiple`, ...), where the answers that
+    settled it agree."""
+    said: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        if row["verdict"] in ("none", "unique", "multiple"):
+            said[row["puzzle_id"]].add(str(row["verdict"]))
+    return {puzzle: next(iter(v)) for puzzle, v in said.items() if len(v) == 1}
+
+
+def effort(
+    batch: BatchResults, keep: Callable[[dict[str, Any]], bool] | None = None
+) -> dict[str, dict[int, Effort]]:
+    """Per back-end (in the batch's order) and k, the effort of its tasks (those `keep`
+    accepts)."""
     found: dict[str, dict[int, Effort]] = {}
     for solver, rows in batch.by_solver().items():
         cells: dict[int, Effort] = defaultdict(lambda: Effort([], []))
         for row in rows:
+            if keep is not None and not keep(row):
+                continue
             cell = cells[givens_of(row["puzzle"])]
             if answered(row):
                 cell.times.append(float(row["total_s"]))
@@ -551,14 +663,18 @@ def peak_rows(
     ks = sorted(counts)
     peaks = []
     for solver, cells in data.items():
+        if any(cell.gave_up for cell in cells.values()):
+            continue  # its effort is that of the puzzles it could finish: not comparable
         if all(not cell.times and not cell.timeouts for cell in cells.values()):
-            continue  # only gave up or failed: no effort to place
+            continue  # only failed: no effort to place
         times: dict[int, float | None] = {}
         for k, cell in cells.items():
             median = cell.median_time(cutoff)
             times[k] = median if median is not None else (cutoff * 2 if cell.timeouts else None)
         time_peak = argmax(times)
-        nodes_peak = argmax({k: cell.median_nodes() for k, cell in cells.items()})
+        nodes = {k: cell.median_nodes() for k, cell in cells.items()}
+        counted = any(n for n in nodes.values())  # some back-ends report no nodes (all 0)
+        nodes_peak = argmax(nodes) if counted else None
         unique = counts[time_peak].unique_share if time_peak in counts else None
         peaks.append(
             Peak(
@@ -591,68 +707,83 @@ def where(peak: int | None, middle: float | None, ks: Sequence[int]) -> str:
     return "below" if peak < middle else "above"
 
 
-def comparison_text(
-    peaks: Sequence[Peak], nine_counts: dict[int, CountRow], table: Exhaustive
-) -> str:
-    """The paragraph: the transition, where each back-end's effort peaks, and the verdict
-    (agrees when most back-ends' time peaks lie at the transition)."""
-    nine_middle = transition(nine_counts)
+def comparison_text(found: Findings) -> str:
+    """The paragraph: the transition, where each back-end's effort peaks, the verdict (agree
+    when most back-ends' time peaks lie at the transition, partly when some do), and why."""
+    table, peaks = found.table, found.peaks
+    nine_middle = transition(found.nine_counts)
     four_middle = transition(four_counts(table))
     nine = [p for p in peaks if p.size == "9x9"]
     four = [p for p in peaks if p.size == "4x4"]
+    smallest = min(found.nine_counts) if found.nine_counts else None
 
     def names(chosen: Sequence[Peak], verdict: str) -> list[str]:
         return [p.solver for p in chosen if p.time_verdict == verdict]
 
-    at_nine, below_nine = names(nine, "at"), names(nine, "below")
-    above_nine = names(nine, "above")
-    at_four = names(four, "at")
+    def listed(items: Sequence[str]) -> str:
+        return f"{len(items)} ({', '.join(items)})" if items else "none"
+
+    at_nine, above_nine = names(nine, "at"), names(nine, "above")
+    at_start = [p.solver for p in nine if p.time_verdict == "below" and p.time_peak == smallest]
+    inside = [p for p in nine if p.time_verdict == "below" and p.time_peak != smallest]
     nodes_at = [p.solver for p in nine if p.nodes_verdict == "at"]
-    shown = [p for p in nine + four if p.time_verdict in ("at", "below", "above")]
-    at_all = sum(p.time_verdict == "at" for p in shown)
+    placed = [p for p in nine + four if p.time_verdict in ("at", "below", "above")]
+    at_all = sum(p.time_verdict == "at" for p in placed)
     verdict = (
         "agree"
-        if shown and at_all * 2 > len(shown)
+        if placed and at_all * 2 > len(placed)
         else "partly agree"
         if at_all
         else "do not agree"
     )
     middle9 = "never" if nine_middle is None else f"at about k = {nine_middle:.1f}"
     middle4 = "never" if four_middle is None else f"at about k = {four_middle:.1f}"
-
-    def listed(items: Sequence[str]) -> str:
-        return f"{len(items)} ({', '.join(items)})" if items else "none"
-
+    inside_text = (
+        ", ".join(
+            f"{p.solver} at k = {p.time_peak} ({percent(p.unique_at_peak)} unique)" for p in inside
+        )
+        if inside
+        else "none"
+    )
     text = (
         "The phase-transition view (Cheeseman, Kanefsky and Taylor 1991; for Latin squares "
         "with holes, Achlioptas, Gomes, Kautz and Selman 2000) expects the hardest instances "
         "where the ensemble turns from under- to over-constrained: here, where a random "
         "puzzle stops having two or more solutions and becomes unique. The share of unique "
         f"9x9 puzzles crosses 50% {middle9} givens, and the 4x4's (exhaustively) {middle4} "
-        f"(its first unique puzzle has {table.first_unique} givens). On the 9x9, of "
-        f"{len(nine)} back-ends the median time peaks at the transition for "
-        f"{listed(at_nine)}, below it, at fewer givens, for {listed(below_nine)}, and above "
-        f"it for {listed(above_nine)}; the median nodes peak at the transition for "
+        f"(its first unique puzzle has {table.first_unique} givens). Of the {len(nine)} 9x9 "
+        "back-ends placed (those that never gave up), the median time peaks at the "
+        f"transition for {listed(at_nine)}; at the fewest givens of the design (k = "
+        f"{smallest}), falling from there as k grows, for {listed(at_start)}; inside the "
+        f"range but below the transition for {len(inside)}: {inside_text}; above it for "
+        f"{listed(above_nine)}. The median nodes peak at the transition for "
         f"{listed(nodes_at)}. On the 4x4 the time peaks at the transition for "
-        f"{listed(at_four)} of {len(four)}. So our figures {verdict} with the view that "
-        "effort peaks where uniqueness is lost."
+        f"{listed(names(four, 'at'))} of {len(four)}. So our figures {verdict} with the view "
+        "that effort peaks where uniqueness is lost."
     )
-    low = [p for p in nine if p.time_verdict == "below" and p.unique_at_peak is not None]
-    if verdict != "agree" and low:
-        most = max(p.unique_at_peak or 0.0 for p in low)
-        there = (
-            "no puzzle of the sample is unique"
-            if most == 0
-            else f"at most {100 * most:.0f}% of the puzzles are unique"
-        )
+    if verdict != "agree":
         text += (
-            f" Where they disagree, the peak lies where {there}. A likely reason (not tested further here): with a limit of "
-            "2 a puzzle with many solutions is settled by finding two, and a back-end whose "
-            "propagation is weak (the chronological backtracker above all) meets most dead "
-            "ends in the middle range, where the givens already contradict many partial "
-            "fillings but do not yet force the rest; a back-end with strong propagation fills "
-            "most of a puzzle near the transition without search, so its effort falls "
-            "steadily with k and is largest where the most cells are left to fill."
+            " Why, as far as the data show: every task asks for 2 solutions, so a puzzle with "
+            "many solutions is settled by building two full grids, and that work grows with "
+            "the cells left empty; a back-end that propagates well builds them almost without "
+            "dead ends, so its effort falls steadily with k. Only a back-end that meets many "
+            "dead ends has an easy-hard-easy curve, and its hard region lies where the givens "
+            "already contradict many partial fillings but nearly every puzzle still has 2+ "
+            "solutions."
+        )
+    ratios = found.unique_ratios()
+    if ratios:
+        costlier = [name for name, ratio in ratios.items() if ratio > 1]
+        text += (
+            f" At the same k, near the transition (k = {', '.join(map(str, found.mixed_ks))}), "
+            f"the unique puzzles took longer than the 2+ ones for {len(costlier)} of "
+            f"{len(ratios)} back-ends (geometric-mean ratio of the medians from "
+            f"{min(ratios.values()):.2g} to {max(ratios.values()):.2g}): "
+            + (
+                "proving uniqueness is the costlier answer there."
+                if len(costlier) * 2 > len(ratios)
+                else "proving uniqueness is not the costlier answer for most of them."
+            )
         )
     return text
 
@@ -684,7 +815,8 @@ def draw_effort(
     table: Exhaustive,
     cutoffs: tuple[float, float],
 ) -> None:
-    axes = figure.subplots(2, 2)
+    grid = figure.add_gridspec(3, 2, height_ratios=[1, 1, 0.22])
+    axes = [[figure.add_subplot(grid[row, column]) for column in (0, 1)] for row in (0, 1)]
     solvers = list(dict.fromkeys([*nine, *four]))
     palette = plot_colours(len(solvers))
     style = {
@@ -720,8 +852,9 @@ def draw_effort(
             if middle is not None:
                 ax.axvline(middle, linestyle=":", color="black")
     handles, labels = axes[0][0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="lower center", ncol=min(7, len(labels) or 1), fontsize=7)
-    figure.subplots_adjust(bottom=0.12)
+    legend = figure.add_subplot(grid[2, :])  # a row of its own, so no curve is hidden
+    legend.axis("off")
+    legend.legend(handles, labels, loc="center", ncol=min(7, len(labels) or 1), fontsize=7)
 
 
 def plot_colours(count: int) -> list[Any]:
