@@ -278,6 +278,12 @@ SETTINGS = frozenset(
 )
 CONFIGURATION = frozenset({"target", "options", "distribution", "version"})
 
+# `experiment --list --json`: one object per experiment
+EXPERIMENT_LIST = frozenset({"name", "summary", "paper"})
+# `experiment NAME --json`: one object saying what was written, with one entry per bench run
+EXPERIMENT_RUN = frozenset({"experiment", "quick", "report", "plots", "store", "runs"})
+EXPERIMENT_RUN_BATCH = frozenset({"label", "run", "tasks", "reused"})
+
 # The results store's tables ("The results store" in the README)
 _RUN_MACHINE = ("host", "cpu", "cores", "os", "python", "load", "versions", "git_commit")
 _TASK = (
@@ -349,6 +355,9 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     **{f"reduce --to {target} --json": keys for target, keys in REDUCE.items()},
     "reduce --to exact-cover before/after": MATRIX_SIZE,
     "compare --json": COMPARE,
+    "experiment --list --json": EXPERIMENT_LIST,
+    "experiment --json": EXPERIMENT_RUN,
+    "experiment --json runs": EXPERIMENT_RUN_BATCH,
     "report --format csv": frozenset(REPORT_CSV),
     "report --format json": REPORT_JSON,
     "report --format json run": REPORT_RUN,

@@ -35,6 +35,7 @@ COMMANDS = (
     "harness.cli.commands.rate",
     "harness.cli.commands.generate",
     "harness.cli.commands.facts4x4",
+    "harness.cli.commands.experiment",
 )
 
 DESCRIPTION = """\

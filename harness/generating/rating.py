@@ -14,6 +14,7 @@ hardest step decides. `hard_steps`, the number of steps at level hard or above, 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,7 +65,13 @@ class Rating:
 
 def rating_of(result: Result) -> Rating:
     """The rating from a `logic` result (its step records and counters)."""
-    counts = {key: int(result.counters.get(key, 0)) for key in BY_KEY}
+    return rating_from(result.status, result.counters)
+
+
+def rating_from(status: Status | str, counters: Mapping[str, float]) -> Rating:
+    """The rating from a `logic` run's status and counters (a stored result has both)."""
+    status = Status(status)
+    counts = {key: int(counters.get(key, 0)) for key in BY_KEY}
     counts = {key: n for key, n in counts.items() if n}
     steps = sum(counts.values())
     score = sum(LEVEL_WEIGHTS[BY_KEY[key].level] * n for key, n in counts.items())
@@ -75,9 +82,9 @@ def rating_of(result: Result) -> Rating:
     heaviest = hardest.weight if hardest else BY_KEY["naked_single"].weight
     hard_steps = sum(n for key, n in counts.items() if BY_KEY[key].level in HARD_LEVELS)
     estimate: float | None = heaviest
-    if result.status is Status.NO_SOLUTION:
+    if status is Status.NO_SOLUTION:
         label, estimate = NO_SOLUTION, None
-    elif result.status is Status.SOLVED:
+    elif status is Status.SOLVED:
         label = hardest.level if hardest else "easy"
     else:
         label, estimate = BEYOND_LOGIC, BEYOND_ESTIMATE

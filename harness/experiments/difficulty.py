@@ -1,0 +1,357 @@
+"""`difficulty`: human difficulty against machine effort, after Pelánek (2014).
+
+The logic back-end's rating (`harness.generating.rating`: the hardest technique's weight on a
+Sudoku-Explainer-like scale, ties broken by the number of hard steps) stands for human
+difficulty. Every back-end of `-s all` solves the same puzzles; Spearman's rank correlation
+(`harness.analysing.correlation`) measures how well each one's search nodes and time follow
+the rating. A timeout is censored at the top: it ranks above every finished puzzle of that
+back-end, tied with the other timeouts (its true effort is at least the limit), which rank
+correlation takes without inventing a value.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness.analysing.correlation import Correlation, spearman
+from harness.experiments.base import Batch, Design, Experiment, Results, sample, timed_out
+from harness.experiments.document import Document, percent
+from harness.generating.rating import LABELS, Rating, rating_from
+from harness.running.session import choose_backends
+from puzzles.collections import load
+
+LABEL = "all"
+RATER = "logic"
+SETS = ("easy50", "top95", "hardest", "17clue")
+FULL_COUNTS = {"easy50": None, "top95": None, "hardest": None, "17clue": 100}
+QUICK_PER_SET = 2
+FULL_TIMEOUT_S = 3.0
+QUICK_TIMEOUT_S = 1.5
+# Measured efforts: a task that ended with an answer, or gave up after measured work.
+MEASURED = ("solved", "limit", "no_solution", "gave_up")
+# Pelánek's "weak" correlation, as a rule for the verdict: a median rho below this.
+WEAK_RHO = 0.5
+CENSORED = math.inf  # a timeout's effort: above every measured one
+PANEL_COLUMNS = 4
+
+
+@dataclass(frozen=True)
+class Effort:
+    """One back-end's correlations with the rating."""
+
+    solver: str
+    puzzles: int  # rated puzzles this back-end has a usable result for
+    timeouts: int
+    nodes: Correlation | None  # None: the back-end reports no node count (all equal)
+    time: Correlation
+
+
+def puzzle_key(row: dict[str, Any]) -> tuple[str, str]:
+    return (str(row["collection"]), str(row["puzzle_id"]))
+
+
+def ratings(rows: Sequence[dict[str, Any]]) -> dict[tuple[str, str], Rating]:
+    """Each puzzle's rating from the rater's stored result (a timed-out rating is unknown)."""
+    return {
+        puzzle_key(row): rating_from(str(row["status"]), row["counters"])
+        for row in rows
+        if row["solver"] == RATER and row["status"] in MEASURED
+    }
+
+
+def rating_value(rating: Rating) -> float:
+    """The rating as one number that orders puzzles as `Rating.order` does."""
+    estimate, hard_steps = rating.order
+    return estimate * 1000 + min(hard_steps, 999)
+
+
+def effort(
+    solver: str, rows: Sequence[dict[str, Any]], rated: dict[tuple[str, str], Rating]
+) -> Effort:
+    xs: list[float] = []
+    nodes: list[float] = []
+    times: list[float] = []
+    timeouts = 0
+    for row in rows:
+        rating = rated.get(puzzle_key(row))
+        if rating is None or rating.estimate is None:
+            continue
+        if timed_out(row):
+            timeouts += 1
+            xs.append(rating_value(rating))
+            nodes.append(CENSORED)
+            times.append(CENSORED)
+        elif row["status"] in MEASURED:
+            xs.append(rating_value(rating))
+            nodes.append(float(row["nodes"]))
+            times.append(float(row["total_s"]))
+    finite_nodes = {value for value in nodes if value != CENSORED}
+    node_correlation = spearman(xs, nodes) if len(finite_nodes) > 1 else None
+    return Effort(solver, len(xs), timeouts, node_correlation, spearman(xs, times))
+
+
+def efforts(results: Results) -> list[Effort]:
+    rows = results.rows(LABEL)
+    rated = ratings(rows)
+    return [effort(name, found, rated) for name, found in results[LABEL].by_solver().items()]
+
+
+class Difficulty(Experiment):
+    name = "difficulty"
+    summary = "human difficulty (the logic rating) against machine effort, after Pelánek (2014)"
+    paper = (
+        'R. Pelánek, "Difficulty rating of Sudoku puzzles: an overview and evaluation", '
+        "arXiv:1403.7373, 2014"
+    )
+    question = (
+        "Does the effort of a machine solver follow human difficulty? Pelánek found that "
+        "human difficulty (solving times) is predicted well by models built on the logic "
+        "techniques a human needs and their steps, and only weakly by the nodes of a "
+        "backtracking search. We rate each puzzle with the logic solver (our stand-in for "
+        "human difficulty: we have no human solving times) and ask how each back-end's "
+        "search nodes and time follow that rating."
+    )
+
+    def design(self, quick: bool) -> Design:
+        entries = []
+        inputs = []
+        for name in SETS:
+            found = load(name)
+            chosen = sample(found, QUICK_PER_SET if quick else FULL_COUNTS[name])
+            entries += chosen
+            inputs.append(
+                name
+                if len(chosen) == len(found)
+                else f"{name} ({len(chosen)} of {len(found)}, evenly spread)"
+            )
+        backends = choose_backends("all", lambda text: None)
+        batch = Batch(
+            LABEL,
+            tuple(entries),
+            tuple(backends),
+            QUICK_TIMEOUT_S if quick else FULL_TIMEOUT_S,
+            tuple(inputs),
+        )
+        return Design(
+            (batch,),
+            (
+                "Every back-end that `-s all` chooses on this machine (the installed ones), "
+                "limit 1 (the first solution), once per puzzle.",
+                f"The rating is the `{RATER}` back-end's result in the same run, rated as "
+                "`sudoku-bench rate` does: the hardest technique's weight (1.2 for a naked "
+                "single up to 9.0 for a forcing net, 10.0 when the solver gives up), ties "
+                "broken by the number of steps at level hard or above. A puzzle whose rating "
+                "timed out is left out.",
+                "Spearman's rho between the rating and each back-end's `nodes` counter and "
+                "total time (build + search). A timeout is censored at the top: it ranks "
+                "above every finished puzzle, tied with the other timeouts. A back-end whose "
+                "`nodes` are all equal (no node counter) has no nodes correlation.",
+                f"`{RATER}` is the rater itself: its nodes are its steps, so its row is a "
+                "check, not a finding.",
+            ),
+        )
+
+    def analyse(self, results: Results, doc: Document) -> None:
+        rows = results.rows(LABEL)
+        rated = ratings(rows)
+        found = efforts(results)
+        sets = [name for name in SETS if any(r["collection"] == name for r in rows)]
+        doc.heading("The ratings")
+        counts = []
+        for label in LABELS:
+            line: list[Any] = [label]
+            for name in sets:
+                line.append(sum(1 for (c, _), r in rated.items() if c == name and r.label == label))
+            line.append(sum(1 for r in rated.values() if r.label == label))
+            counts.append(line)
+        doc.table(
+            ["level", *sets, "all"],
+            counts,
+            caption=f"Puzzles per logic level (from `{RATER}`); "
+            f"{len({puzzle_key(r) for r in rows}) - len(rated)} puzzle(s) had no rating.",
+        )
+        doc.heading("Spearman correlations with the rating")
+        table = []
+        for item in found:
+            table.append(
+                [
+                    f"`{item.solver}`",
+                    item.puzzles,
+                    item.timeouts,
+                    _rho(item.nodes),
+                    _p(item.nodes),
+                    _rho(item.time),
+                    _p(item.time),
+                ]
+            )
+        doc.table(
+            ["back-end", "puzzles", "timeouts", "rho nodes", "p nodes", "rho time", "p time"],
+            table,
+            caption="rho: Spearman's rank correlation of the rating with the back-end's search "
+            "nodes or total time; p: its two-sided p-value (t-distribution, as scipy's "
+            "`spearmanr`); `–`: undefined (no node counter, or every value tied).",
+        )
+        doc.heading("Median effort per logic level")
+        by_level = []
+        for item in found:
+            line = [f"`{item.solver}`"]
+            for label in LABELS:
+                times = [
+                    1000 * float(r["total_s"])
+                    for r in rows
+                    if r["solver"] == item.solver
+                    and r["status"] in MEASURED
+                    and (rating := rated.get(puzzle_key(r))) is not None
+                    and rating.label == label
+                ]
+                line.append(statistics.median(times) if times else None)
+            by_level.append(line)
+        doc.table(
+            ["back-end", *(f"{label} ms" for label in LABELS)],
+            by_level,
+            caption="Median total time (ms) of the puzzles of each level that the back-end "
+            "finished (timeouts left out here).",
+        )
+        limit = results[LABEL].batch.timeout
+        names = [item.solver for item in found]
+        for what, words in (("time", "total time"), ("nodes", "search nodes")):
+            doc.plot(
+                f"scatter-{what}",
+                f"{words.capitalize()} against the logic rating, one panel per back-end (log "
+                f"scale; x jittered a little"
+                + (
+                    f"; timeouts as red crosses at the {limit:g} s limit)"
+                    if what == "time"
+                    else ")"
+                ),
+                _scatter_drawer(what, names, rows, rated, limit),
+                size=(3.0 * PANEL_COLUMNS, 2.4 * math.ceil(len(names) / PANEL_COLUMNS)),
+            )
+
+    def compare(self, results: Results) -> str:
+        found = [item for item in efforts(results) if item.solver != RATER]
+        with_nodes = [
+            item for item in found if item.nodes is not None and not math.isnan(item.nodes.rho)
+        ]
+        node_rhos = [item.nodes.rho for item in with_nodes if item.nodes is not None]
+        time_rhos = [item.time.rho for item in found if not math.isnan(item.time.rho)]
+        rater = next((item for item in efforts(results) if item.solver == RATER), None)
+        if not node_rhos:
+            return (
+                "No back-end reported search nodes that vary, so the comparison with "
+                "Pelánek's finding cannot be made from this run."
+            )
+        median_nodes = statistics.median(node_rhos)
+        strongest = max(with_nodes, key=lambda item: item.nodes.rho if item.nodes else -2)
+        weakest = min(with_nodes, key=lambda item: item.nodes.rho if item.nodes else 2)
+        sentences = [
+            f"Over the {len(with_nodes)} back-ends with a node counter, Spearman's rho between "
+            f"the logic rating and the search nodes has median {median_nodes:.2f} (from "
+            f"{_rho(weakest.nodes)} for `{weakest.solver}` to {_rho(strongest.nodes)} for "
+            f"`{strongest.solver}`)",
+        ]
+        if time_rhos:
+            sentences[0] += (
+                f"; with the time, median {statistics.median(time_rhos):.2f} over "
+                f"{len(time_rhos)} back-ends."
+            )
+        else:
+            sentences[0] += "."
+        if rater is not None and rater.nodes is not None and not math.isnan(rater.nodes.rho):
+            sentences.append(
+                f"The logic solver's own step count follows its rating with rho "
+                f"{rater.nodes.rho:.2f} (the rating is set by the hardest step, not by the "
+                "number of steps)."
+            )
+        if 0 < median_nodes < WEAK_RHO:
+            verdict = (
+                f"This agrees qualitatively with Pelánek: machine search effort is positively "
+                f"but only weakly related to human-style difficulty (median rho below "
+                f"{WEAK_RHO})."
+            )
+        elif median_nodes >= WEAK_RHO:
+            verdict = (
+                f"This does not agree with Pelánek's weak relation: here the nodes follow the "
+                f"rating with a median rho of {WEAK_RHO} or more. A likely reason is our puzzle "
+                "mix: easy50 and top95 lie far apart on both scales, and a correlation over "
+                "sets that differ so much in difficulty is stronger than one within a set of "
+                "puzzles of similar difficulty, like the human-tested puzzles of the paper."
+            )
+        else:
+            verdict = (
+                "This does not agree with Pelánek: the nodes do not rise with the rating "
+                "(median rho of 0 or less), so machine search effort here says nothing of "
+                "human difficulty."
+            )
+        share_timeouts = {
+            item.solver: item.timeouts / item.puzzles
+            for item in found
+            if item.puzzles and item.timeouts
+        }
+        if share_timeouts:
+            sentences.append(
+                "Timeouts, censored at the top: "
+                + ", ".join(f"`{name}` {percent(value)}" for name, value in share_timeouts.items())
+                + "."
+            )
+        return " ".join([*sentences, verdict])
+
+
+def _rho(found: Correlation | None) -> str:
+    return "–" if found is None or math.isnan(found.rho) else f"{found.rho:.2f}"
+
+
+def _p(found: Correlation | None) -> str:
+    if found is None or math.isnan(found.p_value):
+        return "–"
+    return f"{found.p_value:.1e}" if found.p_value < 0.001 else f"{found.p_value:.3f}"
+
+
+def _scatter_drawer(
+    what: str,
+    names: Sequence[str],
+    rows: Sequence[dict[str, Any]],
+    rated: dict[tuple[str, str], Rating],
+    limit: float,
+) -> Any:
+    """Draws one panel per back-end: `what` ("time" or "nodes") against the rating."""
+
+    def draw(figure: Any) -> None:
+        panels = figure.subplots(
+            math.ceil(len(names) / PANEL_COLUMNS), PANEL_COLUMNS, squeeze=False
+        )
+        flat = [axes for line in panels for axes in line]
+        for axes in flat[len(names) :]:
+            axes.set_visible(False)
+        for solver, axes in zip(names, flat, strict=False):
+            jitter = random.Random(solver)  # spreads the discrete ratings, the same each time
+            done: list[tuple[float, float]] = []
+            censored: list[float] = []
+            for row in rows:
+                rating = rated.get(puzzle_key(row))
+                if row["solver"] != solver or rating is None or rating.estimate is None:
+                    continue
+                x = rating.estimate + jitter.uniform(-0.12, 0.12)
+                if timed_out(row):
+                    censored.append(x)
+                elif row["status"] in MEASURED:
+                    y = float(row["total_s"]) if what == "time" else float(row["nodes"]) + 1
+                    done.append((x, max(y, 1e-5)))
+            if done:
+                axes.scatter([d[0] for d in done], [d[1] for d in done], s=6, alpha=0.5)
+            if censored and what == "time":
+                axes.scatter(censored, [limit] * len(censored), marker="x", color="red", s=12)
+            if done or (censored and what == "time"):
+                axes.set_yscale("log")
+            axes.set_xlim(0.5, 10.5)  # the rating's scale: 1.2 (naked single) .. 10 (beyond)
+            axes.set_title(solver, fontsize="small")
+            axes.tick_params(labelsize="x-small")
+        figure.supxlabel("logic rating (the hardest technique's weight)", fontsize="small")
+        figure.supylabel("total time (s)" if what == "time" else "nodes + 1", fontsize="small")
+
+    return draw

@@ -1,0 +1,142 @@
+"""The experiment framework: the command, the registry, the report, resuming and reusing runs
+(on a tiny test experiment), and each built-in experiment's quick mode."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from harness import experiments
+from harness.cli import main
+from tests.cli_contract import EXPERIMENT_LIST
+from tests.experiment_support import Tiny, assert_complete, run_quick
+
+
+@pytest.fixture
+def tiny(monkeypatch: pytest.MonkeyPatch) -> type[Tiny]:
+    monkeypatch.setitem(experiments.EXPERIMENTS, "tiny", "tests.experiment_support:Tiny")
+    return Tiny
+
+
+def test_list_names_each_experiment_first_on_its_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["experiment", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == list(experiments.EXPERIMENTS)
+    assert main(["experiment", "--list", "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert all(set(record) == EXPERIMENT_LIST for record in records)
+    assert [record["name"] for record in records] == list(experiments.EXPERIMENTS)
+
+
+def test_every_registered_experiment_declares_itself() -> None:
+    for name in experiments.EXPERIMENTS:
+        found = experiments.experiment_class(name)
+        assert found.name == name
+        assert found.summary and found.paper and found.question
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["experiment", "nonesuch"], "unknown experiment 'nonesuch'"),
+        (["experiment"], "name an experiment"),
+        (["experiment", "propagation", "--list"], "--list takes no experiment name"),
+    ],
+)
+def test_bad_use_is_one_line_and_exit_2(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert words in error and len(error.splitlines()) == 1
+
+
+def test_a_report_has_every_section_and_a_second_start_reuses_the_run(
+    tiny: type[Tiny], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = run_quick("tiny", tmp_path, capsys)
+    assert_complete(first)
+    assert first["store"] == str(tmp_path / "tiny.sqlite")
+    assert [(r["label"], r["tasks"], r["reused"]) for r in first["runs"]] == [("4x4", 6, False)]
+    assert "## Design" in first["text"] and "`dlx`" in first["text"]
+    second = run_quick("tiny", tmp_path, capsys)
+    assert second["runs"] == [{**first["runs"][0], "reused": True}]
+    assert_complete(second)
+
+
+def test_a_changed_design_is_a_new_run(
+    tiny: type[Tiny],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first = run_quick("tiny", tmp_path, capsys)
+    monkeypatch.setattr(Tiny, "puzzles", 2)
+    second = run_quick("tiny", tmp_path, capsys)
+    assert second["runs"][0]["run"] != first["runs"][0]["run"]
+    assert (second["runs"][0]["tasks"], second["runs"][0]["reused"]) == (4, False)
+
+
+def test_an_unfinished_run_is_resumed_not_redone(
+    tiny: type[Tiny], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = run_quick("tiny", tmp_path, capsys)
+    store = tmp_path / "tiny.sqlite"
+    with sqlite3.connect(store) as db:  # as if the run had been killed after two tasks
+        kept = [row[0] for row in db.execute("SELECT task FROM results ORDER BY task LIMIT 2")]
+        db.execute("DELETE FROM results WHERE task NOT IN (?, ?)", kept)
+        db.execute("UPDATE runs SET finished = NULL")
+    db.close()
+    second = run_quick("tiny", tmp_path, capsys)
+    assert second["runs"] == [{**first["runs"][0], "reused": False}]
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT count(*) FROM results").fetchone() == (6,)
+        assert db.execute("SELECT count(*) FROM resumes").fetchone() == (1,)
+    db.close()
+
+
+def test_db_puts_the_store_elsewhere(
+    tiny: type[Tiny], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "elsewhere.sqlite"
+    assert (
+        main(["experiment", "tiny", "-o", str(tmp_path / "out"), "--db", str(store), "--quiet"])
+        == 0
+    )
+    assert store.is_file() and (tmp_path / "out" / "tiny.md").is_file()
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_propagation_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_quick("propagation", tmp_path, capsys)
+    assert_complete(record)
+    text = record["text"]
+    for level in ("propagating-singles", "propagating-alldiff", "logic-easy", "logic-extreme"):
+        assert f"`{level}`" in text
+    assert "agree" in text.split("## Compared with the paper")[1]
+
+
+def test_difficulty_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_quick("difficulty", tmp_path, capsys)
+    assert_complete(record)
+    text = record["text"]
+    assert "### Spearman correlations with the rating" in text
+    for backend in ("`propagating`", "`dlx`", "`logic`"):
+        assert backend in text
+    assert len(record["plots"]) == 2
+    assert "Pelánek" in text.split("## Compared with the paper")[1]
+
+
+def test_a_stored_logic_result_rates_as_the_result_itself() -> None:
+    from harness.generating.rating import rating_from, rating_of
+    from puzzles.collections import load
+    from solvers.logic import LogicSolver
+
+    solver = LogicSolver(explain=False)
+    for entry in [*load("easy50")[:2], *load("hardest")[:3]]:
+        result = solver.solve(entry.puzzle)
+        stored = json.loads(json.dumps(result.counters))  # as the store gives it back
+        assert rating_from(result.status.value, stored) == rating_of(result)
