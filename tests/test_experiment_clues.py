@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from harness.experiments.clues import (
+    FOUR_FILE,
+    NINE_FILE,
     CountRow,
     Effort,
     check_four,
@@ -14,8 +19,10 @@ from harness.experiments.clues import (
     where,
 )
 from harness.generating.facts4x4 import FOUR, all_grids
+from puzzles.collections import load
 from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
+from tests.experiment_support import assert_complete, run_quick, tables
 
 
 def row(puzzle: str, verdict: str, pid: str | None = None, **more: Any) -> dict[str, Any]:
@@ -88,3 +95,28 @@ def test_first_per_k_keeps_the_order_of_the_sample() -> None:
     entries = [PuzzleEntry(f"f:{i}", g) for i, g in enumerate(lines, start=1)]
     assert [e.id for e in first_per_k(entries, 2)] == ["f:1", "f:2", "f:4", "f:5"]
     assert isinstance(entries[0].puzzle, Grid)
+
+
+def test_clues_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_quick("clues", tmp_path, capsys)
+    assert_complete(record)
+    text = record["text"]
+    for heading in (
+        "9x9: solutions by number of givens",
+        "4x4, exhaustively",
+        "9x9: effort by number of givens",
+        "4x4: effort by number of givens",
+        "Where does the effort peak?",
+    ):
+        assert f"### {heading}" in text
+    assert [run["label"] for run in record["runs"]] == ["9x9-count", "9x9-effort", "4x4-effort"]
+    # the exhaustive 4x4 table: 288 grids, the first unique puzzle at 4 givens
+    four = next(t for t in tables(text) if t[0][1] == "(grid, cells) pairs")
+    assert four[1][:2] == ["0", "288"] and four[5][:3] == ["4", "524160", "25728"]
+    assert "The first k with a unique puzzle: 4." in text
+    assert ", 0 wrong." in text  # the harness's 4x4 verdicts match the exhaustive counts
+    # the samples are puzzle files beside the report, and their ids are the stored ones
+    nine = load(str(tmp_path / NINE_FILE))
+    assert len(nine) == 16 and {entry.puzzle.givens for entry in nine} == {20, 30, 40, 50}
+    assert len(load(str(tmp_path / FOUR_FILE))) == 10
+    assert "So our figures" in text

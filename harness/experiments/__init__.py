@@ -16,6 +16,7 @@ from puzzles.errors import SudokuBenchError
 EXPERIMENTS: dict[str, str] = {
     "propagation": "harness.experiments.propagation:Propagation",
     "difficulty": "harness.experiments.difficulty:Difficulty",
+    "clues": "harness.experiments.clues:Clues",
 }
 
 

@@ -71,17 +71,19 @@ class Plan:
     backends: str  # `-s` of the effort batches
     count_timeout: float
     effort_timeout: float
+    min_class: int  # puzzles of each verdict at a k before their efforts are compared
 
 
 FULL = Plan(
     nine_givens=(0, 5, 10, 15, 20, 22, 24, 26, 28, 30, 32, 35, 38, 41, 44, 47, 50, 55, 60, 70),
-    nine_counted=80,
-    nine_effort=16,
+    nine_counted=150,
+    nine_effort=30,
     four_givens=tuple(range(17)),
-    four_effort=10,
+    four_effort=20,
     backends="all",
     count_timeout=10.0,
     effort_timeout=3.0,
+    min_class=3,
 )
 QUICK = Plan(
     nine_givens=(20, 30, 40, 50),
@@ -92,6 +94,7 @@ QUICK = Plan(
     backends="propagating,dlx,backtracking",
     count_timeout=10.0,
     effort_timeout=2.0,
+    min_class=1,
 )
 NINE_FILE = "clues-9x9.txt"
 FOUR_FILE = "clues-4x4.txt"
@@ -205,7 +208,7 @@ class Clues(Experiment):
 
     def analyse(self, results: Results, doc: Document) -> None:
         self._write_samples(doc.folder)
-        found = findings(results)
+        found = findings(results, self.plan.min_class)
         table, nine_counts = found.table, found.nine_counts
         counters = " and ".join(b.name for b in results["9x9-count"].batch.backends)
         doc.heading("9x9: solutions by number of givens")
@@ -292,26 +295,13 @@ class Clues(Experiment):
             )
         doc.heading("9x9: unique against 2+ puzzles with the same number of givens")
         solvers = list(found.unique)
-        doc.table(
-            ["k", "unique / 2+", *solvers],
-            [
-                [
-                    k,
-                    f"{found.class_sizes[k][0]} / {found.class_sizes[k][1]}",
-                    *(
-                        pair_cell(found.unique[s].get(k), found.multiple[s].get(k), cutoff9)
-                        for s in solvers
-                    ),
-                ]
-                for k in found.mixed_ks
-            ],
-            caption=(
-                "Median time (ms) on the unique puzzles / on those with 2+ solutions, at each "
-                f"k where the effort sample holds at least {MIN_CLASS} of each (timeouts "
-                "censored as above): does proving uniqueness cost more than finding a second "
-                "solution?"
-            ),
-        )
+        if not found.mixed_ks:
+            doc.paragraph(
+                f"No k of the effort sample holds at least {found.min_class} unique puzzles "
+                "and as many with 2+ solutions: nothing to compare."
+            )
+        else:
+            self._pair_table(doc, found, solvers)
         peaks = found.peaks
         doc.heading("Where does the effort peak?")
         doc.table(
@@ -362,7 +352,31 @@ class Clues(Experiment):
         )
 
     def compare(self, results: Results) -> str:
-        return comparison_text(findings(results))
+        return comparison_text(findings(results, self.plan.min_class))
+
+    def _pair_table(self, doc: Document, found: Findings, solvers: list[str]) -> None:
+        doc.table(
+            ["k", "unique / 2+", *solvers],
+            [
+                [
+                    k,
+                    f"{found.class_sizes[k][0]} / {found.class_sizes[k][1]}",
+                    *(
+                        pair_cell(
+                            found.unique[s].get(k), found.multiple[s].get(k), found.cutoffs[0]
+                        )
+                        for s in solvers
+                    ),
+                ]
+                for k in found.mixed_ks
+            ],
+            caption=(
+                "Median time (ms) on the unique puzzles / on those with 2+ solutions, at each "
+                f"k where the effort sample holds at least {found.min_class} of each (timeouts "
+                "censored as above): does proving uniqueness cost more than finding a second "
+                "solution?"
+            ),
+        )
 
     def _write_samples(self, folder: Path) -> None:
         for file, entries in self.samples.items():
@@ -371,8 +385,6 @@ class Clues(Experiment):
 
 
 # ----- what the analysis and the paragraph share ---------------------------------------------
-
-MIN_CLASS = 3  # puzzles of each verdict at a k before their efforts are compared
 
 
 @dataclass(frozen=True)
@@ -386,11 +398,12 @@ class Findings:
     multiple: dict[str, dict[int, Effort]]  # ... on those with 2+ solutions
     class_sizes: dict[int, tuple[int, int]]  # k -> unique, 2+ puzzles of the effort sample
     peaks: list[Peak]
+    min_class: int
 
     @property
     def mixed_ks(self) -> list[int]:
         """The ks where the effort sample has enough puzzles of both verdicts."""
-        return [k for k, (u, m) in sorted(self.class_sizes.items()) if min(u, m) >= MIN_CLASS]
+        return [k for k, (u, m) in sorted(self.class_sizes.items()) if min(u, m) >= self.min_class]
 
     def unique_ratios(self) -> dict[str, float]:
         """Per back-end (that never gave up), the geometric mean over `mixed_ks` of its median
@@ -411,7 +424,7 @@ class Findings:
         return ratios
 
 
-def findings(results: Results) -> Findings:
+def findings(results: Results, min_class: int) -> Findings:
     table = exhaustive()
     nine_rows = results.rows("9x9-count") + results.rows("9x9-effort")
     nine_counts = solution_shares(nine_rows)
@@ -437,6 +450,7 @@ def findings(results: Results) -> Findings:
         effort(batch9, lambda row: verdicts.get(row["puzzle_id"]) == "multiple"),
         {k: (u, m) for k, (u, m) in sizes.items()},
         peaks,
+        min_class,
     )
 
 
