@@ -188,7 +188,8 @@ class Clues(Experiment):
         )
         notes = (
             f"Puzzles: a random full grid (seed {SEED}, its own random stream per k) with k "
-            "random cells kept; k counts the givens left. 9x9: k = "
+            "random cells kept; k counts the givens left (k = 0 is the empty grid, the same "
+            "puzzle each time). 9x9: k = "
             f"{', '.join(map(str, plan.nine_givens))}; 4x4: k = "
             f"{', '.join(map(str, plan.four_givens))}.",
             f"Every task asks for {LIMIT} solutions, so a back-end must prove uniqueness or "
