@@ -10,7 +10,7 @@ from functools import cache
 from puzzles.errors import PuzzleFormatError, RulesError
 from puzzles.picture import region_picture
 from puzzles.rules import COMMON_SIZES, Rules
-from puzzles.symbols import DEFAULT, Alphabet
+from puzzles.symbols import DEFAULT, Alphabet, describe_char
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,8 @@ class Grid:
         *,
         alphabet: Alphabet = DEFAULT,
     ) -> Grid:
-        """A grid from one line of N² symbols (`.` or `0` for empty; 1-9 then A-P).
+        """A grid from one line of N² symbols (`.` or `0` for empty; 1-9 then A-P), or, for
+        sizes past the alphabet, N² numbers separated by spaces (`to_line` writes either).
 
         White space is ignored. The geometry is inferred from the length unless given.
         Errors name the 1-based column of the offending character.
@@ -64,6 +65,17 @@ class Grid:
                 object.__setattr__(grid, "rules", fast[0])
                 object.__setattr__(grid, "values", fast[1])
                 return grid
+        invisible = _invisible(text)
+        if invisible is not None:  # else it counted as a cell: "82 cells is no puzzle size"
+            column, char = invisible
+            raise PuzzleFormatError(
+                f"unexpected {describe_char(char)}: an invisible character "
+                "(copied from a web page or a document?)",
+                column=column,
+            )
+        numbers = _numbers(text, alphabet, rules)
+        if numbers is not None:
+            return numbers
         # Counted before the cells are listed: a 20-million-character line (a file that is not
         # puzzles) took gigabytes to list, only to be refused for its length.
         count = len("".join(text.split()))
@@ -139,8 +151,12 @@ class Grid:
     # ----- writing --------------------------------------------------------------------------
 
     def to_line(self, alphabet: Alphabet = DEFAULT, blank: str | None = None) -> str:
-        """One line of N² symbols; `blank` defaults to the alphabet's first blank (`.`)."""
+        """One line of N² symbols; `blank` defaults to the alphabet's first blank (`.`).
+
+        Past the alphabet's symbols (a 36x36 grid), N² numbers separated by spaces."""
         empty = alphabet.blanks[0] if blank is None else blank
+        if not alphabet.covers(self.rules.size):
+            return " ".join(str(v) if v else empty for v in self.values)
         return "".join(alphabet.symbols[v - 1] if v else empty for v in self.values)
 
     def __str__(self) -> str:
@@ -150,26 +166,36 @@ class Grid:
         """A boxed picture with `|`, `-` and `+` between boxes, one row per line; a jigsaw
         is drawn in a frame with borders where the regions change (`puzzles.picture`)."""
         rules = self.rules
+        covered = alphabet.covers(rules.size)  # else numbers, right-aligned (a 36x36 grid)
+        width = 1 if covered else len(str(rules.size))
+        digits = (blank, *_symbols(alphabet if covered else None, rules.size))
+        digits = tuple(digit.rjust(width) for digit in digits)
         if rules.layout is not None:
-            symbols = [alphabet.symbols[v - 1] if v else blank for v in self.values]
-            return region_picture(rules, symbols)
+            return region_picture(rules, [digits[v] for v in self.values])
         # one str.format per grid: `solve FILE` prints thousands of them
-        template = _picture_template(rules.size, rules.box_rows, rules.box_cols)
-        digits = (blank, *alphabet.symbols[: rules.size])
+        template = _picture_template(rules.size, rules.box_rows, rules.box_cols, width)
         return template.format(*[digits[v] for v in self.values])
 
 
 @cache
-def _picture_template(size: int, box_rows: int, box_cols: int) -> str:
+def _picture_template(size: int, box_rows: int, box_cols: int, width: int = 1) -> str:
     """`picture`'s layout with a `{}` per cell, for `str.format`."""
     rows = []
     for r in range(size):
         if r and r % box_rows == 0:
-            stack = "-" * (2 * box_cols - 1)
+            stack = "-" * ((width + 1) * box_cols - 1)
             rows.append("-+-".join([stack] * (size // box_cols)))
         stacks = [" ".join(["{}"] * box_cols) for _ in range(0, size, box_cols)]
         rows.append(" | ".join(stacks))
     return "\n".join(rows)
+
+
+def _symbols(alphabet: Alphabet | None, size: int) -> list[str]:
+    """The symbols of the values 1..size, or their numbers when the alphabet (None) does not
+    cover the grid."""
+    if alphabet is None:
+        return [str(value) for value in range(1, size + 1)]
+    return list(alphabet.symbols[:size])
 
 
 @cache
@@ -206,6 +232,64 @@ def _decode(
     return (rules, values) if max(values) <= rules.size else None
 
 
+def _invisible(text: str) -> tuple[int, str] | None:
+    """The first character of `text` that cannot be seen and is not white space (a zero-width
+    space, a direction override, a control character), with its 1-based column."""
+    if text.isprintable():
+        return None
+    for column, char in enumerate(text, 1):
+        if not char.isprintable() and not char.isspace():
+            return column, char
+    return None
+
+
+def _numbers(text: str, alphabet: Alphabet, rules: Rules | None) -> Grid | None:
+    """The numeric form `to_line` writes past the alphabet (`1 . 36 12 ...`), or None when
+    `text` is not in it: the grid is larger than the alphabet and a cell is a number of two
+    digits, or the geometry was given as such a grid."""
+    tokens = text.split()
+    if len(tokens) < 2:
+        return None
+    side = math.isqrt(len(tokens))
+    if rules is None:
+        if side * side != len(tokens) or alphabet.covers(side):
+            return None
+        try:
+            rules = Rules.of_size(side)
+        except RulesError:
+            return None
+    elif alphabet.covers(rules.size):
+        return None
+    if len(tokens) != rules.cell_count:
+        raise PuzzleFormatError(
+            f"expected {rules.cell_count} numbers for a {rules} puzzle, got {len(tokens)}"
+        )
+    values = []
+    for token in tokens:
+        if token in alphabet.blanks:
+            values.append(0)
+        elif token.isdigit() and len(token) <= len(str(rules.size)) and int(token) <= rules.size:
+            values.append(int(token))
+        else:
+            column = _token_column(text, len(values))
+            raise PuzzleFormatError(
+                f"unexpected {token!r}: a {rules} cell is {alphabet.describe(rules.size)}",
+                column=column,
+            )
+    return Grid(rules, tuple(values))
+
+
+def _token_column(text: str, index: int) -> int:
+    """The 1-based column where the token number `index` (0-based) starts."""
+    tokens = 0
+    for column, char in enumerate(text, 1):
+        if not char.isspace() and (column == 1 or text[column - 2].isspace()):
+            if tokens == index:
+                return column
+            tokens += 1
+    return len(text)
+
+
 def _column_after(text: str, cells: int) -> int | None:
     """The column of cell number `cells + 1` (the first extra one), or just past the last."""
     last = None
@@ -221,7 +305,9 @@ def _column_after(text: str, cells: int) -> int | None:
 def _geometry_for_length(length: int) -> Rules:
     try:
         return Rules.for_cell_count(length)
-    except RulesError:
+    except RulesError as error:
+        if math.isqrt(length) ** 2 == length and math.isqrt(length) > 25:  # 36x36 and up
+            raise PuzzleFormatError(str(error)) from None
         sizes = [f"{n * n} ({n}x{n})" for n in COMMON_SIZES]
         raise PuzzleFormatError(
             f"{length} cells is no puzzle size: expected {', '.join(sizes[:-1])} or {sizes[-1]}"

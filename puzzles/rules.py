@@ -39,14 +39,19 @@ def default_box_shape(size: int) -> tuple[int, int]:
     return rows, size // rows
 
 
-# Far past any puzzle a back-end here can solve (25x25 is the largest collection, and the
-# alphabets end at 25 symbols); a bound keeps `--geometry 10**30` from factoring for hours.
-MAX_SIZE = 1024
+# The largest side accepted: a 64x64 grid has 4,096 cells and its exact-cover matrix 262,144
+# rows (about 300 MB in `dlx`); the back-ends fill an empty 36x36 (propagating) or 49x49
+# (dlx) in seconds to minutes and time out beyond. Past it, an empty 1024x1024 ran out of
+# memory while building the tables, and `--geometry 10**30` factored for hours.
+MAX_SIZE = 64
 
 
 def _check_not_too_large(size: int) -> None:
     if size > MAX_SIZE:
-        raise RulesError(f"size {size} is too large: sudoku-bench goes up to {MAX_SIZE}")
+        raise RulesError(
+            f"size {size} is too large: sudoku-bench goes up to {MAX_SIZE}x{MAX_SIZE} "
+            f"({MAX_SIZE * MAX_SIZE:,} cells; see 'Sizes' in the README)"
+        )
 
 
 class RuleKind(StrEnum):

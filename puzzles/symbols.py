@@ -1,7 +1,12 @@
-"""How values are written: `Alphabet` maps the values 1..N to one character each."""
+"""How values are written: `Alphabet` maps the values 1..N to one character each.
+
+Past the alphabet's symbols (26 and more for the default one), values are written as
+numbers separated by spaces (`1 . 36 ...`), as the grid format writes big rows.
+"""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 
@@ -29,8 +34,14 @@ class Alphabet:
         index = self.symbols.find(char.upper())
         return index + 1 if index >= 0 else None
 
+    def covers(self, size: int) -> bool:
+        """Whether each value of an N x N puzzle has a symbol (else values are numbers)."""
+        return size <= len(self.symbols)
+
     def describe(self, size: int) -> str:
         """Words for the error message: what a cell of an N x N puzzle may hold."""
+        if not self.covers(size):
+            return f"a number from 1 to {size} or a blank {self.blanks!r}, separated by spaces"
         return f"one of {self.symbols[:size]!r} or a blank {self.blanks!r}"
 
 
@@ -44,12 +55,36 @@ LETTERS = Alphabet("ABCDEFGHIJKLMNOPQRSTUVWXY", blanks=".0", name="letters")
 ALPHABETS = {alphabet.name: alphabet for alphabet in (DEFAULT, HEX, LETTERS)}
 
 
-def alphabet_named(name: str) -> Alphabet:
-    """An alphabet by name, or a custom one given as its symbols (e.g. `'ABCD'`)."""
+# `--alphabet symbols:ABCD`: an alphabet spelled out. Bare symbols (`ABCD`) are read too
+# where a file says it (the JSON `alphabet` key), but not on the command line, where a typo
+# of a name (`--alphabet hexx`) was taken as a 4-symbol alphabet.
+SPELLED = "symbols:"
+
+
+def alphabet_named(name: str, *, bare_symbols: bool = True) -> Alphabet:
+    """An alphabet by name, or a custom one given as its symbols (`symbols:ABCD`, or `ABCD`
+    when `bare_symbols`)."""
     if name in ALPHABETS:
         return ALPHABETS[name]
-    if len(name) >= 4:
-        return Alphabet(name, blanks=".", name=name)
+    symbols = name.removeprefix(SPELLED)
+    if name.startswith(SPELLED) or bare_symbols:
+        if len(symbols) >= 4:
+            odd = next((char for char in symbols if not char.isprintable() or char.isspace()), None)
+            if odd is not None:
+                raise ValueError(f"{describe_char(odd)} cannot be a symbol")
+            return Alphabet(symbols, blanks=".", name=name)
+        if name.startswith(SPELLED):
+            raise ValueError(f"{name!r} spells out {len(symbols)} symbols: at least 4 are needed")
     raise ValueError(
-        f"unknown alphabet {name!r}: use one of {', '.join(ALPHABETS)} or spell out the symbols"
+        f"unknown alphabet {name!r}: use one of {', '.join(ALPHABETS)}, or spell out the "
+        f"symbols as {SPELLED}ABCD..."
     )
+
+
+def describe_char(char: str) -> str:
+    """A character for an error message: quoted when it can be seen, else its code point and
+    Unicode name (a zero-width space or a direction mark copied from a web page)."""
+    if char.isprintable() and not char.isspace():
+        return repr(char)
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}" + (f" ({name})" if name else " (a control character)")

@@ -74,6 +74,7 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
     """First empty cell, digits in order, validity by scanning row, column and box."""
 
     name = "backtracking"
+    frames_per_cell = 2  # it recurses per branch point (solvers.deep)
     rule_kinds = ALL_KINDS
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> BacktrackingModel:

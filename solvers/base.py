@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 from puzzles.rules import CLASSIC, RuleKind, Rules
+from solvers.deep import call_deep
 
 Counters = dict[str, float]
 
@@ -135,8 +136,11 @@ class Result:
         return int(self.counters.get("nodes", 0))
 
     @property
-    def guesses(self) -> int:
-        return int(self.counters.get("guesses", 0))
+    def guesses(self) -> int | None:
+        """Branch points the back-end guessed at; None when it does not count them (CP-SAT,
+        MILP and python-constraint report other counters): not measured is not zero."""
+        guesses = self.counters.get("guesses")
+        return None if guesses is None else int(guesses)
 
     @property
     def verdict(self) -> Verdict:
@@ -150,7 +154,7 @@ class Result:
     @classmethod
     def failure(cls, solver: str, status: Status, message: str) -> Result:
         """A result for a run that produced nothing (error, or timeout enforced from outside)."""
-        return cls(solver, status, [], False, counters={"nodes": 0, "guesses": 0}, message=message)
+        return cls(solver, status, [], False, counters={"nodes": 0}, message=message)
 
 
 ModelT = TypeVar("ModelT")
@@ -166,6 +170,9 @@ class Solver(ABC, Generic[ModelT]):
     # The kinds of rule beyond classic Sudoku that this back-end can express (CVXPY's
     # `accepts`): a puzzle with any other kind is answered `unsupported`, never attempted.
     rule_kinds: ClassVar[frozenset[RuleKind]] = CLASSIC
+    # Frames of Python recursion the search may take per cell (0: it does not recurse): a
+    # deep one runs where the recursion limit cannot stop it (`solvers.deep`).
+    frames_per_cell: ClassVar[int] = 0
 
     def accepts(self, rules: Rules) -> bool:
         """Whether this back-end can express these rules."""
@@ -192,7 +199,10 @@ class Solver(ABC, Generic[ModelT]):
         try:
             model = self._build(puzzle, deadline)
             built = time.perf_counter()
-            outcome = self._search(model, puzzle, limit, deadline)
+            outcome = call_deep(
+                lambda: self._search(model, puzzle, limit, deadline),
+                self.frames_per_cell * puzzle.rules.cell_count,
+            )
         except SearchTimeout:  # engines that found solutions return them with timed_out=True
             outcome = SearchOutcome([], exhausted=False, timed_out=True)
         except UnsupportedPuzzleError as error:  # found out while building the model
@@ -207,8 +217,8 @@ class Solver(ABC, Generic[ModelT]):
             exhausted=outcome.exhausted and not outcome.timed_out,
             build_s=built - start,
             search_s=end - built,
-            # every result counts nodes and guesses, so tables and records can compare them
-            counters={"nodes": 0, "guesses": 0, **outcome.counters},
+            # every result counts nodes; guesses only where the back-end counts them
+            counters={"nodes": 0, **outcome.counters},
             message=outcome.message,
             partial=outcome.partial,
             details=outcome.details,

@@ -258,6 +258,7 @@ class PropagatingSolver(Solver[PropagatingModel]):
     """Bit-mask candidates, singles (and locked candidates) to a fixpoint, dom/wdeg branching."""
 
     name = "propagating"
+    frames_per_cell = 2  # it recurses per branch point (solvers.deep)
     rule_kinds = ALL_KINDS
 
     def __init__(

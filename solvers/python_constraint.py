@@ -176,6 +176,7 @@ class OptimizedSolver(PythonConstraintSolver):
 
 class RecursiveSolver(PythonConstraintSolver):
     name = "python-constraint-recursive"
+    frames_per_cell = 3  # it recurses per branch point (solvers.deep)
 
     def __init__(self, algorithm: str = "recursive", **options: Any) -> None:
         super().__init__(algorithm, **options)

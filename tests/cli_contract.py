@@ -215,7 +215,7 @@ REPORT_HOST = frozenset(
 )
 MACHINE = frozenset({"host", "cpu", "cores", "os", "python", "load"})
 REPORT_RESUME = frozenset(
-    {"started", "command", "machine", "versions", "git_commit", "differences"}
+    {"started", "command", "machine", "versions", "git_commit", "settings", "differences"}
 )
 REPORT_DEFINITIONS = frozenset({"shift_s", "cutoff_s", "par_factor"})
 REPORT_SUMMARY = frozenset(
@@ -309,7 +309,8 @@ STORE_TABLES = {
         "settings",
         "conditions",
     ),
-    "resumes": ("run", "started", "command", *_RUN_MACHINE),
+    "resumes": ("run", "started", "command", *_RUN_MACHINE, "settings"),
+    "locks": ("run", "pid", "host", "process", "since"),
     "tasks": _TASK,
     "results": (
         *(column for column in _TASK if column != "position"),

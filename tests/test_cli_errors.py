@@ -391,9 +391,18 @@ def test_a_folder_given_as_puzzles_is_named_a_folder(
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["show", FOURS, "--alphabet", "1 2 3 4"], "the alphabet '1 2 3 4': an alphabet's symbols"),
-        (["convert", FOURS, "--to-alphabet", ".123"], "the alphabet '.123': an alphabet's symbols"),
+        (
+            ["show", FOURS, "--alphabet", "symbols:1 2 3 4"],
+            "the alphabet 'symbols:1 2 3 4': U+0020 (SPACE) cannot be a symbol",
+        ),
+        (
+            ["convert", FOURS, "--to-alphabet", "symbols:.123"],
+            "the alphabet 'symbols:.123': an alphabet's symbols",
+        ),
         (["show", FOURS, "--alphabet", "ab"], "unknown alphabet 'ab': use one of"),
+        # a typo of a name was taken as a 6-symbol alphabet
+        (["show", FOURS, "--alphabet", "nosuch"], "unknown alphabet 'nosuch': use one of"),
+        (["show", FOURS, "--alphabet", "symbols:ab"], "'symbols:ab' spells out 2 symbols"),
     ],
 )
 def test_a_bad_alphabet_is_named(

@@ -63,7 +63,8 @@ def test_convert_names_only_what_the_target_really_loses(
     code, _, err = run(capsys, "convert", "sudoku-x:1", "--to", "grid")
     assert code == 0 and err.splitlines() == [
         "note: the grid format does not keep 1 puzzle's solutions",
-        "note: the grid format does not keep 1 puzzle's metadata",
+        "note: the grid format does not keep 1 puzzle's metadata (attempts, difficulty, empty, "
+        "hardest, id, ...)",
         "note: the grid format does not keep 1 puzzle's diagonals (Sudoku-X: they read back as "
         "plain Sudoku)",
     ]
@@ -76,16 +77,15 @@ def test_convert_names_only_what_the_target_really_loses(
 
 
 def test_convert_alphabet_and_blank(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "convert", "16x16", "--to-alphabet", "hex", "--blank", "-")
+    code, out, _ = run(capsys, "convert", "16x16", "--to-alphabet", "hex", "--blank", "_")
     assert code == 0
     first = out.splitlines()[0]
-    assert first.startswith("0-C----3-947-----D")  # 1 -> 0, D (13) -> C, blanks '-'
-    # and back: read in hex, write in the default alphabet
-    hex_line = first.replace("-", ".")
+    assert first.startswith("0_C____3_947_____D")  # 1 -> 0, D (13) -> C, blanks '_'
+    # and back: read in hex with the same blank, write in the default alphabet
     code, back, _ = run(
-        capsys, "convert", "--alphabet", "hex", "--to-alphabet", "default", hex_line
+        capsys, "convert", "--alphabet", "hex", "--blank", "_", "--to-alphabet", "default", first
     )
-    assert back.strip() == load("16x16")[0].puzzle.to_line()
+    assert back.strip() == load("16x16")[0].puzzle.to_line().replace(".", "_")
 
 
 def test_convert_from_forces_the_input_format(
@@ -104,8 +104,8 @@ def test_convert_from_forces_the_input_format(
     [
         (["convert", "seeds", "--to", "xml"], "unknown format 'xml': expected one of line, grid"),
         (["convert", "seeds", "--from", "nope"], "unknown format 'nope'"),
-        (["convert", "25x25", "--to-alphabet", "hex"], "the hex alphabet has 16 symbols"),
-        (["convert", "16x16", "--to-alphabet", "hex", "--blank", "0"], "the blank '0' must be"),
+        (["convert", "16x16", "--to-alphabet", "hex", "--blank", "0"], "--blank '0' is a symbol"),
+        (["convert", "seeds", "--blank", "-"], "--blank '-' is part of a file format's syntax"),
         (["convert", "seeds", "--blank", "ab"], "--blank takes one character"),
         (["show", "nope.txt"], "'nope.txt' is neither a file nor a bundled collection"),
         (["show", "--alphabet", "xy", SEED], "unknown alphabet 'xy'"),

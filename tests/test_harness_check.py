@@ -32,7 +32,7 @@ def test_agreeing_backends_pass(capsys: pytest.CaptureFixture[str]) -> None:
     with registered("reference"), registered("false-unique"):
         assert check(UNIQUE, "-s", "reference,false-unique") == 0
     out = capsys.readouterr().out
-    assert "OK: no wrong grid and no disagreement on 1 puzzle\n" in out
+    assert "OK: no wrong grid and no disagreement; verified 1 of 1 puzzle\n" in out
 
 
 def test_wrong_grid_is_caught(capsys: pytest.CaptureFixture[str]) -> None:

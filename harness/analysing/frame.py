@@ -68,7 +68,7 @@ def results_frame(store: Store, run: int | str | None = None) -> pandas.DataFram
 
 def load_results(db: str | Path, run: int | str | None = None) -> pandas.DataFrame:
     """The results stored in `db` as a DataFrame (see the module's column list)."""
-    store = open_store(db, create=False)
+    store = open_store(db, read_only=True)  # reading results never writes to the store
     try:
         return results_frame(store, run)
     finally:

@@ -34,9 +34,10 @@ def _pyplot() -> Any:
     return plt
 
 
-def cactus(times: Times, path: Path, cutoff: float, title: str = "") -> Path:
+def cactus(times: Times, path: Path, cutoff: float, title: str = "", caption: str = "") -> Path:
     """Puzzles solved (x) against the time each needed (y, log), one line per back-end,
-    and the virtual best: for each puzzle the fastest back-end."""
+    and the virtual best: for each puzzle the fastest back-end. The time limit is drawn only
+    when some back-end reached it (else it would squeeze the lines to the bottom)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(9, 4.8))
     lines = {**times, VIRTUAL_BEST: stats.virtual_best(times)}
@@ -54,17 +55,19 @@ def cactus(times: Times, path: Path, cutoff: float, title: str = "") -> Path:
             label=f"{name} ({len(solved)})",
             **style,
         )
-    ax.axhline(cutoff, color="grey", linewidth=0.8, linestyle=":")
+    if _any_failed(times):
+        ax.axhline(cutoff, color="grey", linewidth=0.8, linestyle=":")
     ax.set_yscale("log")
     ax.set_xlabel("puzzles solved")
     ax.set_ylabel("time per puzzle (s, log)")
     ax.set_title(title or f"Cactus plot (time limit {cutoff:g} s)")
     _legend_outside(ax)
-    return _save(fig, plt, path)
+    return _save(fig, plt, path, caption)
 
 
-def performance_profile(times: Times, path: Path, title: str = "") -> Path:
-    """Dolan–Moré: the share of puzzles each back-end solves within tau x the best time."""
+def performance_profile(times: Times, path: Path, title: str = "", caption: str = "") -> Path:
+    """Dolan–Moré: the share of puzzles each back-end solves within tau x the best time; the
+    legend gives each back-end's puzzles solved."""
     plt = _pyplot()
     ratios = stats.performance_ratios(times)
     finite = [r for per in ratios.values() for r in per.values() if math.isfinite(r)]
@@ -73,22 +76,28 @@ def performance_profile(times: Times, path: Path, title: str = "") -> Path:
     fig, ax = plt.subplots(figsize=(9, 4.8))
     for number, (name, per_puzzle) in enumerate(ratios.items()):
         share = stats.profile(per_puzzle.values(), taus)
-        ax.step(taus, share, where="post", label=name, linestyle=_style(number))
+        solved = sum(1 for t in times[name].values() if t is not None)
+        label = f"{name} ({solved}/{len(times[name])} solved)"
+        ax.step(taus, share, where="post", label=label, linestyle=_style(number))
     ax.set_xscale("log", base=2)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("tau: within this factor of the best back-end's time (log2)")
     ax.set_ylabel("share of puzzles")
     ax.set_title(title or "Performance profile (Dolan–Moré)")
     _legend_outside(ax)
-    return _save(fig, plt, path)
+    return _save(fig, plt, path, caption)
 
 
-def scatter(times: Times, pair: Sequence[str], path: Path, cutoff: float) -> Path:
-    """Per puzzle, back-end `a`'s time (x) against `b`'s (y), log-log; failures at 2 x cut-off."""
+def scatter(
+    times: Times, pair: Sequence[str], path: Path, cutoff: float, caption: str = ""
+) -> Path:
+    """Per puzzle, back-end `a`'s time (x) against `b`'s (y), log-log; failures at 2 x cut-off.
+    The axes reach the cut-off only when one of the two failed somewhere."""
     plt = _pyplot()
     a, b = pair
     keys = sorted(set(times[a]) & set(times[b]))
     failed_at = 2 * cutoff
+    failures = any(times[a][k] is None or times[b][k] is None for k in keys)
 
     def placed(t: float | None) -> float:
         return failed_at if t is None else max(t, stats.TIME_FLOOR_S)
@@ -97,16 +106,25 @@ def scatter(times: Times, pair: Sequence[str], path: Path, cutoff: float) -> Pat
     ys = [placed(times[b][k]) for k in keys]
     fig, ax = plt.subplots(figsize=(5.5, 5.5))
     ax.scatter(xs, ys, s=10, alpha=0.6)
-    low = min([*xs, *ys, cutoff]) / 2
-    ax.plot([low, failed_at * 1.5], [low, failed_at * 1.5], color="grey", linewidth=0.8)
-    for line in (ax.axvline, ax.axhline):
-        line(cutoff, color="grey", linewidth=0.8, linestyle=":")
+    low = min([*xs, *ys], default=cutoff) / 2
+    high = failed_at * 1.5 if failures else max([*xs, *ys], default=cutoff) * 2
+    ax.plot([low, high], [low, high], color="grey", linewidth=0.8)
+    if failures:
+        for line in (ax.axvline, ax.axhline):
+            line(cutoff, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_xlim(low, high)
+    ax.set_ylim(low, high)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(f"{a} (s)")
     ax.set_ylabel(f"{b} (s)")
-    ax.set_title(f"{a} vs {b}\none dot per puzzle; failures at {failed_at:g} s", fontsize="medium")
-    return _save(fig, plt, path)
+    failed = f"; failures at {failed_at:g} s" if failures else "; no failures"
+    ax.set_title(f"{a} vs {b}\none dot per puzzle{failed}", fontsize="medium")
+    return _save(fig, plt, path, caption)
+
+
+def _any_failed(times: Times) -> bool:
+    return any(t is None for per_puzzle in times.values() for t in per_puzzle.values())
 
 
 def _legend_outside(ax: Any) -> None:
@@ -114,10 +132,13 @@ def _legend_outside(ax: Any) -> None:
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
 
-def _save(fig: Any, plt: Any, path: Path) -> Path:
+def _save(fig: Any, plt: Any, path: Path, caption: str = "") -> Path:
+    """Write the figure, with the caption (run, commit, machine) in small print below it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fig.tight_layout()
+        fig.tight_layout(rect=(0, 0.04, 1, 1) if caption else (0, 0, 1, 1))
+        if caption:
+            fig.text(0.01, 0.01, caption, fontsize="x-small", color="dimgrey", wrap=True)
         fig.savefig(path, dpi=110)
     except FileExistsError:  # mkdir's word for "a file stands where the folder should"
         raise SudokuBenchError(f"{path.parent} is a file, not a folder for the plots") from None

@@ -14,8 +14,10 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.analysing import stats
-from harness.analysing.summary import Row, Summary, summarize
+from harness.analysing.pivot import DEFAULT_METRIC, pivot
+from harness.analysing.summary import ALL, Row, Summary, summarize
 from harness.storing.store import HostInfo, RunInfo, Store
+from puzzles.errors import SudokuBenchError
 
 FORMATS = ("table", "md", "latex", "csv", "json", "html")
 
@@ -79,15 +81,25 @@ REPEAT_CV = 0.10
 class Report:
     """Everything a report shows, read once from the store."""
 
-    def __init__(self, store: Store, run_id: int | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        run_id: int | None = None,
+        *,
+        solvers: Sequence[str] = (),
+        collections: Sequence[str] = (),
+    ) -> None:
+        """The run's report; `solvers` and `collections` keep only those (default: all)."""
         self.run: RunInfo = store.run(run_id)
-        self.rows: list[Row] = store.results(self.run.id)
+        self.rows: list[Row] = _chosen(store.results(self.run.id), "solver", solvers)
+        self.rows = _chosen(self.rows, "collection", collections)
         self.planned = len(store.tasks(self.run.id))
         self.cutoff = float(self.run.settings["timeout"])
-        solvers = list(self.run.settings.get("solvers", []))
-        self.summaries: list[Summary] = summarize(self.rows, self.cutoff, solvers)
+        order = [s for s in self.run.settings.get("solvers", []) if not solvers or s in solvers]
+        self.summaries: list[Summary] = summarize(self.rows, self.cutoff, order)
         self.hosts: list[HostInfo] = store.hosts(self.run.id)
         self.made_by = ""  # the report command, shown in the Markdown header when known
+        self.lock = store.run_lock(self.run.id)  # a process executing the run now, if any
 
     # ----- the hosts -----------------------------------------------------------------------
 
@@ -157,21 +169,38 @@ class Report:
         for later in self.run.resumes:
             changed = self.run.differences(later)
             what = f"with another {', '.join(changed)}" if changed else "same machine and versions"
-            parts.append(f"{later.started} ({what})")
+            jobs = later.settings.get("jobs")
+            parts.append(f"{later.started} ({what}" + (f"; jobs {jobs})" if jobs else ")"))
         return "; ".join(parts)
+
+    def jobs(self) -> list[int]:
+        """Tasks at a time: at the start, then at each resumption that recorded it."""
+        first = int(self.run.settings.get("jobs", 1))
+        return [first] + [int(r.settings["jobs"]) for r in self.run.resumes if "jobs" in r.settings]
+
+    def finished_words(self) -> str:
+        if self.run.finished:
+            return self.run.finished
+        if self.lock is not None and not self.lock.gone():
+            return f"not yet (being run by {self.lock.describe()})"
+        return "not yet"
 
     def header(self) -> list[tuple[str, str]]:
         run, settings, machine = self.run, self.run.settings, self.run.machine
-        jobs = int(settings.get("jobs", 1))
+        every_jobs = self.jobs()
+        jobs = max(every_jobs)
+        jobs_text = " then ".join(str(j) for j in dict.fromkeys(every_jobs))
+        if len(set(every_jobs)) > 1:
+            jobs_text += " (changed on resuming)"
         lines = [
-            ("run", f"{run.id}, started {run.started}, finished {run.finished or 'not yet'}"),
+            ("run", f"{run.id}, started {run.started}, finished {self.finished_words()}"),
             ("command", run.command),
             ("tasks", f"{len(self.rows)} of {self.planned} finished"),
             (
                 "settings",
                 f"timeout {self.cutoff:g} s, limit {settings.get('limit', 1)}, "
                 f"repeat {settings.get('repeat', 1)}, warm-up {settings.get('warmup', 0)}, "
-                f"jobs {jobs}, seed {run.seed}",
+                f"jobs {jobs_text}, seed {run.seed}",
             ),
             (
                 "machine",
@@ -194,20 +223,41 @@ class Report:
                 f"sgm = shifted geometric mean, shift {stats.SHIFT_S * 1000:g} ms, failures at "
                 f"the {self.cutoff:g} s cut-off; PAR-2 = mean time, failures at "
                 f"{stats.PAR_FACTOR * self.cutoff:g} s (2 x cut-off); puzzles/s = solved per "
-                f"second spent on all tasks; guesses = mean per solved task; agree = solved "
+                f"second spent on all tasks; guesses = mean per solved task (- where the "
+                f"back-end does not count guesses); agree = solved "
                 f"tasks whose grids pass the rule checker and that no other answer disproves",
             ),
         ]
         lines += [("warning", text) for text in self.warnings()]
         if jobs > 1:
+            part = "" if min(every_jobs) == jobs else " in part of the run"
             lines.append(
                 (
                     "note",
-                    f"{jobs} tasks ran at a time and shared the machine (cores, caches, memory "
-                    f"bandwidth): times can be higher than on an idle machine",
+                    f"{jobs} tasks ran at a time{part} and shared the machine (cores, caches, "
+                    f"memory bandwidth): times can be higher than on an idle machine",
                 )
             )
         return lines
+
+    def caption(self) -> str:
+        """Where a plot's numbers come from: run, date, commit and machine (one line)."""
+        run, machine = self.run, self.run.machine
+        return (
+            f"sudoku-bench run {run.id} of {run.started[:10]}, commit "
+            f"{(run.git_commit or 'unknown')[:12]}; {machine.get('cpu')}, "
+            f"{machine.get('cores')} cores; time limit {self.cutoff:g} s"
+        )
+
+    def fastest(self, count: int) -> list[str]:
+        """The back-ends with the most tasks solved, then the lowest shifted geometric mean,
+        over all collections (the scatter plot's default pair)."""
+        overall = [s for s in self.summaries if s.collection == ALL] or self.summaries
+        ranked = sorted(
+            overall,
+            key=lambda s: (-s.solved, s.sgm_s if math.isfinite(s.sgm_s) else math.inf),
+        )
+        return list(dict.fromkeys(s.solver for s in ranked))[:count]
 
     def warnings(self) -> list[str]:
         """What makes the timings less trustworthy, as pyperf and hyperfine say it: a load
@@ -277,9 +327,13 @@ class Report:
 
         return html.render(self, images)
 
-    def as_table(self) -> str:
+    def as_table(self, *, full: bool = False, metric: str = DEFAULT_METRIC) -> str:
+        """The header, then the compact pivot of one metric, or with `full` every column."""
         header = "\n".join(f"{key}: {value}" for key, value in self.header())
-        table = tabulate(self.table_rows(), headers=self.headers(), tablefmt="simple")
+        if full:
+            table = tabulate(self.table_rows(), headers=self.headers(), tablefmt="simple")
+        else:
+            table = pivot(self.summaries, metric)
         return f"{header}\n\n{table}\n"
 
     def as_markdown(self, images: Sequence[Path] = ()) -> str:
@@ -351,6 +405,20 @@ class Report:
             ],
         }
         return json.dumps(document, indent=1) + "\n"
+
+
+def _chosen(rows: list[Row], key: str, names: Sequence[str]) -> list[Row]:
+    """The rows whose `key` is one of `names` (all of them when none is named); a name the
+    run does not have is a user error that lists the ones it has."""
+    if not names:
+        return rows
+    known = list(dict.fromkeys(row[key] for row in rows))
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise SudokuBenchError(
+            f"the run has no {key} {', '.join(unknown)} (it has {', '.join(known) or 'none'})"
+        )
+    return [row for row in rows if row[key] in names]
 
 
 def libraries_line(versions: dict[str, str], solvers: list[str] | None = None) -> str:

@@ -38,7 +38,7 @@ class Summary:
     sgm_s: float  # shifted geometric mean over all tasks, failures at the cut-off
     par2_s: float
     per_second: float  # solved tasks per second of time spent on all tasks
-    guesses: float  # mean guesses per solved task
+    guesses: float  # mean guesses per solved task (nan: the back-end does not count them)
     agree: int  # solved tasks whose answer no other answer disproves and whose grids check
     unsupported: int
     skipped: int  # repeats not run after a timeout: counted in `timeouts` too
@@ -126,7 +126,7 @@ def _summary(
         sgm_s=stats.shifted_geometric_mean(stats.penalised(times, cutoff, 1)),
         par2_s=stats.par(times, cutoff),
         per_second=len(solved) / spent if spent > 0 else math.nan,
-        guesses=stats.mean([float(row["guesses"]) for row in solved]),
+        guesses=stats.mean([float(r["guesses"]) for r in solved if r["guesses"] is not None]),
         agree=len(agreeing),
         unsupported=len(group) - len(tried),
         skipped=sum(row["status"] == Status.SKIPPED for row in tried),

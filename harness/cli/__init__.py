@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import io
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from harness.cli.streams import OutputError, guard_standard_streams, silence_stdout
 from puzzles.errors import SudokuBenchError
 
 # Sub-command modules, in the order `--help` lists them. Each has `add_parser(subparsers)`,
@@ -101,13 +100,11 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    for stream in (sys.stdout, sys.stderr):  # "µs" on an ASCII terminal was a traceback
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors="replace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command line, for records
+    guard_standard_streams()
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # the command line, for records
         code: int = args.run(args)
         sys.stdout.flush()  # here, so that a full disk is reported like any other error
     except SudokuBenchError as error:
@@ -117,24 +114,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("sudoku-bench: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `sudoku-bench ... | head` is not an error
+        silence_stdout()
         sys.stderr.close()
         return 0
+    except OutputError as error:
+        silence_stdout()
+        print(
+            f"sudoku-bench: error: writing standard output failed: {error.strerror}",
+            file=sys.stderr,
+        )
+        return 2
     except OSError as error:  # a full disk, a device gone: the system's words, no traceback
-        _drop_unwritable_stdout()
+        silence_stdout()
         where = f"{error.filename}: " if error.filename else "cannot write the output: "
         print(f"sudoku-bench: error: {where}{error.strerror or error}", file=sys.stderr)
         return 2
     return code
-
-
-def _drop_unwritable_stdout() -> None:
-    """If stdout cannot take its buffered text, send it to /dev/null: Python flushes stdout
-    again at exit, and that second failure would print a traceback of its own."""
-    try:
-        sys.stdout.flush()
-    except OSError:
-        if sys.__stdout__ is not None and sys.stdout is sys.__stdout__:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
 
 
 if __name__ == "__main__":

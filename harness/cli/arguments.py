@@ -92,9 +92,17 @@ def add_task_arguments(parser: argparse.ArgumentParser, timeout_help: str) -> No
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def store_path(text: str) -> str:
+    """An argparse type: the path of a results store (an empty one named the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"--db needs a path, e.g. {DEFAULT_PATH}; got {text!r}")
+    return text
+
+
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
+        type=store_path,
         default=str(DEFAULT_PATH),
         metavar="PATH",
         help=f"the results store, an SQLite file (default {DEFAULT_PATH})",

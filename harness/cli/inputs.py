@@ -13,12 +13,14 @@ from puzzles.formats import (
     ReadOptions,
     ReadReport,
     decode,
+    format_named,
     parse_puzzle,
     read_text,
+    sniff_format,
 )
 from puzzles.formats.fpuzzles import entry_from_text, looks_like_fpuzzles
 from puzzles.rules import Rules
-from puzzles.symbols import Alphabet, alphabet_named
+from puzzles.symbols import Alphabet, alphabet_named, describe_char
 
 
 def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str | int = "+") -> None:
@@ -37,7 +39,7 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str | int = 
         default="default",
         metavar="NAME",
         help="symbols for the values: default (1-9 then A-P, '.' or '0' blank), hex (0-F), "
-        "letters (A-Y), or the symbols spelled out",
+        "letters (A-Y), or symbols:ABCD... spelled out",
     )
     reading.add_argument(
         "--rules",
@@ -54,6 +56,18 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str | int = 
         "--sudoku-x",
         action="store_true",
         help="treat the puzzles as Sudoku-X (both diagonals are units too)",
+    )
+    reading.add_argument(
+        "--from",
+        dest="input_format",
+        metavar="FORMAT",
+        help="read files and stdin as this format (line, grid, sdk, csv, json, jsonl) whatever "
+        "their extension (default: from the extension; stdin: from its first line)",
+    )
+    reading.add_argument(
+        "--blank",
+        metavar="CHAR",
+        help="one more character read as an empty cell (convert also writes it)",
     )
     reading.add_argument(
         "--skip-invalid",
@@ -98,7 +112,7 @@ def rules_argument(text: str) -> Rules:
 def alphabet_of(name: str) -> Alphabet:
     """The alphabet an --alphabet option names; an unknown name is a user error."""
     try:
-        return alphabet_named(name)
+        return alphabet_named(name, bare_symbols=False)
     except ValueError as error:
         message = str(error)  # "an alphabet's symbols must be distinct" did not say which
         raise PuzzleFormatError(
@@ -106,9 +120,38 @@ def alphabet_of(name: str) -> Alphabet:
         ) from None
 
 
+# Characters that are the syntax of some format: a blank written as one of them reads back as
+# something else (`#` starts a comment, `|` `-` `+` `=` draw boxes, `,` `"` split CSV fields,
+# `//` starts a comment, `'` and `\` quote), and white space is skipped between cells.
+FORMAT_SYNTAX = "#/|-+=,\"'\\"
+
+
+def checked_blank(blank: str | None, alphabet: Alphabet) -> str | None:
+    """The `--blank` character, refused when it cannot be read back as an empty cell."""
+    if blank is None:
+        return None
+    if len(blank) != 1:
+        raise PuzzleFormatError(f"--blank takes one character, got {blank!r}")
+    if blank in FORMAT_SYNTAX or blank.isspace() or not blank.isprintable():
+        raise PuzzleFormatError(
+            f"--blank {describe_char(blank)} is part of a file format's syntax "
+            f"({' '.join(FORMAT_SYNTAX)} and white space): it would not read back as an empty "
+            "cell; choose another, e.g. '_' or 'x'"
+        )
+    if blank.upper() in alphabet.symbols.upper():
+        raise PuzzleFormatError(
+            f"--blank {blank!r} is a symbol of the {alphabet.name or 'chosen'} alphabet"
+        )
+    return blank
+
+
 def read_options(args: argparse.Namespace) -> ReadOptions:
+    alphabet = alphabet_of(args.alphabet)
+    blank = checked_blank(getattr(args, "blank", None), alphabet)
+    if blank is not None and blank not in alphabet.blanks:
+        alphabet = Alphabet(alphabet.symbols, alphabet.blanks + blank, alphabet.name)
     return ReadOptions(
-        alphabet=alphabet_of(args.alphabet),
+        alphabet=alphabet,
         rules=args.geometry,
         diagonals=args.sudoku_x,
         check_givens=not args.allow_conflicts,
@@ -146,6 +189,8 @@ def _is_fpuzzles(spec: str) -> bool:
 
 def _stdin_text(options: ReadOptions) -> str:
     """Standard input, decoded as files are (UTF-8 checked, a BOM dropped)."""
+    if sys.stdin is None:  # `sudoku-bench count - <&-`
+        raise PuzzleFormatError("standard input is closed: nothing to read for '-'")
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # a text stream put in place of stdin (tests, embedding)
         return sys.stdin.read()
@@ -156,15 +201,27 @@ def _stdin_text(options: ReadOptions) -> str:
     return decode(data, "stdin", options)
 
 
+def input_format(args: argparse.Namespace) -> str | None:
+    """The `--from` format's name (checked), or None to go by extensions."""
+    name = getattr(args, "input_format", None)
+    return format_named(name).name if name else None
+
+
 def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
-    """Every puzzle named by the arguments, in order; reports skipped entries on stderr."""
+    """Every puzzle named by the arguments, in order; reports skipped entries on stderr.
+
+    Standard input (`-`) is read once; given twice, its puzzles come twice."""
     options = read_options(args)
-    fmt = getattr(args, "input_format", None)  # commands that offer --from set it
+    fmt = input_format(args)
     report = ReadReport()
     entries: list[PuzzleEntry] = []
+    stdin: list[PuzzleEntry] | None = None
     for number, spec in enumerate(args.inputs, 1):
         if spec == "-":
-            entries += read_text(_stdin_text(options), "stdin", fmt or ".txt", options, report)
+            if stdin is None:
+                text = _stdin_text(options)
+                stdin = read_text(text, "stdin", fmt or sniff_format(text), options, report)
+            entries += stdin
         elif _is_fpuzzles(spec):
             try:
                 entries.append(entry_from_text(spec, f"arg{number}", options))

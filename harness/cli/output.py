@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import shutil
 import sys
@@ -47,8 +48,24 @@ def result_record(
 def print_json(record: dict[str, Any], out: TextIO | None = None) -> None:
     """One object per line (JSON Lines) on stdout (or `out`), flushed so a pipe sees each."""
     stream = out or sys.stdout
-    stream.write(json.dumps(record, sort_keys=False) + "\n")
+    stream.write(json_line(record) + "\n")
     stream.flush()
+
+
+def json_line(record: Any) -> str:
+    """`record` as one line of JSON. A number that is not finite (a counter's NaN) is written
+    as null: `NaN` and `Infinity` are not JSON, and readers of JSON Lines reject them."""
+    return json.dumps(_finite(record), allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
 
 
 # Text read with --skip-invalid from a file that is not all UTF-8 carries its stray bytes

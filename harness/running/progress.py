@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from types import TracebackType
+from typing import TextIO
 
 from harness.running.tasks import Outcome
 
@@ -43,6 +44,9 @@ class TaskProgress:
             console=Console(stderr=True),
             auto_refresh=False,
             disable=not enabled,
+            # rich would move what the command prints to stdout onto its console (stderr)
+            redirect_stdout=False,
+            redirect_stderr=False,
         )
         self.task = self.progress.add_task(description, total=total, completed=done, failures=0)
 
@@ -60,9 +64,22 @@ class TaskProgress:
         self.progress.stop()
 
     def done(self, outcome: Outcome) -> None:
-        if outcome.status in FAILURES:
-            self.failures += 1
+        self.advance(failed=outcome.status in FAILURES)
+
+    def advance(self, *, failed: bool = False) -> None:
+        """One more item done (of any kind of work: a task, a puzzle generated), and drawn."""
+        self.failures += failed
         self.progress.update(self.task, advance=1, failures=self.failures)
+        self.tick()
+
+    def write_line(self, text: str, file: TextIO) -> None:
+        """Print a line while the bar is drawn: above the bar when both share the terminal
+        (else the bar's redraw and the line would overwrite each other), else to `file`."""
+        console = self.progress.console
+        if self.progress.live.is_started and console.is_terminal and file.isatty():
+            console.print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            print(text, file=file, flush=True)
 
     def tick(self) -> None:
         """Redraw, at most ten times a second (the run loop calls this after every event)."""

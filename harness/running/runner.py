@@ -165,6 +165,7 @@ class Pool:
     def _receive(self, slot: _Slot, on_done: Callable[[Outcome], None]) -> None:
         task = slot.task
         assert task is not None
+        answer = None
         try:
             while slot.conn.poll():
                 message = slot.conn.recv()
@@ -173,14 +174,17 @@ class Pool:
                     slot.started = time.monotonic()
                     slot.deadline = slot.started + kill_after(self.settings.timeout)
                 else:
-                    outcome = message[1]
-                    if outcome.status != Status.ERROR:  # the worker keeps the solver
-                        slot.built.add(task.solver)
-                    self._free(slot)
-                    on_done(self._judged(outcome))
-                    return
-        except (EOFError, OSError):
+                    answer = message[1]
+                    break
+        except (EOFError, OSError):  # the pipe broke: the worker died (see below)
             pass
+        if answer is not None:
+            if answer.status != Status.ERROR:  # the worker keeps the solver
+                slot.built.add(task.solver)
+            self._free(slot)
+            # outside the `try`: an error of the caller's (its stdout is full) is its own
+            on_done(self._judged(answer))
+            return
         if slot.process.is_alive():
             return
         slot.process.join()

@@ -18,7 +18,7 @@ from harness.running.repeats import run_with_skips, timed_out_groups
 from harness.running.runner import Pool
 from harness.running.tasks import Group, Outcome, Task, plan, shuffled
 from harness.running.worker import Settings
-from harness.storing.store import HostInfo, Resumption, RunInfo, Store, StoreError
+from harness.storing.store import HostInfo, LockOwner, Resumption, RunInfo, Store, StoreError
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
 from solvers.registry import Backend, get, select
@@ -126,6 +126,12 @@ def planned(
     return [t for _, t in kept], [p for p, _ in kept]
 
 
+class RunComplete(SudokuBenchError):
+    """`--resume` of a run that has every result: nothing to do, and the store is untouched."""
+
+    exit_code = 0
+
+
 @dataclass
 class Plan:
     run_id: int
@@ -137,6 +143,7 @@ class Plan:
     repeat_timeouts: bool = False  # False: a puzzle and back-end that timed out is not repeated
     timed_out: set[Group] = field(default_factory=set)  # groups with a timed-out result
     probed: set[Group] = field(default_factory=set)  # groups with a result that did not
+    owner: LockOwner | None = None  # this process, holding the run's lock in the store
 
 
 # How often the load and the CPU clock are sampled while a run runs.
@@ -191,8 +198,10 @@ def start(
     )
     configs = {backend.name: configuration(backend) for backend in chosen}
     run_id = store.create_run(info, tasks, configs, positions)
+    owner = LockOwner.here()
+    store.lock_run(run_id, owner)
     backends = {b.name: b for b in chosen}
-    return Plan(run_id, tasks, backends, settings, jobs, len(tasks), repeat_timeouts)
+    return Plan(run_id, tasks, backends, settings, jobs, len(tasks), repeat_timeouts, owner=owner)
 
 
 def resume(
@@ -202,22 +211,34 @@ def resume(
     *,
     command: str,
     warn: Callable[[str], None],
+    take_over: bool = False,
 ) -> Plan:
     """The unfinished tasks of a stored run, with the run's own settings and back-ends.
 
-    The resumption is recorded with its machine, versions and commit; `warn` hears what differs
-    from the run's first start, since the timings then mix two setups.
+    The run is locked first (`RunLockedError` while another process executes it; a lock left
+    by a process that is gone is taken over), so two resumptions never run the same task.
+    A complete run raises `RunComplete` and is left untouched. The resumption is recorded
+    with its machine, versions, commit and `jobs`; `warn` hears what differs from the run's
+    first start, since the timings then mix two setups.
     """
     info = store.run(run_id)
     tasks = store.tasks(info.id)
-    done = store.statuses(info.id)
+    if info.is_complete(len(store.statuses(info.id)), len(tasks)):
+        raise RunComplete(f"run {info.id} is complete; nothing to resume")
+    owner = LockOwner.here()
+    taken = store.lock_run(info.id, owner, take_over=take_over)
+    if taken is not None:
+        warn(f"run {info.id} was locked by {taken.describe()}, which is gone: taking it over")
+    done = store.statuses(info.id)  # read under the lock: nobody else adds results now
     chosen = stored_backends(store, info.id)
+    jobs = jobs or int(info.settings.get("jobs", 1))
     here = Resumption(
         started="",
         command=command,
         machine=machine.describe(),
         versions=machine.versions(chosen.values()),
         git_commit=machine.git_commit(),
+        settings={"jobs": jobs},
     )
     changed = info.differences(here)
     if changed:
@@ -226,7 +247,9 @@ def resume(
             "both (the report says so)"
         )
     store.add_resumption(info.id, here)
-    return pending(info, tasks, done, chosen, jobs)
+    work = pending(info, tasks, done, chosen, jobs)
+    work.owner = owner
+    return work
 
 
 def pending(
@@ -300,17 +323,29 @@ def execute(
             tick()
 
     try:
-        if work.tasks:
-            store.add_host(work.run_id, host_info(work.backends.values()))
-            # no more workers than tasks: each is a process to start and stop
-            with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
-                run_plan(work, lambda tasks, done: pool.run(tasks, done, sampled_tick), finished)
-    finally:  # what was seen is kept even when the run is stopped
-        conditions.sample()
-        with contextlib.suppress(StoreError):  # a failing store has already said so
-            earlier = store.run(work.run_id).conditions
-            store.record_conditions(work.run_id, conditions.merged(earlier))
-    store.finish_run(work.run_id)
+        try:
+            if work.tasks:
+                store.add_host(work.run_id, host_info(work.backends.values()))
+                # no more workers than tasks: each is a process to start and stop
+                with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
+                    run_plan(
+                        work, lambda tasks, done: pool.run(tasks, done, sampled_tick), finished
+                    )
+        finally:  # what was seen is kept even when the run is stopped
+            conditions.sample()
+            with contextlib.suppress(StoreError):  # a failing store has already said so
+                earlier = store.run(work.run_id).conditions
+                store.record_conditions(work.run_id, conditions.merged(earlier))
+        store.finish_run(work.run_id)
+    finally:  # stopped (Ctrl-C, a full disk) or done: the run may be resumed by anyone
+        release(store, work)
+
+
+def release(store: Store, work: Plan) -> None:
+    """Give up the run's lock, if this process holds it."""
+    if work.owner is not None:
+        with contextlib.suppress(StoreError):
+            store.unlock_run(work.run_id, work.owner)
 
 
 def run_plan(

@@ -1,27 +1,36 @@
-"""Running chosen back-ends on puzzles in this process, with every answer checked.
+"""Running chosen back-ends on puzzles for `solve`, `count`, `explain` and `rate`, with every
+answer checked.
 
-Shared by `solve` and `count`: the solver options, one guarded `solve` call per puzzle and
-back-end (a crashing back-end becomes an `error` result, never a traceback), and the rule
-checker's verdict on every returned grid.
+Each solve runs in a worker process, as `bench` and `check` run theirs (`runner.Pool`): a
+back-end that overruns its time limit by the pool's margin is killed from outside and its
+answer is a timeout; Ctrl-C reaches only this process, which stops the workers and exits at
+once; nothing a back-end prints reaches this process's standard output (the workers' is
+their standard error). The rule checker runs here, on every returned grid, within what is
+left of the puzzle's time (so `--timeout` bounds the whole of each puzzle's work).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
-import traceback
-from collections.abc import Iterator
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from harness.cli.arguments import positive_float, positive_int
 from harness.cli.output import result_record
+from harness.running.runner import Pool, kill_after
+from harness.running.tasks import Outcome, plan
+from harness.running.worker import Settings
 from puzzles.checker import solution_problems
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
+from puzzles.grid import Grid
 from puzzles.symbols import DEFAULT, Alphabet
-from solvers.base import Result, Solver, Status
-from solvers.registry import Backend, select
+from solvers.base import Result, Status
+from solvers.registry import Backend
 
 DEFAULT_SOLVER = "propagating"
 
@@ -73,7 +82,7 @@ class Answer:
     @property
     def failed(self) -> bool:
         """A wrong grid or a crashed back-end: the command's exit code becomes 1."""
-        return self.wrong or (self.result.status is Status.ERROR)
+        return self.wrong or self.result.status is Status.ERROR
 
     def report_failure(self) -> None:
         """Say loudly on stderr what went wrong, if anything did."""
@@ -94,36 +103,84 @@ class Answer:
         return {**result_record(self.entry, self.result, alphabet), "verified": not self.wrong}
 
 
-def create_solvers(spec: str) -> list[Solver[Any]]:
-    """Instances of the back-ends named in `spec` (unknown or missing ones are user errors)."""
-    chosen: list[Backend] = select(spec)
-    if not chosen:
-        raise SudokuBenchError(f"no back-end selected by {spec!r} is installed")
-    return [backend.create() for backend in chosen]
+def choose(spec: str) -> list[Backend]:
+    """The back-ends named in `spec` (unknown or missing ones are user errors)."""
+    from harness.running.session import choose_backends  # the session imports the store
+
+    return choose_backends(spec, lambda text: print(text, file=sys.stderr))
 
 
-def run_solver(
-    solver: Solver[Any], entry: PuzzleEntry, *, limit: int, timeout: float | None
-) -> Answer:
-    """Solve one puzzle; an unexpected exception in the back-end becomes an `error` result."""
-    try:
-        result = solver.solve(entry.puzzle, limit=limit, timeout=timeout)
-    except SudokuBenchError:
-        raise
-    except Exception as error:  # a bug in a back-end: report it, keep going
-        where = traceback.extract_tb(error.__traceback__)[-1]
-        message = f"{type(error).__name__}: {error} ({where.filename}:{where.lineno})"
-        result = Result.failure(solver.name, Status.ERROR, message)
-    return Answer(entry, result, check(entry, result))
+def solve_all(
+    entries: Sequence[PuzzleEntry],
+    backends: Sequence[Backend],
+    on_answer: Callable[[Answer], None],
+    *,
+    limit: int,
+    timeout: float | None,
+    keep_result: bool = False,
+) -> None:
+    """Every puzzle with every back-end, puzzle by puzzle, one worker process; `on_answer`
+    hears each checked answer in that order, as it comes."""
+    tasks = plan(entries, [backend.name for backend in backends], 1)
+    settings = Settings(math.inf if timeout is None else timeout, limit, keep_result=keep_result)
+    per_puzzle = len(backends)
+
+    def finished(outcome: Outcome) -> None:
+        entry = entries[outcome.task.key // per_puzzle]
+        # the checker gets what the puzzle's time limit leaves (at least a moment)
+        left = kill_after(settings.timeout) - outcome.total_s
+        on_answer(answer_of(entry, outcome, time.monotonic() + max(left, 0.05)))
+
+    with Pool(1, settings, {backend.name: backend for backend in backends}) as pool:
+        pool.run(tasks, finished)
 
 
-def check(entry: PuzzleEntry, result: Result) -> list[str]:
-    """What is wrong with the grids a back-end returned, in words (empty when nothing is)."""
-    problems = []
+def answer_of(entry: PuzzleEntry, outcome: Outcome, check_until: float = math.inf) -> Answer:
+    """The worker's outcome as a checked `Answer`. A line that is no grid of the puzzle's
+    rules (a back-end's bug) is a wrong answer, not a crash of the command."""
+    problems: list[str] = []
+    grids: list[Grid] = []
+    for number, line in enumerate(outcome.solutions, 1):
+        try:
+            grids.append(Grid.from_string(line, entry.puzzle.rules))
+        except SudokuBenchError as error:
+            problems.append(f"grid {number} cannot be read as a {entry.puzzle.rules} grid: {error}")
+    if outcome.result is not None:
+        result = replace(outcome.result, solutions=grids)
+        result.status = Status(outcome.status)  # the pool's verdict: late answers time out
+        result.message = outcome.error or result.message
+    else:
+        result = Result(
+            outcome.task.solver,
+            Status(outcome.status),
+            grids,
+            exhausted=outcome.exact,
+            build_s=outcome.build_s,
+            search_s=outcome.solve_s,
+            counters=dict(outcome.counters),
+            message=outcome.error,
+        )
+    checked, wrong = check(entry, result, check_until)
+    if checked < len(grids):  # honest and bounded: grids not checked in time are no answer
+        result.solutions = result.solutions[:checked]
+        result.exhausted = False
+        result.status = Status.TIMEOUT
+        result.message = f"{len(grids)} solutions found, {checked} checked within the time limit"
+    return Answer(entry, result, problems + wrong)
+
+
+def check(entry: PuzzleEntry, result: Result, until: float = math.inf) -> tuple[int, list[str]]:
+    """How many of the returned grids were checked before `until` (time.monotonic), and what is
+    wrong with them, in words. Stopping early is not a problem in itself: the caller says so."""
+    problems: list[str] = []
+    checked = 0
     for number, grid in enumerate(result.solutions, 1):
+        if number % 256 == 0 and time.monotonic() > until:
+            return checked, problems
         broken = solution_problems(entry.puzzle, grid)
         if broken:
             problems.append(f"grid {number} is not a solution: {'; '.join(broken[:3])}")
+        checked += 1
     if len(set(result.solutions)) != len(result.solutions):
         problems.append("the same solution was returned twice")
     if (
@@ -133,16 +190,7 @@ def check(entry: PuzzleEntry, result: Result) -> list[str]:
         and result.solutions[0] != entry.solution
     ):
         problems.append("the only solution differs from the one the collection lists")
-    return problems
-
-
-def answers(
-    entries: list[PuzzleEntry], solvers: list[Solver[Any]], *, limit: int, timeout: float | None
-) -> Iterator[Answer]:
-    """Every puzzle with every back-end, puzzle by puzzle."""
-    for entry in entries:
-        for solver in solvers:
-            yield run_solver(solver, entry, limit=limit, timeout=timeout)
+    return checked, problems
 
 
 def format_seconds(seconds: float) -> str:

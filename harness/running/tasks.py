@@ -13,7 +13,7 @@ from typing import Any
 from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from solvers.base import Status, Verdict
+from solvers.base import Result, Status, Verdict
 
 # A timeout, or a repeat not run after one (`Status.SKIPPED`): what the skip rule looks at.
 TIMED_OUT = frozenset({Status.TIMEOUT, Status.SKIPPED})
@@ -67,7 +67,7 @@ class Outcome:
     build_s: float = 0.0
     solve_s: float = 0.0
     nodes: int = 0
-    guesses: int = 0
+    guesses: int | None = 0  # None: the back-end does not count guesses
     counters: dict[str, float] = field(default_factory=dict)
     error: str = ""
     worker: int = 0  # the worker's process id
@@ -76,6 +76,8 @@ class Outcome:
     peak_rss_mb: float | None = None  # the worker's peak resident memory during the solve
     permutation: int | None = None  # `--permute`: the seed of the isomorph solved
     host: str = ""  # the machine the task ran on ("" for a skipped repeat: it ran nowhere)
+    # the solver's whole answer, when the run asked for it (`Settings.keep_result`): not stored
+    result: Result | None = field(default=None, compare=False, repr=False)
 
     @property
     def total_s(self) -> float:
@@ -124,20 +126,15 @@ def plan(entries: Sequence[PuzzleEntry], solvers: Sequence[str], repeat: int) ->
     """Every task, puzzle-major: each puzzle with each back-end, `repeat` times."""
     tasks: list[Task] = []
     for entry in entries:
-        grid = entry.puzzle
+        # once per puzzle, not per task: a run may repeat each puzzle thousands of times
+        collection, spec, line = (
+            collection_of(entry),
+            entry.puzzle.rules.spec,
+            entry.puzzle.to_line(),
+        )
         for solver in solvers:
             for number in range(repeat):
-                tasks.append(
-                    Task(
-                        len(tasks),
-                        collection_of(entry),
-                        entry.id,
-                        grid.rules.spec,
-                        grid.to_line(),
-                        solver,
-                        number,
-                    )
-                )
+                tasks.append(Task(len(tasks), collection, entry.id, spec, line, solver, number))
     return tasks
 
 

@@ -167,6 +167,17 @@ class WrongGridSolver(ReferenceSolver):
         return SearchOutcome([Grid(puzzle.rules, filled)], exhausted=True)
 
 
+class WrongSizeSolver(ReferenceSolver):
+    """Returns a solved grid of another size (a 4x4 for a 9x9, a 9x9 for a 4x4)."""
+
+    name = "wrong-size"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        other = Rules.of_size(9 if puzzle.rules.size == 4 else 4)
+        outcome = super()._search(Grid.empty(other), Grid.empty(other), 1, deadline)
+        return SearchOutcome(outcome.solutions, exhausted=True, counters=outcome.counters)
+
+
 class FalseUniqueSolver(ReferenceSolver):
     """Stops at the first solution but claims the search was exhausted ("unique")."""
 
@@ -227,6 +238,7 @@ CLASSES: dict[str, type[ReferenceSolver]] = {
         RaisingSolver,
         ExitingSolver,
         WrongGridSolver,
+        WrongSizeSolver,
         FalseUniqueSolver,
         LateSolver,
         HogSolver,

@@ -32,15 +32,18 @@ from solvers.registry import Backend
 
 @dataclass(frozen=True)
 class Settings:
-    """How each task is run: the solver's own timeout, the solution limit, warm-up solves,
-    the memory cap (MB the worker's data may grow by during a solve; None: no cap) and, for
-    `--permute`, the run's seed from which each solve's isomorph is drawn."""
+    """How each task is run: the solver's own timeout (`math.inf`: none), the solution limit,
+    warm-up solves, the memory cap (MB the worker's data may grow by during a solve; None: no
+    cap), for `--permute` the run's seed from which each solve's isomorph is drawn, and
+    whether the outcome carries the solver's whole `Result` (its step log and partial grid,
+    for `explain`) besides the stored fields."""
 
     timeout: float
     limit: int = 1
     warmup: int = 0
     memory_limit_mb: float | None = None
     permute_seed: int | None = None
+    keep_result: bool = False
 
     def isomorph_seed(self, task: Task, solve: int) -> int | None:
         """The seed of the isomorph that solve number `solve` of `task` meets (warm-ups come
@@ -55,6 +58,10 @@ def main(conn: Connection, path: list[str]) -> None:
     """The worker's loop; returns when the parent says stop or goes away."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
+    # Out of the terminal's process group too: a native solver that installs its own Ctrl-C
+    # handler (SCIP does) would otherwise hear it, print and return an "interrupted" result.
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
     _stdout_to_stderr()
     sys.path[:] = path  # back-ends registered by the caller import from the caller's path
     solvers: dict[str, Solver[Any]] = {}  # by back-end name: built once per worker
@@ -103,6 +110,8 @@ def _run(
         outcome = Outcome(task, Status.ERROR, error=describe(error))
     else:
         outcome = outcome_of(task, result)
+        if settings.keep_result:
+            outcome.result = result
     outcome.worker = os.getpid()
     outcome.wall_s, outcome.cpu_s, outcome.peak_rss_mb = meter.wall_s, meter.cpu_s, meter.peak_mb
     outcome.permutation = seed
@@ -217,8 +226,9 @@ def describe(error: BaseException) -> str:
 
 def _stdout_to_stderr() -> None:
     """Whatever a back-end prints goes to stderr: the parent's stdout may be a JSON stream."""
-    sys.stdout.flush()
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    if sys.stdout is not None:
+        sys.stdout.flush()
+    os.dup2(2, 1)
 
 
 def _die_with_parent() -> None:

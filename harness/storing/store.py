@@ -12,7 +12,11 @@ Tables:
 - `tasks`: the run's plan, in execution order (`position`): task, collection, puzzle_id,
   geometry, puzzle, solver, configuration (JSON: target and options), repeat.
 - `resumes`: one row per `--resume` of a run: run, started, command, host, cpu, cores, os,
-  python, load, versions, git_commit (where and with what the run went on).
+  python, load, versions, git_commit (where and with what the run went on), settings (JSON:
+  the resumption's own, `jobs`).
+- `locks`: one row per run being executed: run, pid, host, since, process (the process's
+  start, to tell a reused pid). A second `bench` on the same run refuses while the row's
+  process lives; a row left by a killed process on this host is taken over.
 - `results`: one row per finished task: the task's columns plus status, count, exact,
   verdict, solution, solutions (JSON), build_s, solve_s, total_s, nodes, guesses,
   counters (JSON), error, worker, finished; from schema version 2 also wall_s, cpu_s,
@@ -29,7 +33,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import socket
 import sqlite3
+import urllib.parse
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from contextlib import closing
@@ -47,6 +54,52 @@ DEFAULT_PATH = Path("sudoku-bench.sqlite")
 
 class StoreError(SudokuBenchError):
     """A store that cannot be opened, or a run that is not in it."""
+
+
+class RunLockedError(StoreError):
+    """The run is being executed by another process."""
+
+
+@dataclass(frozen=True)
+class LockOwner:
+    """Who executes a run: a process on a host. `process` tells a reused pid from the original
+    (the process's start time since boot, and the boot); empty where that cannot be read."""
+
+    pid: int
+    host: str
+    process: str = ""
+    since: str = ""
+
+    @classmethod
+    def here(cls) -> LockOwner:
+        return cls(os.getpid(), socket.gethostname(), process_identity(os.getpid()))
+
+    def gone(self) -> bool:
+        """Whether the owner surely no longer runs: a process of this host that has ended
+        (or whose pid now belongs to another process). One on another host may be alive."""
+        if self.host != socket.gethostname():
+            return False
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:  # alive, another user's
+            pass
+        return bool(self.process) and process_identity(self.pid) not in ("", self.process)
+
+    def describe(self) -> str:
+        return f"pid {self.pid} on {self.host}" + (f" (since {self.since})" if self.since else "")
+
+
+def process_identity(pid: int) -> str:
+    """The boot and the start time of process `pid` (Linux), else empty: a pid is reused."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    fields = stat.rpartition(")")[2].split()  # the name, in parentheses, may hold spaces
+    return f"{boot}:{fields[19]}" if len(fields) > 19 else ""
 
 
 # What a report compares between a run's first start and a resumption: timings from two
@@ -85,13 +138,15 @@ def differences(
 
 @dataclass
 class Resumption:
-    """A later start of a run (`bench --resume`): when and where it went on."""
+    """A later start of a run (`bench --resume`): when and where it went on, and with which
+    settings of its own (`jobs`: the other settings are the run's)."""
 
     started: str
     command: str
     machine: dict[str, Any] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=dict)
     git_commit: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -112,7 +167,15 @@ class RunInfo:
 
     def differences(self, later: Resumption) -> list[str]:
         """What a resumption changed from the first start: e.g. ["cpu", "ortools version"]."""
-        return differences(self, later)
+        changed = differences(self, later)
+        for key in RESUMPTION_SETTINGS:
+            if key in later.settings and later.settings[key] != self.settings.get(key, 1):
+                changed.append(f"{key} setting")
+        return changed
+
+    def is_complete(self, finished_tasks: int, planned: int) -> bool:
+        """Finished, with a result for every planned task: nothing left to resume."""
+        return bool(self.finished) and finished_tasks >= planned
 
 
 @dataclass
@@ -130,6 +193,10 @@ class HostInfo:
     def kind_differences(self, other: HostInfo) -> list[str]:
         """What makes `other` a machine of another kind: CPU, cores, OS, Python, versions."""
         return differences(self, other, _SAME_KIND_KEYS)
+
+
+# What a resumption may set for itself (the rest of a run's settings are fixed at its start).
+RESUMPTION_SETTINGS = ("jobs",)
 
 
 class Store(ABC):
@@ -218,6 +285,22 @@ class Store(ABC):
         """Keep what the machine was like while the run ran (replacing what was kept)."""
 
     @abstractmethod
+    def lock_run(
+        self, run_id: int, owner: LockOwner, *, take_over: bool = False
+    ) -> LockOwner | None:
+        """Record that `owner` executes the run, or raise `RunLockedError` naming the process
+        that does. A lock whose owner is `gone()` (or any, with `take_over`) is taken over and
+        returned; None when there was none."""
+
+    @abstractmethod
+    def unlock_run(self, run_id: int, owner: LockOwner) -> None:
+        """Remove `owner`'s lock on the run (another owner's is left alone)."""
+
+    @abstractmethod
+    def run_lock(self, run_id: int) -> LockOwner | None:
+        """Who holds the run's lock, if anyone (perhaps a process that is gone)."""
+
+    @abstractmethod
     def results(self, run_id: int) -> list[dict[str, Any]]:
         """Every result row of the run, in task order, as `Outcome.record()` keys plus `run`."""
 
@@ -300,6 +383,8 @@ ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("runs", "conditions", "TEXT DEFAULT NULL"),  # JSON: load_max, mhz_min, mhz_max, samples
     # version 3: the machine that ran the task (a cluster run has several)
     ("results", "host", "TEXT NOT NULL DEFAULT ''"),
+    # version 4: a resumption's own settings (`jobs`)
+    ("resumes", "settings", "TEXT NOT NULL DEFAULT '{}'"),
 )
 # Tables added after version 1, created in an older store when it is opened: (name, SQL).
 ADDED_TABLES: tuple[tuple[str, str], ...] = (
@@ -314,9 +399,19 @@ ADDED_TABLES: tuple[tuple[str, str], ...] = (
             PRIMARY KEY (run, host)
         )""",
     ),
+    (
+        "locks",  # version 4: the process executing a run (see `Store.lock_run`)
+        """CREATE TABLE IF NOT EXISTS locks (
+            run INTEGER PRIMARY KEY REFERENCES runs(id),
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            process TEXT NOT NULL,
+            since TEXT NOT NULL
+        )""",
+    ),
 )
 # The version of a store written now: the last version named in the lists above.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _JSON_COLUMNS = ("solutions", "counters")
 _MACHINE_COLUMNS = ("host", "cpu", "cores", "os", "python", "load")
@@ -350,20 +445,22 @@ class SQLiteStore(Store):
     """One SQLite file; every write is its own committed transaction.
 
     `read_only=True` opens an existing store without writing anything to it (no WAL switch, no
-    upgrade): a store of an older schema version reads with the added columns' defaults."""
+    upgrade, no `-wal` or `-shm` file left beside it): a store of an older schema version reads
+    with the added columns' defaults and the added tables empty."""
 
     def __init__(
         self, path: Path | str = DEFAULT_PATH, *, create: bool = True, read_only: bool = False
     ) -> None:
         self.path = Path(path)
+        self.read_only = read_only
         _check_path(self.path, create and not read_only)
         try:
             if read_only:
-                uri = f"{self.path.resolve().as_uri()}?mode=ro"
-                self.db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+                self.db = _open_read_only(self.path)
                 _check_ours(self.db, self.path)
                 if "runs" not in _columns(self.db):
                     raise StoreError(f"{self.path} is empty: not a results store")
+                _upgrade_in_views(self.db)
             else:
                 self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
                 _check_ours(self.db, self.path)  # before WAL mode, which would change the file
@@ -405,6 +502,7 @@ class SQLiteStore(Store):
                 ),
             )
             run_id = int(cursor.lastrowid or 0)
+            encoded = {name: json.dumps(config) for name, config in configurations.items()}
             self.db.executemany(
                 "INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (
@@ -417,7 +515,7 @@ class SQLiteStore(Store):
                         t.geometry,
                         t.puzzle,
                         t.solver,
-                        json.dumps(configurations.get(t.solver, {})),
+                        encoded.get(t.solver, "{}"),  # once per back-end, not per task
                         t.repeat,
                     )
                     for position, t in zip(order, tasks, strict=True)
@@ -448,7 +546,7 @@ class SQLiteStore(Store):
         machine = resumption.machine
         self.db.execute(
             "INSERT INTO resumes (run, started, command, host, cpu, cores, os, python, load,"
-            " versions, git_commit) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            " versions, git_commit, settings) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 run_id,
                 resumption.started or now(),
@@ -456,6 +554,7 @@ class SQLiteStore(Store):
                 *(machine.get(key) for key in _MACHINE_COLUMNS),
                 json.dumps(resumption.versions),
                 resumption.git_commit,
+                json.dumps(resumption.settings),
             ),
         )
 
@@ -468,6 +567,7 @@ class SQLiteStore(Store):
                 machine=_machine(row),
                 versions=json.loads(row["versions"]),
                 git_commit=row["git_commit"] or "",
+                settings=json.loads(row["settings"]),
             )
             for row in rows
         ]
@@ -540,6 +640,9 @@ class SQLiteStore(Store):
         return self._write(verb, values)
 
     def _write(self, verb: str, values: dict[str, Any]) -> int:
+        # The column is NOT NULL (and OR IGNORE would drop the row silently): "not counted"
+        # is told by `counters` lacking "guesses", and `results` gives None back for it.
+        values = {**values, "guesses": values.get("guesses") or 0}
         columns = list(values)
         cursor = self.db.execute(
             f"{verb} INTO results ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
@@ -609,6 +712,45 @@ class SQLiteStore(Store):
         )
 
     @_reported
+    def lock_run(
+        self, run_id: int, owner: LockOwner, *, take_over: bool = False
+    ) -> LockOwner | None:
+        # BEGIN IMMEDIATE takes SQLite's write lock first: two processes cannot both read
+        # "no lock" and both insert one
+        with _Transaction(self.db, "BEGIN IMMEDIATE"):
+            held = self._lock_row(run_id)
+            theirs = held is not None and (held.pid, held.host) != (owner.pid, owner.host)
+            if held is not None and theirs and not held.gone() and not take_over:
+                raise RunLockedError(
+                    f"run {run_id} is being run by {held.describe()}: wait for it to end "
+                    "or stop it (if it was killed on another host, --take-over resumes it)"
+                )
+            self.db.execute(
+                "INSERT OR REPLACE INTO locks (run, pid, host, process, since) VALUES (?,?,?,?,?)",
+                (run_id, owner.pid, owner.host, owner.process, owner.since or now()),
+            )
+        return held
+
+    @_reported
+    def unlock_run(self, run_id: int, owner: LockOwner) -> None:
+        self.db.execute(
+            "DELETE FROM locks WHERE run = ? AND pid = ? AND host = ?",
+            (run_id, owner.pid, owner.host),
+        )
+
+    @_reported
+    def run_lock(self, run_id: int) -> LockOwner | None:
+        if "locks" not in _columns(self.db):  # a store opened read-only before locks existed
+            return None
+        return self._lock_row(run_id)
+
+    def _lock_row(self, run_id: int) -> LockOwner | None:
+        row = self.db.execute(
+            "SELECT pid, host, process, since FROM locks WHERE run = ?", (run_id,)
+        ).fetchone()
+        return None if row is None else LockOwner(row[0], row[1], row[2], row[3])
+
+    @_reported
     def results(self, run_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT * FROM results WHERE run = ? ORDER BY task", (run_id,))
         found = []
@@ -618,6 +760,8 @@ class SQLiteStore(Store):
             record["exact"] = bool(record["exact"])
             for key in (*_JSON_COLUMNS, "configuration"):
                 record[key] = json.loads(record[key])
+            if "guesses" not in record["counters"]:  # a back-end that does not count them
+                record["guesses"] = None
             found.append(record)
         return found
 
@@ -636,11 +780,12 @@ class SQLiteStore(Store):
 class _Transaction:
     """BEGIN ... COMMIT (or ROLLBACK on an exception) on an autocommit connection."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, begin: str = "BEGIN") -> None:
         self.db = db
+        self.begin = begin
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN")
+        self.db.execute(self.begin)
 
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
@@ -704,6 +849,50 @@ def _check_ours(db: sqlite3.Connection, path: Path) -> None:
             )
 
 
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot change the file or leave anything beside it.
+
+    SQLite's read-only mode still creates the write-ahead log's `-wal` and `-shm` files of a
+    WAL store (and fails where the folder is read-only). So a store with no `-wal` file, which
+    then holds everything in its main file, is opened `immutable` (no locking, nothing
+    created); one with a `-wal` file (a run going on, or killed) is opened read-only, sharing
+    the writer's log, so its latest results are read.
+    """
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    wal = path.with_name(path.name + "-wal")
+    if not wal.exists():
+        uri += "&immutable=1"
+    try:
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # opens the file now
+    except sqlite3.OperationalError as error:
+        if wal.exists():  # a log cannot be read without its `-shm` beside it
+            raise StoreError(
+                f"{path}: cannot read it read-only while its write-ahead log {wal.name} is "
+                f"there ({error}): let the run that writes it end, or copy the store and its "
+                "-wal file to a folder you can write"
+            ) from None
+        raise
+    return db
+
+
+def _upgrade_in_views(db: sqlite3.Connection) -> None:
+    """The upgrade of `_upgrade`, for a store opened read-only: each table that lacks columns
+    of later versions is shadowed by a temporary view (temporary objects live in memory and
+    are found before the file's) that adds them with their defaults."""
+    tables = _columns(db)
+    missing: dict[str, list[str]] = {}
+    for table, column, declaration in ADDED_COLUMNS:
+        if table in tables and column not in tables[table]:
+            default = declaration.partition(" DEFAULT ")[2] or "NULL"
+            missing.setdefault(table, []).append(f"{default} AS {column}")
+    for table, added in missing.items():
+        db.execute(f"CREATE TEMP VIEW {table} AS SELECT *, {', '.join(added)} FROM main.{table}")
+    for table, create in ADDED_TABLES:  # empty, in memory, as in a store of its version
+        if table not in tables:
+            db.execute(create.replace("CREATE TABLE", "CREATE TEMP TABLE", 1))
+
+
 def _upgrade(db: sqlite3.Connection) -> None:
     """Add the columns of later schema versions that the store lacks, and record its version."""
     tables = _columns(db)
@@ -735,6 +924,10 @@ def _schema_columns() -> dict[str, list[str]]:
 
 
 def open_store(path: Path | str | None, *, create: bool = True, read_only: bool = False) -> Store:
-    """The store at `path`; with `create=False` (reading a run) it must exist already, and
-    `read_only=True` reads it without writing anything to it."""
+    """The store at `path`; with `create=False` (resuming a run) it must exist already.
+
+    `read_only=True` (reports, comparisons, the inputs of a merge) opens an existing store
+    without writing anything: no schema created or upgraded, no `-wal`/`-shm` files left
+    beside it, so stores in read-only folders and read-only files can be read.
+    """
     return SQLiteStore(path or DEFAULT_PATH, create=create, read_only=read_only)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -35,6 +36,8 @@ from puzzles.formats.fpuzzles import (
 )
 from puzzles.formats.grids import (
     SEPARATORS,
+    keeps_grid_item,
+    keeps_sdk_item,
     read_grids,
     read_sdk,
     row_values,
@@ -42,7 +45,13 @@ from puzzles.formats.grids import (
     write_sdk,
 )
 from puzzles.formats.jsonfmt import read_json, read_jsonl, write_json, write_jsonl
-from puzzles.formats.kaggle import read_csv, write_csv
+from puzzles.formats.kaggle import (
+    PUZZLE_COLUMNS,
+    SOLUTION_COLUMNS,
+    keeps_csv_item,
+    read_csv,
+    write_csv,
+)
 from puzzles.formats.lines import content, read_lines, write_lines
 from puzzles.rules import Rules
 
@@ -60,6 +69,7 @@ FORMATS: dict[str, Format] = {
             read_grids,
             write_grids,
             frozenset({"box"}),
+            keeps_item=keeps_grid_item,
         ),
         Format(
             "sdk",
@@ -68,6 +78,7 @@ FORMATS: dict[str, Format] = {
             read_sdk,
             write_sdk,
             frozenset({"metadata"}),
+            keeps_item=keeps_sdk_item,
         ),
         Format(
             "csv",
@@ -76,6 +87,7 @@ FORMATS: dict[str, Format] = {
             read_csv,
             write_csv,
             frozenset({"solution", "metadata"}),
+            keeps_item=keeps_csv_item,
         ),
         Format(
             "json",
@@ -144,7 +156,7 @@ def looks_like_grids(text: str, options: ReadOptions = ReadOptions()) -> bool:
     (`530070000`: a row; `Grid 01`: a title). A line of 16 cells is read as a 4x4 puzzle,
     never as the first row of a 16x16 grid (name such files `.grid`, or give the geometry).
     """
-    for line in io.StringIO(text):
+    for line in io.StringIO(text, newline=None):
         stripped = content(line)
         if not stripped:
             continue
@@ -188,7 +200,30 @@ def read_text(
     """
     text = text.removeprefix("\ufeff")  # a BOM that came through a pipe is not a cell
     reader = _reader(text, fmt, options)
-    return list(reader(io.StringIO(text), source, options, report or ReadReport()))
+    # newline=None: a line ends at \n, \r\n or \r alone (old Mac files), as in Python's open
+    lines = io.StringIO(text, newline=None)
+    return list(reader(lines, source, options, report or ReadReport()))
+
+
+def sniff_format(text: str) -> str:
+    """The format of text that came without a file name (standard input): `json` or `jsonl`
+    for a JSON object or list, `csv` for a Kaggle header line, else `.txt` (one puzzle per
+    line, or grids: `read_text` tells those apart)."""
+    start = text.removeprefix("\ufeff").lstrip()
+    if start.startswith("["):
+        return "json"
+    if start.startswith("{"):
+        first, _, rest = start.partition("\n")
+        try:
+            json.loads(first)
+        except (ValueError, RecursionError):
+            return "json"  # an object over several lines
+        return "jsonl" if rest.strip() else "json"
+    header = next((line for line in io.StringIO(start, newline=None) if line.strip()), "")
+    names = {name.strip().strip('"').lower() for name in header.split(",")}
+    if "," in header and names & {*PUZZLE_COLUMNS, *SOLUTION_COLUMNS}:
+        return "csv"
+    return ".txt"
 
 
 def _reader(text: str, fmt: str, options: ReadOptions) -> Reader:
@@ -286,6 +321,7 @@ __all__ = [
     "parse_puzzle",
     "read_file",
     "read_text",
+    "sniff_format",
     "write_file",
     "write_text",
 ]

@@ -128,14 +128,9 @@ def blank_for(fmt_blank: str, options: WriteOptions, size: int) -> str:
 
 
 def encode(grid: Grid, options: WriteOptions, fmt_blank: str = ".") -> str:
-    """The grid as one line in the options' alphabet, or an error if the alphabet is too short."""
-    size = grid.rules.size
-    if len(options.alphabet.symbols) < size:
-        raise PuzzleFormatError(
-            f"the {options.alphabet.name or repr(options.alphabet.symbols)} alphabet has "
-            f"{len(options.alphabet.symbols)} symbols; a {grid.rules} puzzle needs {size}"
-        )
-    return grid.to_line(options.alphabet, blank_for(fmt_blank, options, size))
+    """The grid as one line in the options' alphabet (numbers separated by spaces past the
+    alphabet's symbols, as `Grid.to_line` writes them)."""
+    return grid.to_line(options.alphabet, blank_for(fmt_blank, options, grid.rules.size))
 
 
 class located:
@@ -177,23 +172,34 @@ class Format:
     # of "solution", "metadata", "state", "box", "diagonals", "rules" (variant rules)
     keeps: frozenset[str] = frozenset()
     metadata_keys: frozenset[str] | None = None  # the metadata it keeps, if not all
+    # which metadata items (key, value) the writer keeps, where that depends on the value too
+    keeps_item: Callable[[str, Any], bool] | None = None
+
+    def dropped_metadata(self, entry: PuzzleEntry) -> list[str]:
+        """The metadata keys of `entry` that writing it in this format leaves out."""
+        if self.keeps_item is not None:
+            return [key for key, value in entry.metadata.items() if not self.keeps_item(key, value)]
+        if "metadata" not in self.keeps:
+            return list(entry.metadata)
+        kept = self.metadata_keys
+        return [] if kept is None else [key for key in entry.metadata if key not in kept]
 
     def losses(self, entries: Sequence[PuzzleEntry]) -> list[str]:
         """What writing `entries` in this format leaves out, in words (for a warning)."""
-        kept = self.metadata_keys
+        dropped = [self.dropped_metadata(e) for e in entries]
+        keys = sorted({key for keys in dropped for key in keys})
         lost = {
             "solution": sum(1 for e in entries if e.solution is not None),
-            "metadata": sum(
-                1 for e in entries if e.metadata and (kept is None or set(e.metadata) - kept)
-            ),
+            "metadata": sum(1 for keys in dropped if keys),
             "state": sum(1 for e in entries if e.state is not None),
             "box": sum(1 for e in entries if _unusual_box(e.puzzle.rules)),
             "diagonals": sum(1 for e in entries if e.puzzle.rules.diagonals),
             "rules": sum(1 for e in entries if not e.puzzle.rules.is_classic),
         }
+        shown = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
         words = {
             "solution": "solutions",
-            "metadata": "metadata" if kept is None else f"metadata but {', '.join(sorted(kept))}",
+            "metadata": f"metadata ({shown})",
             "state": "player states",
             "box": "box shapes other than the usual one (e.g. 6x6:3x2)",
             "diagonals": "diagonals (Sudoku-X: they read back as plain Sudoku)",
@@ -203,7 +209,7 @@ class Format:
         return [
             f"{_of_puzzles(count)} {words[kind]}"
             for kind, count in lost.items()
-            if count and kind not in self.keeps
+            if count and (kind == "metadata" or kind not in self.keeps)
         ]
 
 

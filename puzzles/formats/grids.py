@@ -167,7 +167,8 @@ def _read_blocks(
                 metadata["title"] = text
                 continue
             with located(source, number, options, report):
-                pending = _Pending(number, _side(len(cells), options), metadata=metadata)
+                numeric = _numeric_row(line, alphabet) is not None
+                pending = _Pending(number, _side(len(cells), options, numeric), metadata=metadata)
                 metadata = {}
             if pending is None:  # a bad first row, skipped
                 continue
@@ -203,8 +204,9 @@ def _is_title(cells: list[int], options: ReadOptions) -> bool:
     return side not in sides or 2 * bad >= side
 
 
-def _side(cells: int, options: ReadOptions) -> int:
-    """The grid's side, from the first row's number of cells."""
+def _side(cells: int, options: ReadOptions, numeric: bool = False) -> int:
+    """The grid's side, from the first row's number of cells (a row of numbers such as
+    `10 . 36 ...` may be of any size: it cannot be a whole puzzle on one line)."""
     if options.rules is not None:
         if cells != options.rules.size:
             raise PuzzleFormatError(
@@ -215,6 +217,12 @@ def _side(cells: int, options: ReadOptions) -> int:
     *smaller, largest = COMMON_SIZES
     expected = f"a row of {cells} cells: expected {', '.join(map(str, smaller))} or {largest}"
     expected += " cells per row"
+    if cells > largest and numeric and cells > len(options.alphabet.symbols):
+        try:
+            Rules.of_size(cells)
+        except RulesError as error:
+            raise PuzzleFormatError(f"a row of {cells} numbers: {error}") from None
+        return cells
     if cells > largest:  # bigger grids exist (say --geometry), but the wrong format is likelier
         raise PuzzleFormatError(f"{expected} (a whole puzzle on one line? that is the line format)")
     try:
@@ -301,14 +309,28 @@ def _picture(grid: Grid, options: WriteOptions) -> str:
     return grid.picture(options.alphabet, blank_for(".", options, grid.rules.size))
 
 
+def keeps_grid_item(key: str, value: Any) -> bool:
+    """The grid writer keeps a title line, nothing else."""
+    return key == "title" and isinstance(value, str) and "\n" not in value
+
+
+def keeps_sdk_item(key: str, value: Any) -> bool:
+    """The `.sdk` writer keeps what has a `#X` letter, as text (a list would come back as
+    the text of a Python list)."""
+    letter = SDK_LETTERS.get(key, key if len(key) == 1 and key.isupper() else None)
+    return (
+        letter is not None and isinstance(value, str | int | float) and not isinstance(value, bool)
+    )
+
+
 def write_sdk(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
     """SadMan `.sdk`: `#X` metadata lines, then N lines of N cells; a blank line between."""
     blocks = []
     for entry in entries:
         lines = []
         for key, value in entry.metadata.items():
-            letter = SDK_LETTERS.get(key, key if len(key) == 1 and key.isupper() else None)
-            if letter is not None:
+            if keeps_sdk_item(key, value):
+                letter = SDK_LETTERS.get(key, key)
                 lines += [f"#{letter}{part}" for part in str(value).split("\n")]
         line = encode(entry.puzzle, options)
         n = entry.puzzle.rules.size

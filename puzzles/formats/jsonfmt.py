@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -50,6 +51,28 @@ KEYS = ("id", "geometry", "rules", "alphabet", "puzzle", "solution", "state")
 _CELL = re.compile(r"r(\d+)c(\d+)")
 # Python's JSON parser recurses on nesting: thousands of `[` are not a puzzle but a crash.
 TOO_DEEP = "JSON nested too deeply to be a puzzle"
+
+
+def _finite(text: str) -> float:
+    """A JSON number, refused when it does not fit a float: Python reads `1e400` as infinity,
+    which it would write back as `Infinity`, not JSON."""
+    value = float(text)
+    if math.isinf(value):
+        raise PuzzleFormatError(f"the number {text} is too large (it would become infinity)")
+    return value
+
+
+def _not_json(name: str) -> Any:
+    raise PuzzleFormatError(f"not JSON: {name} is no JSON value")
+
+
+_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_not_json)
+
+
+def dumps(value: Any) -> str:
+    """JSON text of `value`; a non-finite number would be written as `NaN` or `Infinity`,
+    which is not JSON, so it is an error (reading refuses them, so none should come)."""
+    return json.dumps(value, allow_nan=False)
 
 
 class _Text:
@@ -87,18 +110,20 @@ def read_jsonl(
             continue
         with located(source, number, options, report):
             try:
-                value = json.loads(line)
+                value = _DECODER.decode(line)
             except json.JSONDecodeError as error:
                 raise PuzzleFormatError(f"not JSON: {error.msg}", column=error.colno) from None
             except RecursionError:
                 raise PuzzleFormatError(TOO_DEEP) from None
+            except ValueError as error:  # an integer of more than 4,300 digits
+                raise PuzzleFormatError(f"not a number Python reads: {error}") from None
             doc = _Text(line, number)
             yield _entry(value, f"{source}:{number}", options, doc, 0, len(line))
 
 
 def _values(text: str, source: str) -> Iterator[tuple[int, int, Any]]:
     """The top-level object, or each element of a top-level list, with its offsets."""
-    decoder = json.JSONDecoder()
+    decoder = _DECODER
     try:
         pos = _skip(text, 0)
         if pos == len(text):
@@ -125,6 +150,10 @@ def _values(text: str, source: str) -> Iterator[tuple[int, int, Any]]:
         ) from None
     except RecursionError:
         raise PuzzleFormatError(TOO_DEEP, source=source) from None
+    except PuzzleFormatError as error:
+        raise error.located(source=source) from None
+    except ValueError as error:  # an integer of more than 4,300 digits
+        raise PuzzleFormatError(f"not a number Python reads: {error}", source=source) from None
 
 
 def _skip(text: str, pos: int) -> int:
@@ -290,11 +319,11 @@ def entry_object(entry: PuzzleEntry, options: WriteOptions) -> dict[str, Any]:
 
 def write_json(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
     """One object for one puzzle, else a list with one object per line."""
-    objects = [json.dumps(entry_object(entry, options)) for entry in entries]
+    objects = [dumps(entry_object(entry, options)) for entry in entries]
     if len(objects) == 1:
         return objects[0] + "\n"
     return "[\n" + ",\n".join(objects) + "\n]\n"
 
 
 def write_jsonl(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
-    return "".join(json.dumps(entry_object(entry, options)) + "\n" for entry in entries)
+    return "".join(dumps(entry_object(entry, options)) + "\n" for entry in entries)

@@ -32,7 +32,10 @@ def _fields(line: str) -> list[str]:
     text = line.rstrip("\r\n")
     if '"' not in text:  # the common case, and the columns of the fields are then exact
         return text.split(",")
-    return next(csv.reader([text]), [])
+    try:
+        return next(csv.reader([text], strict=True), [])
+    except csv.Error as error:  # a stray quote or line break inside a field
+        raise PuzzleFormatError(f"not a CSV row: {error}") from None
 
 
 def read_csv(
@@ -42,7 +45,8 @@ def read_csv(
     number, line = next(((n, text) for n, text in numbered if text.strip()), (0, ""))
     if not number:
         return
-    header = [name.strip().lower() for name in _fields(line)]
+    with located(source, number, ReadOptions(), ReadReport()):  # a bad header stops the read
+        header = [name.strip().lower() for name in _fields(line)]
     puzzle_column = _find_column(header, PUZZLE_COLUMNS)
     solution_column = _find_column(header, SOLUTION_COLUMNS)
     if puzzle_column is None:
@@ -110,6 +114,11 @@ def write_csv(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
         row += [_text(entry.metadata.get(key)) for key in extra]
         writer.writerow(row)
     return out.getvalue()
+
+
+def keeps_csv_item(key: str, value: Any) -> bool:
+    """A metadata item the CSV writer keeps: one column per key, so scalars only."""
+    return _scalar(value)
 
 
 def _scalar(value: Any) -> bool:

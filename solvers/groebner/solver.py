@@ -463,6 +463,7 @@ class GroebnerSolver(Solver[PolynomialSystem]):
         counters = dict(search.stats.counts)
         counters.setdefault("bases", 0)
         counters.setdefault("splits", 0)
+        counters.setdefault("guesses", 0)  # counted when a split guesses: none is 0 guesses
         return SearchOutcome(
             solutions=search.solutions[:limit],
             exhausted=search.complete and len(search.solutions) <= limit and not timed_out,

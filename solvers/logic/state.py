@@ -228,7 +228,13 @@ class Candidates:
         return Grid(self.rules, tuple(self.values))
 
     def marks(self) -> dict[str, str]:
-        """Each empty cell's candidates as a digit string, by cell name."""
+        """Each empty cell's candidates as a digit string, by cell name (numbers separated by
+        commas past the symbols: a 36x36 grid has digits up to 36)."""
+        if self.rules.size > len(SYMBOLS):
+            return {
+                self.rules.cell_name(cell): ",".join(map(str, self.candidates(cell)))
+                for cell in self.empty_cells()
+            }
         return {
             self.rules.cell_name(cell): "".join(SYMBOLS[d - 1] for d in self.candidates(cell))
             for cell in self.empty_cells()

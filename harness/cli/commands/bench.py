@@ -33,6 +33,11 @@ from puzzles.formats import PuzzleEntry
 from solvers.registry import Backend
 
 DEFAULT_TIMEOUT_S = 10.0
+# A run's plan is held in memory and written to the store before the first task: 100 million
+# tasks (`bench 17clue -s all --repeat 10000`) planned for minutes in silence, then ran out of
+# memory. A million tasks plan in seconds and take hours to run.
+MAX_TASKS = 1_000_000
+PLAN_NOTE_FROM = 50_000  # tasks from which planning is announced (it takes a moment)
 
 DESCRIPTION = f"""\
 Time back-ends on puzzles. Each task (puzzle x back-end x repeat) runs in a worker process;
@@ -118,7 +123,14 @@ def add_parser(subparsers: Any) -> None:
         const=0,
         type=int64,
         metavar="RUN",
-        help="finish a stopped run (default: the latest) with its own settings",
+        help="finish a stopped run (default, or 0: the latest) with its own settings; "
+        "refused while another process runs it",
+    )
+    parser.add_argument(
+        "--take-over",
+        action="store_true",
+        help="with --resume: resume a run whose lock is held by a process on another host "
+        "that is known to be gone (a lock of a dead process on this host is taken over anyway)",
     )
     parser.add_argument(
         "--json",
@@ -166,6 +178,12 @@ def add_parser(subparsers: Any) -> None:
         help="run only the I-th of N parts of the puzzles (needs --seed); "
         "`sudoku-bench merge` joins the parts' stores",
     )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="end with the table of every measure (default: the shifted geometric mean, "
+        "back-ends x collections; `sudoku-bench report` shows any other)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -179,6 +197,8 @@ def _shard(text: str) -> session.Shard:
 def run(args: argparse.Namespace) -> int:
     if args.shard is not None and args.resume is None and args.seed is None:
         raise SudokuBenchError("--shard needs --seed: every shard must plan the same run")
+    if args.take_over and args.resume is None:
+        raise SudokuBenchError("--take-over goes with --resume: it takes over a stored run")
     if args.plan:
         return _plan(args)
     start = _new_run(args) if args.resume is None else None  # bad input fails before the store
@@ -186,7 +206,12 @@ def run(args: argparse.Namespace) -> int:
         client = stack.enter_context(cluster.connect(args.cluster)) if args.cluster else None
         store = open_store(args.db, create=start is not None)
         stack.callback(store.close)
-        work = _resumed(args, store) if start is None else start(store)
+        try:
+            work = _resumed(args, store) if start is None else start(store)
+        except session.RunComplete as complete:  # nothing to do, and the store is untouched
+            print(f"sudoku-bench: {complete}", file=sys.stderr)
+            return 0
+        stack.callback(session.release, store, work)  # however the run ends
         done = work.total - len(work.tasks)
         where = f"on the cluster {args.cluster}" if args.cluster else "on this machine"
         print(
@@ -231,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
             for warning in report.warnings():
                 print(f"warning: {warning}", file=sys.stderr)
         else:
-            print(report.as_table(), end="")
+            print(report.as_table(full=args.full), end="")
     return 0
 
 
@@ -295,6 +320,15 @@ def _inputs(
     timeout = args.timeout or (suite.DEFAULT_TIMEOUT_S if default_suite else DEFAULT_TIMEOUT_S)
     jobs = args.jobs or ((os.cpu_count() or 1) if default_suite else 1)
     chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))
+    total = len(entries) * len(chosen) * args.repeat
+    product = f"{len(entries):,} puzzles x {len(chosen)} back-ends x {args.repeat:,} repeats"
+    if total > MAX_TASKS:
+        raise SudokuBenchError(
+            f"that run would be {total:,} tasks ({product}); a run holds at most {MAX_TASKS:,}: "
+            "choose fewer puzzles, back-ends or repeats, or split it into several runs"
+        )
+    if total >= PLAN_NOTE_FROM:
+        print(f"planning {total:,} tasks ({product}) and storing the plan...", file=sys.stderr)
     seed = session.new_seed() if args.seed is None else args.seed
     settings = Settings(
         timeout,
@@ -351,6 +385,7 @@ def _resumed(args: argparse.Namespace, store: Store) -> session.Plan:
         args.jobs,
         command=_command_line(args),
         warn=lambda text: print(f"warning: {text}", file=sys.stderr),
+        take_over=args.take_over,
     )
 
 

@@ -6,13 +6,14 @@ import argparse
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from tabulate import tabulate
 
 from harness.cli.arguments import add_task_arguments
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
-from harness.cli.output import print_json
+from harness.cli.output import json_line
 from harness.cli.records import outcome_record
 from harness.running import session
 from harness.running.crosscheck import PuzzleCheck, answers_of, check_puzzle
@@ -32,7 +33,10 @@ solution, unique, or at least 2); every grid it returns goes through the indepen
 checker; the answers are compared. One line per puzzle where something fails or disagrees,
 then a table of verdicts per back-end. A back-end that returns a wrong grid, or claims an
 exact count that another back-end's checked solutions disprove, is named loudly and the exit
-code is 1. Timeouts and errors are reported but are not disagreements.
+code is 1. Timeouts and errors are reported but are not disagreements; the summary says how
+many puzzles were verified (answered by at least one back-end), and when none was the exit
+code is 3. Each puzzle's lines (and --json records) come as soon as its back-ends are done;
+Ctrl-C prints the summary so far.
 """
 
 
@@ -51,39 +55,75 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+# Exit status when no puzzle was verified: every answer timed out or failed. Not 0 ("OK"),
+# not 1 (nothing disagreed): a script must not read "nothing checked" as a pass.
+NOTHING_VERIFIED = 3
+
+
 def run(args: argparse.Namespace) -> int:
     entries = read_inputs(args)
     chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))
     settings = Settings(args.timeout or DEFAULT_TIMEOUT_S, limit=2)
     tasks = plan(entries, [b.name for b in chosen], 1)
+    order = [b.name for b in chosen]
     outcomes: dict[int, list[Outcome]] = defaultdict(list)  # by the puzzle's place in `entries`
+    tally = Tally({name: Counter() for name in order})
+    out = sys.stderr if args.json else sys.stdout  # keep stdout pure JSON Lines under --json
     with (
         TaskProgress(len(tasks), "check", enabled=not args.quiet) as bar,
         Pool(min(args.jobs or 1, len(tasks)), settings, {b.name: b for b in chosen}) as pool,
     ):
 
         def finished(outcome: Outcome) -> None:
-            outcomes[outcome.task.key // len(chosen)].append(outcome)
+            number = outcome.task.key // len(chosen)
+            outcomes[number].append(outcome)
             bar.done(outcome)
+            if len(outcomes[number]) == len(chosen):  # the puzzle is complete: report it now
+                found = sorted(outcomes.pop(number), key=lambda o: order.index(o.task.solver))
+                _report_puzzle(entries[number], found, tally, args.json, out, bar)
 
-        pool.run(tasks, finished, bar.tick)
-    order = [b.name for b in chosen]
-    failures = 0
-    counts: dict[str, Counter[str]] = {name: Counter() for name in order}
-    out = sys.stderr if args.json else sys.stdout  # keep stdout pure JSON Lines under --json
-    for number, entry in enumerate(entries):
-        found = sorted(outcomes[number], key=lambda o: order.index(o.task.solver))
-        verdict = check_puzzle(entry.puzzle, answers_of(found), entry.solution)
-        failures += not verdict.ok
-        _tally(counts, found, verdict)
-        for line in _lines(entry, found, verdict):
-            print(line, file=out)
-        if args.json:
-            for outcome in found:
-                blamed = verdict.blamed()
-                print_json(outcome_record(outcome, agrees=outcome.task.solver not in blamed))
-    _summary(counts, len(entries), failures, out)
-    return 1 if failures else 0
+        try:
+            pool.run(tasks, finished, bar.tick)
+        except KeyboardInterrupt:  # what was checked so far is worth its summary
+            bar.progress.stop()
+            _summary(tally, len(entries), out, stopped=True)
+            raise
+    _summary(tally, len(entries), out)
+    if tally.failures:
+        return 1
+    return NOTHING_VERIFIED if not tally.verified else 0
+
+
+@dataclass
+class Tally:
+    """What the cross-check found so far: per back-end verdict counts, and per puzzle."""
+
+    counts: dict[str, Counter[str]]
+    puzzles: int = 0  # puzzles checked (every back-end answered, timed out or failed)
+    failures: int = 0  # puzzles with a wrong grid or a disproved claim
+    verified: int = 0  # puzzles with at least one answer that passed the checks
+
+
+def _report_puzzle(
+    entry: PuzzleEntry,
+    found: list[Outcome],
+    tally: Tally,
+    as_json: bool,
+    out: TextIO,
+    bar: TaskProgress,
+) -> None:
+    verdict = check_puzzle(entry.puzzle, answers_of(found), entry.solution)
+    tally.puzzles += 1
+    tally.failures += not verdict.ok
+    blamed = verdict.blamed()
+    tally.verified += any(o.answered and o.task.solver not in blamed for o in found)
+    _tally(tally.counts, found, verdict)
+    for line in _lines(entry, found, verdict):
+        bar.write_line(line, out)
+    if as_json:
+        for outcome in found:
+            record = outcome_record(outcome, agrees=outcome.task.solver not in blamed)
+            bar.write_line(json_line(record), sys.stdout)
 
 
 def _tally(counts: dict[str, Counter[str]], found: list[Outcome], verdict: PuzzleCheck) -> None:
@@ -120,15 +160,32 @@ def _verdicts(said: Mapping[str, str]) -> str:
     return ", ".join(f"{solver} {verdict}" for solver, verdict in said.items())
 
 
-def _summary(counts: dict[str, Counter[str]], puzzles: int, failures: int, out: TextIO) -> None:
+def _summary(tally: Tally, puzzles: int, out: TextIO, *, stopped: bool = False) -> None:
     headers = ["solver", *COLUMNS, "wrong grid", "disproved"]
     rows = [
-        [name, *(tally[c] for c in COLUMNS), tally["wrong"], tally["disproved"]]
-        for name, tally in counts.items()
+        [name, *(counts[c] for c in COLUMNS), counts["wrong"], counts["disproved"]]
+        for name, counts in tally.counts.items()
     ]
+    if stopped:
+        print(f"\ninterrupted after {tally.puzzles} of {puzzles} puzzles; so far:", file=out)
     print(tabulate(rows, headers=headers, tablefmt="simple"), file=out)
-    noun = "puzzle" if puzzles == 1 else "puzzles"
-    if failures:
-        print(f"\nFAILED: wrong or disproved answers on {failures} of {puzzles} {noun}", file=out)
+    checked = tally.puzzles
+    noun = "puzzle" if checked == 1 else "puzzles"
+    unverified = checked - tally.verified
+    verified = f"verified {tally.verified} of {checked} {noun}" + (
+        f" ({unverified} without any answer: timed out or failed everywhere)" if unverified else ""
+    )
+    if tally.failures:
+        print(
+            f"\nFAILED: wrong or disproved answers on {tally.failures} of {checked} {noun}; "
+            f"{verified}",
+            file=out,
+        )
+    elif checked and not tally.verified:
+        print(
+            f"\nNOTHING VERIFIED: no back-end answered any of the {checked} {noun} (every "
+            "task timed out or failed): raise --timeout or choose other back-ends",
+            file=out,
+        )
     else:
-        print(f"\nOK: no wrong grid and no disagreement on {puzzles} {noun}", file=out)
+        print(f"\nOK: no wrong grid and no disagreement; {verified}", file=out)

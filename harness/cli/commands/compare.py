@@ -78,7 +78,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    store = open_store(args.db, create=False)
+    store = open_store(args.db, read_only=True)  # comparing never writes to the store
     try:
         samples = [load_sample(store, spec, args.metric) for spec in args.backends]
     finally:

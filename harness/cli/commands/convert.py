@@ -7,10 +7,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness.cli.inputs import add_puzzle_arguments, alphabet_of, read_inputs
+from harness.cli.inputs import add_puzzle_arguments, alphabet_of, checked_blank, read_inputs
 from harness.cli.output import write_output
-from puzzles.errors import PuzzleFormatError
-from puzzles.formats import FORMATS, Format, WriteOptions, format_named, format_of_path
+from puzzles.errors import SudokuBenchError
+from puzzles.formats import (
+    EXTENSIONS,
+    FORMATS,
+    Format,
+    WriteOptions,
+    format_named,
+    format_of_path,
+)
 
 EPILOG = """\
 formats (chosen by the output file's extension, or --to):
@@ -49,27 +56,14 @@ def add_parser(subparsers: Any) -> None:
         help="the output format (default: from the output's extension; line on stdout)",
     )
     writing.add_argument(
-        "--from",
-        dest="input_format",
-        metavar="FORMAT",
-        help="read the inputs as this format whatever their extension (e.g. grid for a .txt)",
-    )
-    writing.add_argument(
         "--to-alphabet",
         metavar="NAME",
         help="the alphabet to write in (default: the --alphabet read with)",
-    )
-    writing.add_argument(
-        "--blank",
-        metavar="CHAR",
-        help="the character written for an empty cell (default: '.', '0' in CSV)",
     )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.input_format:
-        args.input_format = format_named(args.input_format).name
     target = _target(args)
     options = _write_options(args)
     entries = read_inputs(args)
@@ -87,14 +81,22 @@ def run(args: argparse.Namespace) -> int:
 
 def _target(args: argparse.Namespace) -> Format:
     if args.to:
-        return format_named(args.to)
+        target = format_named(args.to)
+        if args.output is not None and args.output.suffix.lower() in EXTENSIONS:
+            implied = format_of_path(args.output)
+            compatible = {implied.name} | ({"grid"} if implied.name == "line" else set())
+            if target.name not in compatible:  # `.txt` holds lines or grids
+                raise SudokuBenchError(
+                    f"-o {args.output} says {implied.name} but --to says {target.name}: "
+                    f"name the file {args.output.with_suffix(target.extensions[0])}, or drop --to"
+                )
+        return target
     if args.output is not None:
         return format_of_path(args.output)
     return FORMATS["line"]
 
 
 def _write_options(args: argparse.Namespace) -> WriteOptions:
+    """The written alphabet and blank; `--blank` is read too, so the file reads back with it."""
     alphabet = alphabet_of(args.to_alphabet or args.alphabet)
-    if args.blank is not None and len(args.blank) != 1:
-        raise PuzzleFormatError(f"--blank takes one character, got {args.blank!r}")
-    return WriteOptions(alphabet, args.blank)
+    return WriteOptions(alphabet, checked_blank(args.blank, alphabet))

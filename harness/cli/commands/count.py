@@ -10,13 +10,7 @@ from tabulate import tabulate
 
 from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.cli.output import print_json
-from harness.running.solving import (
-    Answer,
-    add_solver_arguments,
-    answers,
-    create_solvers,
-    format_seconds,
-)
+from harness.running.solving import Answer, add_solver_arguments, choose, format_seconds, solve_all
 
 EXAMPLES = """\
 examples:
@@ -46,16 +40,19 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     entries = read_inputs(args)
-    solvers = create_solvers(args.solver)
+    backends = choose(args.solver)
     alphabet = read_options(args).alphabet
     finished: list[Answer] = []
-    for answer in answers(entries, solvers, limit=args.limit, timeout=args.timeout):
+
+    def show(answer: Answer) -> None:
         if args.json:
             print_json(answer.record(alphabet))
         else:
             print(count_line(answer))
         answer.report_failure()
         finished.append(answer)
+
+    solve_all(entries, backends, show, limit=args.limit, timeout=args.timeout)
     if not args.json and len(entries) > 1:
         print()
         print(summary(finished))

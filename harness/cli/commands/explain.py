@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
 from harness.cli.arguments import positive_float
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json, result_record
 from harness.generating.rating import rating_of
+from harness.running.solving import Answer, solve_all
 from puzzles.errors import SudokuBenchError
 from puzzles.rules import Rules
 from solvers.base import Result, Status
 from solvers.logic import TECHNIQUES, LogicSolver
 from solvers.logic.state import SYMBOLS
+from solvers.registry import Backend, get
 
 
 def add_parser(subparsers: Any) -> None:
@@ -60,45 +63,67 @@ def techniques_of(args: argparse.Namespace) -> list[str] | None:
     return [key.strip() for key in args.techniques.split(",") if key.strip()]
 
 
-def make_solver(args: argparse.Namespace) -> LogicSolver:
+def logic_backend(args: argparse.Namespace) -> Backend:
+    """The logic back-end with the chosen techniques (checked here: a bad key is a user error,
+    not an error in every worker)."""
+    techniques = techniques_of(args)
+    uniqueness = getattr(args, "uniqueness", False)
     try:
-        return LogicSolver(techniques_of(args), uniqueness=getattr(args, "uniqueness", False))
+        LogicSolver(techniques, uniqueness=uniqueness)
     except ValueError as error:
         raise SudokuBenchError(str(error)) from None
+    backend = get("logic")
+    options = dict(backend.options)
+    if techniques is not None:
+        options["techniques"] = techniques
+    if uniqueness:
+        options["uniqueness"] = True
+    return replace(backend, options=options)
 
 
 def run(args: argparse.Namespace) -> int:
-    solver = make_solver(args)
-    for number, entry in enumerate(read_inputs(args)):
-        result = solver.solve(entry.puzzle, timeout=args.timeout)
-        rating = rating_of(result)
-        if args.json:
-            record = result_record(entry, result)
-            record |= rating.record()
-            record["log"] = result.details.get("log", [])
-            record["step_details"] = result.details.get("steps", [])
-            record["partial"] = result.partial.to_line() if result.partial else None
-            record["candidates"] = result.details.get("candidates")
-            print_json(record)
-            continue
-        if number:
-            print()
-        print(f"{entry.id} ({entry.puzzle.rules}, {entry.puzzle.givens} givens)")
-        print(entry.puzzle.picture())
-        print()
-        for line in result.details.get("log", []):
-            print(line)
-        print()
-        print(ending(result, rating.label, rating.hardest))
-        grid = result.solutions[0] if result.solutions else result.partial
-        if grid is not None:
-            print(grid.picture())
-        marks = result.details.get("candidates")
-        if marks:
-            print()
-            print("candidates left:")
-            print(candidates_picture(entry.puzzle.rules, grid.values if grid else (), marks))
+    entries = read_inputs(args)
+    shown = 0
+
+    def show(answer: Answer) -> None:
+        nonlocal shown
+        explain(answer, args.json, first=not shown)
+        shown += 1
+
+    solve_all(entries, [logic_backend(args)], show, limit=1, timeout=args.timeout, keep_result=True)
     return 0
+
+
+def explain(answer: Answer, as_json: bool, *, first: bool) -> None:
+    entry, result = answer.entry, answer.result
+    answer.report_failure()
+    rating = rating_of(result)
+    if as_json:
+        record = result_record(entry, result)
+        record |= rating.record()
+        record["log"] = result.details.get("log", [])
+        record["step_details"] = result.details.get("steps", [])
+        record["partial"] = result.partial.to_line() if result.partial else None
+        record["candidates"] = result.details.get("candidates")
+        print_json(record)
+        return
+    if not first:
+        print()
+    print(f"{entry.id} ({entry.puzzle.rules}, {entry.puzzle.givens} givens)")
+    print(entry.puzzle.picture())
+    print()
+    for line in result.details.get("log", []):
+        print(line)
+    print()
+    print(ending(result, rating.label, rating.hardest))
+    grid = result.solutions[0] if result.solutions else result.partial
+    if grid is not None:
+        print(grid.picture())
+    marks = result.details.get("candidates")
+    if marks:
+        print()
+        print("candidates left:")
+        print(candidates_picture(entry.puzzle.rules, grid.values if grid else (), marks))
 
 
 def ending(result: Result, label: str, hardest: str | None) -> str:
@@ -109,13 +134,21 @@ def ending(result: Result, label: str, hardest: str | None) -> str:
         return f"{result.message} (after {steps} steps)"
     if result.status is Status.TIMEOUT:
         return f"timed out after {steps} steps; the grid so far:"
+    if result.status in (Status.ERROR, Status.UNSUPPORTED):
+        return f"{result.status.value}: {result.message}"
     return f"gave up after {steps} steps: {result.message}; the grid so far:"
+
+
+def _symbol(value: int, size: int) -> str:
+    if not value:
+        return "."
+    return SYMBOLS[value - 1] if size <= len(SYMBOLS) else str(value)
 
 
 def candidates_picture(rules: Rules, values: tuple[int, ...] | Any, marks: dict[str, str]) -> str:
     """The pencil marks as a boxed grid: each empty cell shows its candidates."""
     texts = [
-        marks.get(rules.cell_name(cell)) or (SYMBOLS[values[cell] - 1] if values[cell] else ".")
+        marks.get(rules.cell_name(cell)) or _symbol(values[cell], rules.size)
         for cell in rules.cells
     ]
     width = max(len(text) for text in texts)

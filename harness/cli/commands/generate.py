@@ -23,6 +23,7 @@ from harness.generating.generator import (
     target_empty,
 )
 from harness.generating.variants import VARIANTS
+from harness.running.progress import TaskProgress
 from puzzles.errors import RulesError, SudokuBenchError
 from puzzles.formats import PuzzleEntry, format_of_path, write_file
 from puzzles.rules import Rules
@@ -43,7 +44,7 @@ def add_parser(subparsers: Any) -> None:
         "needs forcing chains). When a grid cannot reach its target the output says how many "
         "empty cells it reached. The same seed gives the same puzzles.",
     )
-    parser.add_argument("--size", type=int, default=9, metavar="N", help="side of the grid (9)")
+    parser.add_argument("--size", type=int, metavar="N", help="side of the grid (9)")
     parser.add_argument(
         "--geometry",
         type=geometry_argument,
@@ -111,6 +112,12 @@ def add_parser(subparsers: Any) -> None:
 
 
 def geometry_of(args: argparse.Namespace) -> Rules:
+    if args.size is not None and args.geometry is not None and args.size != args.geometry.size:
+        raise SudokuBenchError(
+            f"--size {args.size} and --geometry {args.geometry.name} disagree: give one of them"
+        )
+    if args.size is None:
+        args.size = 9 if args.geometry is None else args.geometry.size
     size = args.size if args.geometry is None else args.geometry.size
     if size > len(DEFAULT.symbols):  # --size 99999 built tables until memory ran out
         raise RulesError(
@@ -153,13 +160,27 @@ def run(args: argparse.Namespace) -> int:
         )
     made: list[Generated] = []
     rows = []
-    for number in range(1, args.count + 1):
-        puzzle = generator.one()
-        made.append(puzzle)
-        if args.json:
-            print_json(record(number, puzzle, rules, args))
-        elif not args.output:
-            rows.append(row(number, puzzle))
+    with TaskProgress(
+        args.count, "generate", enabled=args.count > 1 and sys.stderr.isatty()
+    ) as bar:
+        try:
+            for number in range(1, args.count + 1):
+                puzzle = generator.one()
+                made.append(puzzle)
+                bar.advance()
+                if args.json:
+                    print_json(record(number, puzzle, rules, args))
+                elif not args.output:
+                    rows.append(row(number, puzzle))
+        except KeyboardInterrupt:  # keep what was made: minutes of work for a long --count
+            if args.output and made:
+                write(Path(args.output), made, rules, args)
+                print(
+                    f"\ninterrupted: wrote the {len(made)} of {args.count} puzzles made so far "
+                    f"to {args.output}",
+                    file=sys.stderr,
+                )
+            raise
     if args.output:
         write(Path(args.output), made, rules, args)
     if not args.json:
@@ -217,6 +238,7 @@ def write(path: Path, made: list[Generated], rules: Rules, args: argparse.Namesp
         + (" --symmetric" if args.symmetric else "")
         + (" --minimal" if args.minimal else "")
         + (f" --strategy {args.strategy}" if args.strategy != "remove" else "")
+        + (f"  (interrupted: the first {len(made)})" if len(made) < args.count else "")
     )
     if format_of_path(path).name in ("json", "jsonl"):
         entries = [

@@ -9,10 +9,12 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.cli.arguments import positive_float
-from harness.cli.commands.explain import add_uniqueness_argument, make_solver
+from harness.cli.commands.explain import add_uniqueness_argument, logic_backend
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json, result_record
 from harness.generating.rating import LABELS, NO_SOLUTION, level_table, rating_of
+from harness.running.solving import Answer, solve_all
+from puzzles.errors import SudokuBenchError
 
 
 def add_parser(subparsers: Any) -> None:
@@ -44,14 +46,20 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.levels and args.inputs:  # the puzzles were silently left unrated
+        raise SudokuBenchError(
+            "--levels prints the table of techniques and rates nothing: give it no PUZZLE"
+        )
     if args.levels or not args.inputs:
         print(tabulate(level_table(), headers=["level", "techniques"]))
         return 0
-    solver = make_solver(args)
+    entries = read_inputs(args)
     rows = []
     labels: Counter[str] = Counter()
-    for entry in read_inputs(args):
-        result = solver.solve(entry.puzzle, timeout=args.timeout)
+
+    def show(answer: Answer) -> None:
+        entry, result = answer.entry, answer.result
+        answer.report_failure()
         rating = rating_of(result)
         labels[rating.label] += 1
         if args.json:
@@ -71,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
                     empty,
                 ]
             )
+
+    solve_all(entries, [logic_backend(args)], show, limit=1, timeout=args.timeout)
     if not args.json:
         headers = ["puzzle", "rating", "estimate", "hard steps", "hardest", "steps", "score"]
         print(tabulate(rows, headers=[*headers, "empty"]))

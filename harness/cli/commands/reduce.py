@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from harness.cli.arguments import positive_float
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json, write_output
+from harness.running.alarm import time_limit
 from puzzles.errors import SudokuBenchError
 from reductions import REDUCTIONS
 
@@ -44,7 +48,29 @@ def add_parser(subparsers: Any) -> None:
         help="polynomials only: the coefficient field, QQ (the default: the rationals) or "
         "GF(p) for a prime p, e.g. GF(32003), the groebner back-end's",
     )
+    parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        metavar="S",
+        help="give up building (and exporting) the model after S seconds (default: none); "
+        "big polynomial ideals take minutes",
+    )
     parser.set_defaults(run=run)
+
+
+@contextlib.contextmanager
+def building(what: str, timeout: float | None) -> Iterator[None]:
+    """Say what is being built while it is (a spinner on a terminal: a 16x16 ideal takes
+    a minute) and stop it at the time limit."""
+    from rich.console import Console  # here: every command imports this module
+
+    status = (
+        Console(stderr=True).status(f"{what}...")
+        if sys.stderr.isatty()
+        else contextlib.nullcontext()
+    )
+    with status, time_limit(timeout, what):
+        yield
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,11 +98,13 @@ def run(args: argparse.Namespace) -> int:
             f"the {args.target} reduction cannot express {missing}: "
             f"its model would leave those rules out"
         )
-    summary: dict[str, Any] = {
-        "id": entry.id,
-        "target": args.target,
-        **reduction.describe(entry.puzzle),
-    }
+    what = f"building the {args.target} model of {entry.id} ({entry.puzzle.rules})"
+    with building(what, args.timeout):
+        summary: dict[str, Any] = {
+            "id": entry.id,
+            "target": args.target,
+            **reduction.describe(entry.puzzle),
+        }
     to_stdout = args.output is not None and str(args.output) == "-"
     out = sys.stderr if to_stdout else sys.stdout  # with `-o -` the model owns stdout
     if args.json:
@@ -85,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         for key, value in summary.items():
             print(f"{key}: {value}", file=out)
     if args.output is not None:
-        text = reduction.export(entry.puzzle)
+        with building(what.replace("building", "exporting", 1), args.timeout):
+            text = reduction.export(entry.puzzle)
         if str(args.output) == "-":
             sys.stdout.write(text)
         else:

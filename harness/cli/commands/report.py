@@ -11,6 +11,7 @@ from typing import Any
 
 from harness.analysing import plots
 from harness.analysing.frame import results_frame
+from harness.analysing.pivot import DEFAULT_METRIC, METRICS
 from harness.analysing.report import FORMATS, Report
 from harness.analysing.summary import puzzle_times
 from harness.cli.arguments import add_db_argument, int64
@@ -42,7 +43,7 @@ def add_parser(subparsers: Any) -> None:
         dest="run_id",
         type=int64,
         metavar="ID",
-        help="the run to report (default: the latest)",
+        help="the run to report (default, or 0: the latest)",
     )
     parser.add_argument(
         "--format",
@@ -57,8 +58,35 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--plots", type=Path, metavar="DIR", help="write the PNG plots into DIR")
     parser.add_argument(
         "--scatter",
+        "--pair",
+        dest="scatter",
         metavar="A,B",
-        help="the two back-ends of the scatter plot (default: the first two of the run)",
+        help="the two back-ends of the scatter plot (default: the two fastest of the run)",
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="the terminal table with every measure (default: one measure, back-ends x "
+        "collections)",
+    )
+    parser.add_argument(
+        "--metric",
+        choices=sorted(METRICS),
+        default=DEFAULT_METRIC,
+        help=f"the measure of the compact terminal table (default {DEFAULT_METRIC})",
+    )
+    parser.add_argument(
+        "-s",
+        "--solvers",
+        "--solver",
+        dest="solvers",
+        metavar="NAMES",
+        help="report only these back-ends of the run (comma-separated)",
+    )
+    parser.add_argument(
+        "--collections",
+        metavar="NAMES",
+        help="report only these collections of the run (comma-separated)",
     )
     parser.add_argument("--runs", action="store_true", help="list the runs in the store and stop")
     parser.set_defaults(run=run)
@@ -69,16 +97,21 @@ def run(args: argparse.Namespace) -> int:
         raise SudokuBenchError("--scatter chooses the back-ends of a plot: give --plots DIR too")
     if args.format == "parquet" and args.output is None:
         raise SudokuBenchError("parquet is a binary format: give -o FILE.parquet")
-    store = open_store(args.db, create=False)
+    store = open_store(args.db, read_only=True)  # a report never writes to the store
     try:
         if args.format == "parquet":
-            _write_parquet(results_frame(store, args.run_id), args.output)
+            _write_parquet(results_frame(store, args.run_id or None), args.output)
             return 0
         if args.runs:
             for info in store.runs():
                 print(f"{info.id}\t{info.started}\t{info.finished or 'unfinished'}\t{info.command}")
             return 0
-        report = Report(store, args.run_id)
+        report = Report(
+            store,
+            args.run_id or None,  # 0: the latest, as `bench --resume 0`
+            solvers=_names(args.solvers),
+            collections=_names(args.collections),
+        )
         report.made_by = _command(args, report.run.id)
     finally:
         store.close()
@@ -93,9 +126,15 @@ def run(args: argparse.Namespace) -> int:
         links = [Path(os.path.relpath(image, base)) for image in images]
         write_output(args.output, report.render(args.format, links), make_folder=True)
         print(f"wrote {args.output}", file=sys.stderr)
+    elif args.format == "table":
+        sys.stdout.write(report.as_table(full=args.full, metric=args.metric))
     else:
         sys.stdout.write(report.render(args.format, images))
     return 0
+
+
+def _names(text: str | None) -> list[str]:
+    return [name.strip() for name in (text or "").split(",") if name.strip()]
 
 
 def _write_parquet(frame: Any, path: Path) -> None:
@@ -128,18 +167,21 @@ def _plots(
         raise SudokuBenchError(f"run {report.run.id} has no results to plot")
     order = [s for s in report.run.settings.get("solvers", []) if s in times]
     ordered = {name: times[name] for name in [*order, *sorted(set(times) - set(order))]}
+    caption = report.caption()
     made = [
-        plots.cactus(ordered, directory / "cactus.png", report.cutoff),
-        plots.performance_profile(ordered, directory / "profile.png"),
+        plots.cactus(ordered, directory / "cactus.png", report.cutoff, caption=caption),
+        plots.performance_profile(ordered, directory / "profile.png", caption=caption),
     ]
-    pair = [name.strip() for name in scatter.split(",")] if scatter else list(ordered)[:2]
+    pair = [name.strip() for name in scatter.split(",")] if scatter else report.fastest(2)
     if len(pair) != 2 or any(name not in ordered for name in pair):
         if scatter:
             raise SudokuBenchError(
                 f"--scatter needs two back-ends of the run ({', '.join(ordered)})"
             )
     else:
-        made.append(plots.scatter(ordered, pair, directory / "scatter.png", report.cutoff))
+        made.append(
+            plots.scatter(ordered, pair, directory / "scatter.png", report.cutoff, caption=caption)
+        )
     for image in made if not quiet else ():
         print(f"wrote {image}", file=sys.stderr)
     return made

@@ -7,14 +7,9 @@ from typing import Any
 
 from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.cli.output import print_json
-from harness.running.solving import (
-    Answer,
-    add_solver_arguments,
-    answers,
-    create_solvers,
-    format_seconds,
-)
+from harness.running.solving import Answer, add_solver_arguments, choose, format_seconds, solve_all
 from puzzles.symbols import Alphabet
+from solvers.base import Status
 
 EXAMPLES = """\
 examples:
@@ -25,10 +20,13 @@ examples:
 """
 
 
-LOWER_BOUND_REASONS = {
-    "limit": "the limit was reached",
-    "timeout": "timed out",
-    "gave_up": "the back-end gave up",
+# What the status of an answer without a solution says, in words.
+UNSOLVED = {
+    Status.NO_SOLUTION: "no solution",
+    Status.TIMEOUT: "timed out",
+    Status.GAVE_UP: "gave up",
+    Status.ERROR: "error",
+    Status.UNSUPPORTED: "unsupported",
 }
 
 
@@ -52,23 +50,27 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     entries = read_inputs(args)
-    solvers = create_solvers(args.solver)
+    backends = choose(args.solver)
     alphabet = read_options(args).alphabet  # write solutions the way the puzzles were read
     failed = 0
-    for answer in answers(entries, solvers, limit=args.limit, timeout=args.timeout):
+
+    def show(answer: Answer) -> None:
+        nonlocal failed
         if args.json:
             print_json(answer.record(alphabet))
         else:
-            print_answer(answer, alphabet, line=args.line)
+            print_answer(answer, alphabet, line=args.line, limit=args.limit)
         answer.report_failure()
         failed += answer.failed
+
+    solve_all(entries, backends, show, limit=args.limit, timeout=args.timeout)
     return 1 if failed else 0
 
 
-def print_answer(answer: Answer, alphabet: Alphabet, *, line: bool) -> None:
+def print_answer(answer: Answer, alphabet: Alphabet, *, line: bool, limit: int = 1) -> None:
     result = answer.result
-    head = f"{answer.entry.id}  {result.solver}  {result.status.value}"
-    print(f"{head}  {describe_count(answer)}  {describe_times(answer)}")
+    head = f"{answer.entry.id}  {result.solver}  {describe_outcome(answer, limit)}"
+    print(f"{head}  {describe_times(answer)}")
     if result.message:
         print(f"  {result.message}")
     for grid in result.solutions:
@@ -79,19 +81,26 @@ def print_answer(answer: Answer, alphabet: Alphabet, *, line: bool) -> None:
             print()
 
 
-def describe_count(answer: Answer) -> str:
+def describe_outcome(answer: Answer, limit: int) -> str:
+    """`solved`, or what kept the back-end from it; counting words only when more than one
+    solution was asked for (`--limit`), which is `count`'s business otherwise."""
     result = answer.result
+    if not result.solutions:
+        return UNSOLVED.get(result.status, result.status.value)
+    late = "timed out, " if result.status == Status.TIMEOUT else ""
+    if limit == 1:
+        return f"{late}solved"
     noun = "solution" if result.count == 1 else "solutions"
     if result.exact:
-        return f"{result.count} {noun} (exact)"
-    reason = LOWER_BOUND_REASONS.get(result.status.value, result.status.value)
-    return f"{result.count} {noun} (at least: {reason})"
+        return f"{late}solved: {result.count} {noun} (all of them)"
+    why = "the limit" if result.count >= limit else "the search did not end"
+    return f"{late}solved: {result.count} {noun} ({why}; there may be more)"
 
 
 def describe_times(answer: Answer) -> str:
     result = answer.result
-    counters = f"nodes {result.nodes}  guesses {result.guesses}"
+    guesses = "-" if result.guesses is None else result.guesses
     return (
         f"build {format_seconds(result.build_s)}  search {format_seconds(result.search_s)}  "
-        f"{counters}"
+        f"nodes {result.nodes}  guesses {guesses}"
     )

@@ -1,0 +1,163 @@
+"""Issue 17, solving commands: honest timeouts (defect 13), a wrong-size grid is a wrong answer
+that stops nothing (14), guesses not counted are not zero (15), and `solve` says "solved"."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+from harness.running.testing import registered
+from tests.cli_process import ENV, run_cli
+
+FOURS = "...3..4114..3..."  # a 4x4 puzzle with one solution
+SEED = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+EMPTY = "." * 81
+
+WITH_TEST_BACKENDS = """
+import sys
+from harness.running.testing import backend
+from solvers.registry import register
+from harness.cli import main
+for kind in ("reference", "sleeper", "wrong-size", "late"):
+    register(backend(kind))
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def run_with_test_backends(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", WITH_TEST_BACKENDS, *args],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def timed(function: object, *args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    start = time.monotonic()
+    done = function(*args)  # type: ignore[operator]
+    return done, time.monotonic() - start
+
+
+# ----- defect 13: the timeout bounds each puzzle's whole work -----------------------------------
+
+
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_a_back_end_that_ignores_its_deadline_is_stopped_from_outside(command: str) -> None:
+    """It made `solve --timeout 1` run forever."""
+    baseline, startup = timed(run_with_test_backends, command, FOURS, "-s", "reference")
+    assert baseline.returncode == 0, baseline.stderr
+    done, seconds = timed(run_with_test_backends, command, FOURS, "-s", "sleeper", "--timeout", "1")
+    assert done.returncode == 0, done.stderr
+    assert "timed out" in done.stdout or "timeout" in done.stdout
+    assert seconds < startup + 1.1 * 1 + 0.25 + 1.5  # the pool's margin, and a loaded machine
+
+
+def test_an_answer_after_the_limit_is_a_timeout(capsys: pytest.CaptureFixture[str]) -> None:
+    with registered("late"):
+        assert main(["solve", FOURS, "-s", "late", "--timeout", "0.5", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "timeout" and "past the 0.5 s limit" in record["message"]
+
+
+def test_checking_millions_of_grids_stays_within_the_timeout() -> None:
+    """`count` of the empty grid with a huge limit took 93 s for `--timeout 40`: the grids found
+    were checked after the time was up. Grids not checked in time are not part of the answer."""
+    baseline, startup = timed(run_cli, ["count", SEED, "-s", "dlx"])
+    assert baseline.returncode == 0
+    limit = 2.0
+    done, seconds = timed(
+        run_cli,
+        ["count", EMPTY, "-s", "dlx", "--limit", "100000000", "--timeout", str(limit), "--json"],
+    )
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["status"] == "timeout" and record["verified"] is True
+    assert record["count"] == len(record["solutions"]) > 0
+    assert seconds < startup + 1.1 * limit + 0.25 + 1.5
+
+
+# ----- defect 14: a grid of the wrong size is a wrong answer, recorded ---------------------------
+
+
+def test_bench_json_records_a_wrong_size_grid_and_goes_on(tmp_path: Path) -> None:
+    db = tmp_path / "runs.sqlite"
+    done = run_with_test_backends(
+        "bench", SEED, FOURS, "-s", "wrong-size,dlx", "--db", str(db), "--json", "--quiet"
+    )
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(records) == 4  # every task, the wrong ones too
+    wrong = [r for r in records if r["solver"] == "wrong-size" and r["id"] == "arg1"]
+    assert len(wrong[0]["solutions"][0]) == 16  # a 4x4 grid for a 9x9 puzzle, as it came
+    report = run_cli(["report", "--db", str(db), "--format", "json"])
+    summary = json.loads(report.stdout)["summary"]
+    wrong_row = next(
+        s for s in summary if s["solver"] == "wrong-size" and s["collection"] == "arguments"
+    )
+    assert wrong_row["agree"] == 0
+
+
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_solve_and_count_call_a_wrong_size_grid_a_wrong_answer(command: str) -> None:
+    done = run_with_test_backends(command, SEED, "-s", "wrong-size", "--json")
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert (
+        "WRONG ANSWER from wrong-size on arg1: grid 1 cannot be read as a 9x9 grid" in done.stderr
+    )
+    assert json.loads(done.stdout)["verified"] is False
+
+
+# ----- defect 15: guesses that are not counted are not 0 -----------------------------------------
+
+
+def test_guesses_not_counted_are_null_not_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", SEED, "-s", "cpsat,milp,python-constraint,dlx", "--json"]) == 0
+    guesses = {
+        json.loads(line)["solver"]: json.loads(line)["guesses"]
+        for line in capsys.readouterr().out.splitlines()
+    }
+    assert guesses == {"cpsat": None, "milp": None, "python-constraint": None, "dlx": 0}
+    assert main(["solve", SEED, "-s", "cpsat"]) == 0
+    assert "guesses -" in capsys.readouterr().out
+    db = tmp_path / "runs.sqlite"
+    assert main(["bench", SEED, "-s", "cpsat,dlx", "--db", str(db), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", "--db", str(db), "--full"]) == 0
+    table = capsys.readouterr().out.split("\n\n")[-1].splitlines()
+    header = table[0]
+    start = header.index("guesses")  # the column, by where its title stands
+    cpsat_row = next(line for line in table if line.startswith("cpsat "))
+    assert cpsat_row[start : start + len("guesses")].strip() == "-", (header, cpsat_row)
+    assert main(["report", "--db", str(db), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {row["solver"]: row["guesses"] for row in rows} == {"cpsat": "", "dlx": "0"}
+    assert main(["report", "--db", str(db), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert {t["solver"]: t["guesses"] for t in document["tasks"]} == {"cpsat": None, "dlx": 0}
+    assert {s["solver"]: s["guesses"] for s in document["summary"]} == {"cpsat": None, "dlx": 0}
+
+
+# ----- friction: `solve` says "solved" ---------------------------------------------------------
+
+
+def test_solve_says_solved_and_leaves_counting_to_count(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", SEED, "-s", "dlx", "--line"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("arg1  dlx  solved  build ")
+    assert "limit" not in first and "at least" not in first
+    assert main(["solve", FOURS.replace("4", "."), "-s", "dlx", "--limit", "2", "--line"]) == 0
+    assert "solved: 2 solutions (the limit; there may be more)" in capsys.readouterr().out
