@@ -120,3 +120,48 @@ def test_clues_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert len(nine) == 16 and {entry.puzzle.givens for entry in nine} == {20, 30, 40, 50}
     assert len(load(str(tmp_path / FOUR_FILE))) == 10
     assert "So our figures" in text
+
+
+def test_the_verdict_follows_where_the_peaks_lie() -> None:
+    from harness.experiments.clues import Findings, comparison_text, peak_rows
+    from harness.generating.exhaustive4x4 import exhaustive
+
+    shares = {10: 0, 15: 0, 20: 2, 25: 6, 30: 9, 35: 10, 40: 10}  # unique of 10
+    counts = {k: CountRow(10, 0, u, 10 - u) for k, u in shares.items()}
+    assert transition(counts) == 23.75
+
+    def curve(times: list[float], gave_up: int = 0) -> dict[int, Effort]:
+        return {
+            k: Effort([t] * 3, [t * 100] * 3, gave_up=gave_up)
+            for k, t in zip(shares, times, strict=False)
+        }
+
+    peaked = curve([0.01, 0.1, 0.5, 0.9, 0.3, 0.1, 0.02])
+    falling = curve([0.9, 0.7, 0.5, 0.3, 0.1, 0.05, 0.02])
+    data = {"a": peaked, "b": peaked, "c": falling, "logic": curve([0.1], gave_up=1)}
+    peaks = peak_rows(data, counts, 1.0)
+    assert [(p.solver, p.time_peak, p.time_verdict) for p in peaks] == [
+        ("a", 25, "at"),
+        ("b", 25, "at"),
+        ("c", 10, "below"),
+    ]  # a back-end that gave up is not placed
+
+    def text(chosen: dict[str, dict[int, Effort]]) -> str:
+        found = Findings(
+            exhaustive(),
+            counts,
+            chosen,
+            {},
+            (1.0, 1.0),
+            {},
+            {},
+            {},
+            peak_rows(chosen, counts, 1.0),
+            3,
+            {},
+        )
+        return comparison_text(found)
+
+    assert "So our figures agree" in text(data)
+    assert "So our figures do not agree" in text({"c": falling})
+    assert "So our figures partly agree" in text({"a": peaked, "c": falling, "d": falling})

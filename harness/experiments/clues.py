@@ -400,6 +400,7 @@ class Findings:
     class_sizes: dict[int, tuple[int, int]]  # k -> unique, 2+ puzzles of the effort sample
     peaks: list[Peak]
     min_class: int
+    full_bases: dict[int, float]  # k -> share of groebner's 9x9 tasks with one whole basis
 
     @property
     def mixed_ks(self) -> list[int]:
@@ -452,7 +453,21 @@ def findings(results: Results, min_class: int) -> Findings:
         {k: (u, m) for k, (u, m) in sizes.items()},
         peaks,
         min_class,
+        full_basis_shares(batch9.by_solver().get("groebner", [])),
     )
+
+
+def full_basis_shares(rows: Sequence[dict[str, Any]]) -> dict[int, float]:
+    """Per k, the share of the groebner back-end's tasks that computed one basis of the whole
+    system (its `full_bases` counter) rather than propagate-and-split: its own strategy switch,
+    taken when little freedom is left (see its `basis_freedom` option)."""
+    tasks: Counter[int] = Counter()
+    whole: Counter[int] = Counter()
+    for row in rows:
+        k = givens_of(row["puzzle"])
+        tasks[k] += 1
+        whole[k] += bool((row["counters"] or {}).get("full_bases"))
+    return {k: whole[k] / tasks[k] for k in sorted(tasks)}
 
 
 def pair_cell(unique: Effort | None, multiple: Effort | None, cutoff: float) -> str:
@@ -785,6 +800,30 @@ def comparison_text(found: Findings) -> str:
             "dead ends has an easy-hard-easy curve, and its hard region lies where the givens "
             "already contradict many partial fillings but nearly every puzzle still has 2+ "
             "solutions."
+        )
+    groebner = next((p for p in nine if p.solver == "groebner"), None)
+    if groebner and groebner.time_verdict == "above" and groebner.time_peak is not None:
+        peak_k = groebner.time_peak
+        cells = found.nine["groebner"]
+
+        def milliseconds(k: int) -> str:
+            median = cells[k].median_time(found.cutoffs[0]) if k in cells else None
+            return "–" if median is None else f"{median * 1000:.3g} ms"
+
+        before = [k for k in found.full_bases if k <= (nine_middle or 0)]
+        text += (
+            f" The groebner back-end's peak above the transition (k = {peak_k}) is its own "
+            f"strategy switch: {percent(found.full_bases.get(peak_k))} of its tasks there "
+            "computed one Groebner basis of the whole system (its `full_bases` counter), "
+            + (
+                f"against {percent(found.full_bases[before[-1]])} at k = {before[-1]} "
+                f"(median {milliseconds(before[-1])} there, {milliseconds(peak_k)} at "
+                f"k = {peak_k}), "
+                if before
+                else ""
+            )
+            + "where it propagates and splits instead; a choice of the back-end, not a "
+            "hardness of the puzzles."
         )
     ratios = found.unique_ratios()
     if ratios:
