@@ -17,6 +17,7 @@ from harness.running import session
 from harness.running.progress import TaskProgress
 from harness.running.worker import Settings
 from harness.storing.store import RunInfo, Store, open_store
+from puzzles.errors import SudokuBenchError
 from solvers.registry import register
 
 FINGERPRINT_PREFIX = "experiment"
@@ -75,7 +76,14 @@ def run_batch(store: Store, experiment: str, batch: Batch, how: Conduct) -> Batc
     with TaskProgress(
         work.total, f"{experiment} {batch.label}", enabled=how.progress, done=done
     ) as bar:
-        session.execute(store, work, bar.done, bar.tick)
+        try:
+            session.execute(store, work, bar.done, bar.tick)
+        except (KeyboardInterrupt, SudokuBenchError):  # what finished is stored: say so
+            how.warn(
+                f"stopped in run {work.run_id} ({experiment} {batch.label}): the same command "
+                "resumes it"
+            )
+            raise
     info = store.run(work.run_id)
     return BatchResults(batch, info, store.results(info.id))
 
