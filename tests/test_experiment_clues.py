@@ -14,6 +14,7 @@ from harness.experiments.clues import (
     Effort,
     check_four,
     first_per_k,
+    onset,
     solution_shares,
     transition,
     where,
@@ -129,6 +130,7 @@ def test_the_verdict_follows_where_the_peaks_lie() -> None:
     shares = {10: 0, 15: 0, 20: 2, 25: 6, 30: 9, 35: 10, 40: 10}  # unique of 10
     counts = {k: CountRow(10, 0, u, 10 - u) for k, u in shares.items()}
     assert transition(counts) == 23.75
+    assert onset(counts) == 20  # the first k with a unique puzzle
 
     def curve(times: list[float], gave_up: int = 0) -> dict[int, Effort]:
         return {
@@ -165,3 +167,17 @@ def test_the_verdict_follows_where_the_peaks_lie() -> None:
     assert "So our figures agree" in text(data)
     assert "So our figures do not agree" in text({"c": falling})
     assert "So our figures partly agree" in text({"a": peaked, "c": falling, "d": falling})
+    # an easy-hard-easy curve peaking where the first unique puzzles appear, below the 50%
+    # mark: partly
+    early = {10: 0, 15: 1, 20: 2, 25: 3, 30: 6, 35: 10, 40: 10}
+    counts = {k: CountRow(10, 0, u, 10 - u) for k, u in early.items()}
+    humped = curve([0.01, 0.9, 0.1, 0.05, 0.03, 0.02, 0.01])
+    (peak,) = peak_rows({"e": humped}, counts, 1.0)
+    assert (peak.time_peak, peak.humped, peak.time_verdict, peak.onset_verdict) == (
+        15,
+        True,
+        "below",
+        "at",
+    )
+    assert "So our figures partly agree" in text({"e": humped, "c": falling})
+    assert "So our figures do not agree" in text({"c": falling, "f": falling})

@@ -44,7 +44,7 @@ from harness.experiments.base import (
     answered,
     timed_out,
 )
-from harness.experiments.document import Document, percent
+from harness.experiments.document import Document, number, percent
 from harness.generating.exhaustive4x4 import Exhaustive, exhaustive
 from harness.generating.facts4x4 import FOUR, all_grids
 from harness.generating.givens import GivensPuzzle, givens_puzzles
@@ -56,6 +56,7 @@ from solvers.registry import Backend, select
 
 SEED = 16  # the issue's number: every sample is drawn from it
 LIMIT = 2  # count 0, 1 or "2 or more"
+HUMP = 1.5  # a peak this many times the larger end's median time is an easy-hard-easy curve
 COUNTERS = "propagating,exact-cover-c,dlx"  # the first two usable count the 9x9 sample
 
 
@@ -304,38 +305,48 @@ class Clues(Experiment):
         else:
             self._pair_table(doc, found, solvers)
         peaks = found.peaks
+        fours = four_counts(table)
         doc.heading("Where does the effort peak?")
         doc.table(
             [
                 "size",
                 "back-end",
                 "time peaks at k",
-                "vs the transition",
+                "peak / larger end",
                 "unique there",
+                "vs 50% unique",
+                "vs first unique",
                 "nodes peak at k",
-                "vs the transition",
-                "transition k (50% unique)",
+                "nodes vs 50% unique",
             ],
             [
                 [
                     p.size,
                     p.solver,
                     p.time_peak,
-                    p.time_verdict,
+                    p.rise,
                     percent(p.unique_at_peak),
+                    p.time_verdict,
+                    p.onset_verdict,
                     p.nodes_peak,
                     p.nodes_verdict,
-                    p.transition,
                 ]
                 for p in peaks
             ],
             caption=(
-                "The transition: the k at which the share of unique puzzles crosses 50% "
-                "(linear interpolation between the design's k). A peak is *at* the transition "
-                "when it lies within one design step of the two k around it, *below* when it "
-                "is at fewer givens, *above* at more; `unique there`: the share of unique "
-                "puzzles at the time peak's k. A k where half or more of the tasks timed out "
-                "counts as the highest time."
+                "Two marks of where uniqueness is lost: the k at which the share of unique "
+                "puzzles crosses 50% (linear interpolation between the design's k; 9x9: "
+                f"{number(transition(nine_counts))}, 4x4: {number(transition(fours))}) and "
+                "the first k with a unique puzzle (9x9 sample: "
+                f"{number(onset(nine_counts))}, 4x4: {number(onset(fours))}). A peak is *at* "
+                "a mark when it lies within one design step of the k around it, *below* when "
+                "at fewer givens, *above* at more. `peak / larger end`: the highest median "
+                "time over the larger of those at the fewest and the most givens (1: the "
+                f"curve falls or rises throughout; {HUMP:g} or more: an easy-hard-easy "
+                "curve); `unique there`: the share of unique puzzles at the time peak's k. A "
+                "k where half or more of the tasks timed out counts as the highest time. "
+                "Back-ends that gave up on some puzzle (logic) are not placed: their effort "
+                "is that of the puzzles they could finish."
             ),
         )
         doc.plot(
@@ -672,6 +683,14 @@ class Peak:
     time_verdict: str  # where the time peak lies: at, below or above the transition
     nodes_verdict: str
     unique_at_peak: float | None  # the share of unique puzzles at the time peak's k
+    rise: float | None  # the peak median time over the larger of the two ends' (1 = no hump)
+    onset: int | None  # the fewest givens with a unique puzzle
+    onset_verdict: str  # where the time peak lies from the onset: at, below or above
+
+    @property
+    def humped(self) -> bool:
+        """An easy-hard-easy curve: the peak stands out from both ends."""
+        return self.rise is not None and self.rise >= HUMP
 
 
 def argmax(values: dict[int, float | None]) -> int | None:
@@ -690,6 +709,7 @@ def peak_rows(
     or more timed out counts as the highest) and of its highest median nodes, and where those
     lie from the transition."""
     middle = transition(counts)
+    first = onset(counts)
     ks = sorted(counts)
     peaks = []
     for solver, cells in data.items():
@@ -706,6 +726,9 @@ def peak_rows(
         counted = any(n for n in nodes.values())  # some back-ends report no nodes (all 0)
         nodes_peak = argmax(nodes) if counted else None
         unique = counts[time_peak].unique_share if time_peak in counts else None
+        known = [t for _, t in sorted(times.items()) if t is not None]
+        ends = max(known[0], known[-1]) if known else None
+        rise = max(known) / ends if known and ends else None
         peaks.append(
             Peak(
                 size,
@@ -716,9 +739,18 @@ def peak_rows(
                 where(time_peak, middle, ks),
                 where(nodes_peak, middle, ks),
                 unique,
+                rise,
+                first,
+                where(time_peak, None if first is None else float(first), ks),
             )
         )
     return peaks
+
+
+def onset(counts: dict[int, CountRow]) -> int | None:
+    """The fewest givens at which some puzzle is unique: below it, uniqueness is lost for
+    every puzzle."""
+    return next((k for k, row in sorted(counts.items()) if row.unique), None)
 
 
 def where(peak: int | None, middle: float | None, ks: Sequence[int]) -> str:
@@ -759,11 +791,15 @@ def comparison_text(found: Findings) -> str:
     nodes_at = [p.solver for p in nine if p.nodes_verdict == "at"]
     placed = [p for p in nine + four if p.time_verdict in ("at", "below", "above")]
     at_all = sum(p.time_verdict == "at" for p in placed)
+    humped = [p for p in placed if p.humped]
+    humped_at_onset = [p for p in humped if p.onset_verdict == "at"]
+    # agree: most back-ends peak where half the puzzles are unique; partly: some do, or the
+    # easy-hard-easy curves peak where the first unique puzzles appear (the transition's edge)
     verdict = (
         "agree"
         if placed and at_all * 2 > len(placed)
         else "partly agree"
-        if at_all
+        if at_all or (humped and len(humped_at_onset) * 2 > len(humped))
         else "do not agree"
     )
     middle9 = "never" if nine_middle is None else f"at about k = {nine_middle:.1f}"
@@ -788,18 +824,32 @@ def comparison_text(found: Findings) -> str:
         f"range but below the transition for {len(inside)}: {inside_text}; above it for "
         f"{listed(above_nine)}. The median nodes peak at the transition for "
         f"{listed(nodes_at)}. On the 4x4 the time peaks at the transition for "
-        f"{listed(names(four, 'at'))} of {len(four)}. So our figures {verdict} with the view "
-        "that effort peaks where uniqueness is lost."
+        f"{listed(names(four, 'at'))} of {len(four)}. "
     )
+    onset9, onset4 = onset(found.nine_counts), onset(four_counts(table))
+    if humped:
+        text += (
+            f"An easy-hard-easy curve (a peak at least {HUMP:g} times the larger end) shows "
+            f"for {len(humped)} of the {len(placed)} placements: "
+            + ", ".join(
+                f"{p.solver} ({p.size}) at k = {p.time_peak}, {p.rise:.3g}x" for p in humped
+            )
+            + f"; {len(humped_at_onset)} of them peak within a design step of the first k "
+            f"with a unique puzzle (9x9: {number(onset9)}, 4x4: {number(onset4)}), the "
+            "under-constrained edge of the transition where nearly every puzzle still has "
+            "2+ solutions, rather than at its middle. "
+        )
+    else:
+        text += f"No curve has a peak {HUMP:g} times its larger end (no easy-hard-easy shape). "
+    text += f"So our figures {verdict} with the view that effort peaks where uniqueness is lost."
     if verdict != "agree":
         text += (
             " Why, as far as the data show: every task asks for 2 solutions, so a puzzle with "
             "many solutions is settled by building two full grids, and that work grows with "
             "the cells left empty; a back-end that propagates well builds them almost without "
-            "dead ends, so its effort falls steadily with k. Only a back-end that meets many "
-            "dead ends has an easy-hard-easy curve, and its hard region lies where the givens "
-            "already contradict many partial fillings but nearly every puzzle still has 2+ "
-            "solutions."
+            "dead ends, so its effort falls steadily with k. A back-end that meets many dead "
+            "ends (weak propagation) has its hard region where the givens already contradict "
+            "many partial fillings but do not yet force the rest."
         )
     groebner = next((p for p in nine if p.solver == "groebner"), None)
     if groebner and groebner.time_verdict == "above" and groebner.time_peak is not None:
