@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -140,3 +141,37 @@ def test_a_stored_logic_result_rates_as_the_result_itself() -> None:
         result = solver.solve(entry.puzzle)
         stored = json.loads(json.dumps(result.counters))  # as the store gives it back
         assert rating_from(result.status.value, stored) == rating_of(result)
+
+
+def test_an_interrupted_experiment_says_so_and_the_same_command_resumes_it(
+    tiny: type[Tiny],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from harness.experiments import conduct
+
+    original = conduct.session.execute
+
+    def stopped_after_two(store: Any, work: Any, on_done: Any, tick: Any = None) -> None:
+        seen = []
+
+        def done(outcome: Any) -> None:
+            on_done(outcome)
+            seen.append(outcome)
+            if len(seen) == 2:
+                raise KeyboardInterrupt
+
+        original(store, work, done, tick)
+
+    monkeypatch.setattr(conduct.session, "execute", stopped_after_two)
+    argv = ["experiment", "tiny", "--quick", "-o", str(tmp_path), "-j", "1", "--quiet"]
+    assert main(argv) == 130
+    assert "the same command resumes it" in capsys.readouterr().err
+    assert not (tmp_path / "tiny.md").exists()
+    monkeypatch.setattr(conduct.session, "execute", original)
+    record = run_quick("tiny", tmp_path, capsys)
+    assert [(r["tasks"], r["reused"]) for r in record["runs"]] == [(6, False)]
+    with sqlite3.connect(tmp_path / "tiny.sqlite") as db:
+        assert db.execute("SELECT count(*) FROM resumes").fetchone() == (1,)
+    db.close()

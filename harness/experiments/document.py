@@ -230,6 +230,8 @@ def _machine_lines(results: Results) -> list[str]:
         run = batch.run
         load = run.conditions.get("load_max")
         ran = f"started {run.started}, finished {run.finished or '(unfinished)'}"
+        if run.settings.get("jobs"):
+            ran += f", {run.settings['jobs']} worker(s)"
         if run.resumes:
             ran += f", resumed {len(run.resumes)} time(s)"
         if load is not None:
