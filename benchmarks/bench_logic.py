@@ -3,13 +3,15 @@ soundness, and the generator's hard puzzles.
 
     PYTHONPATH=. python benchmarks/bench_logic.py [--top1465 PATH] [--skip-generator]
         [--sets easy50,top95,hardest,top1465,forum-hardest] [--generated K]
+        [--forum-hardest N] [--no-plain]
 
 Coverage is the share of puzzles the logic solver finishes without guessing, with every
 technique and again without the forcing chains and nets (the last resort). Every step of
 every run is replayed against the true solution (found by `propagating`): a step that removes
 a true digit or places a wrong one is counted as unsound. Sets: easy50, top95, hardest,
 a 300-puzzle sample of magictour's top1465 (`random.Random(0)`, read from the shared data
-folder, or `--top1465`), and the first 100 of forum-hardest. The generator part makes 20
+folder, or `--top1465`), and the first 100 of forum-hardest (`--forum-hardest 300 --no-plain`
+for the soundness figure on 300, without the second run). The generator part makes 20
 hard 9x9 puzzles with seed 1 and checks each: 60 empty cells, unique by `propagating` and
 `dlx`, rated hard or above; it reports the time per puzzle. Times are wall-clock, then the
 process's CPU time (what other programs on a loaded machine do not inflate), with the load
@@ -32,7 +34,7 @@ from puzzles.collections import load
 from puzzles.formats import read_file
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from solvers.logic import LogicSolver, run_logic
+from solvers.logic import LogicSolver
 from solvers.logic.techniques import TECHNIQUES
 from solvers.registry import create
 
@@ -49,12 +51,14 @@ def top1465_sample(path: str | None) -> list[Grid]:
     return []
 
 
-def measure(name: str, puzzles: list[Grid]) -> None:
+def measure(name: str, puzzles: list[Grid], plain: bool = True) -> None:
+    """One run per puzzle with every default technique, timed, its steps replayed against
+    the true solution; with `plain`, another without the forcing chains and nets."""
     truth = create("propagating")
     without_forcing = LogicSolver(
         [t.key for t in TECHNIQUES if t.default and t.level != "extreme"], explain=False
     )
-    solver = LogicSolver(explain=False)
+    solver = LogicSolver()  # its step records are replayed: one run per puzzle
     times: list[float] = []
     cpu_times: list[float] = []  # the process's own time: what the load of others does not add
     ratings: Counter[str] = Counter()
@@ -62,6 +66,7 @@ def measure(name: str, puzzles: list[Grid]) -> None:
     estimates = []
     for puzzle in puzzles:
         solution = truth.solve(puzzle).solutions[0]
+        cells = {puzzle.rules.cell_name(cell): cell for cell in puzzle.rules.cells}
         start, cpu_start = time.perf_counter(), time.process_time()
         result = solver.solve(puzzle)
         times.append(time.perf_counter() - start)
@@ -71,17 +76,18 @@ def measure(name: str, puzzles: list[Grid]) -> None:
         if rating.estimate is not None:
             estimates.append(rating.estimate)
         solved += bool(result.solutions)
-        solved_plain += bool(without_forcing.solve(puzzle).solutions)
-        run = run_logic(puzzle)  # the steps, replayed against the solution
-        for step in run.steps:
-            wrong = any(solution[c] != d for c, d in step.placements) or any(
-                solution[c] == d for c, d in step.eliminations
+        if plain:
+            solved_plain += bool(without_forcing.solve(puzzle).solutions)
+        for step in result.details["steps"]:  # each step, replayed against the solution
+            wrong = any(solution[cells[c]] != d for c, d in step["placements"]) or any(
+                solution[cells[c]] == d for c, d in step["eliminations"]
             )
             unsound += wrong
     n = len(puzzles)
     print(
         f"{name:14s} {n:4d} puzzles: solved by logic {solved / n:6.1%} "
-        f"(without forcing chains/nets {solved_plain / n:6.1%}); time median "
+        f"(without forcing chains/nets {f'{solved_plain / n:6.1%}' if plain else 'not run'}); "
+        f"time median "
         f"{statistics.median(times) * 1000:7.1f} ms, max {max(times):6.2f} s, "
         f"over 5 s: {sum(t > 5 for t in times)}; unsound steps: {unsound}"
     )
@@ -126,6 +132,14 @@ def main() -> None:
     parser.add_argument("--skip-generator", action="store_true")
     parser.add_argument("--generated", type=int, default=20, metavar="K")
     parser.add_argument(
+        "--forum-hardest", type=int, default=100, metavar="N", help="the first N (default 100)"
+    )
+    parser.add_argument(
+        "--no-plain",
+        action="store_true",
+        help="skip the second run without forcing chains and nets (for soundness runs)",
+    )
+    parser.add_argument(
         "--sets",
         default=",".join(SETS),
         metavar="NAMES",
@@ -147,11 +161,12 @@ def main() -> None:
             sets.append(("top1465", sample))
         else:
             print("top1465 not found: pass --top1465 PATH")
-    sets.append(("forum-hardest", [e.puzzle for e in load("forum-hardest")[:100]]))
+    forum = [e.puzzle for e in load("forum-hardest")[: args.forum_hardest]]
+    sets.append(("forum-hardest", forum))
     print(f"load average at start: {_load()}")  # the timings depend on what else runs
     for name, puzzles in sets:
         if name in wanted:
-            measure(name if name != "top1465" else "top1465 (300)", puzzles)
+            measure(name if name != "top1465" else "top1465 (300)", puzzles, not args.no_plain)
     if not args.skip_generator:
         generator_figures(args.generated)
     print(f"load average at end: {_load()}")

@@ -157,7 +157,9 @@ class Grid:
         empty = alphabet.blanks[0] if blank is None else blank
         if not alphabet.covers(self.rules.size):
             return " ".join(str(v) if v else empty for v in self.values)
-        return "".join(alphabet.symbols[v - 1] if v else empty for v in self.values)
+        # value v is symbol v (0: the blank): one lookup per cell at C speed (`solve` and
+        # `count` write every solution of a file of puzzles)
+        return "".join(map((empty + alphabet.symbols).__getitem__, self.values))
 
     def __str__(self) -> str:
         return self.to_line()

@@ -125,8 +125,8 @@ BUILTIN: tuple[Backend, ...] = (
     Backend(
         "propagating-jit",
         "solvers.jit.propagating:PropagatingJitSolver",
-        "the propagating back-end's search compiled with numba (no AllDifferent filtering): "
-        "same counters and answers on 9x9",
+        "the propagating back-end's search compiled with numba (AllDifferent filtering and "
+        "restarts from 16x16 up, as there): same counters and answers",
         **NUMBA,
     ),
     Backend(

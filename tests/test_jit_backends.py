@@ -8,19 +8,24 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from solving_support import brute_force_solutions
 
+from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Solver, Status
 from solvers.dlx.solver import DlxSolver
-from solvers.propagating import PropagatingSolver
+from solvers.propagating import PropagatingSolver, alldiff_filter
 from solvers.registry import get
 
 pytest.importorskip("numba", reason="the compiled engines need numba: pip install '.[jit]'")
 
+from solvers.jit import propagating_kernel as kernel
 from solvers.jit.dlx import DlxJitSolver
 from solvers.jit.propagating import PropagatingJitSolver
 
@@ -52,11 +57,34 @@ def same(reference: Solver, compiled: Solver, puzzle: Grid, limit: int) -> None:
 
 @pytest.mark.parametrize("limit", [1, 2])
 def test_propagating_jit_has_propagatings_answers_and_counters(limit: int) -> None:
+    # with the defaults: AllDifferent filtering and restarts on the 16x16 puzzles
     compiled = PropagatingJitSolver()
     for puzzle in puzzles():
-        # AllDifferent filtering (the pure-Python default from 16 digits) is not compiled
-        reference = PropagatingSolver(alldiff=False)
-        same(reference, compiled, puzzle, limit)
+        same(PropagatingSolver(), compiled, puzzle, limit)
+
+
+@pytest.mark.parametrize(
+    ("alldiff", "restarts"), [(True, True), (True, False), (False, True)], ids=str
+)
+def test_every_option_of_propagating_is_compiled(alldiff: bool, restarts: bool) -> None:
+    compiled = PropagatingJitSolver(alldiff=alldiff, restarts=restarts)
+    for puzzle in puzzles()[::3]:
+        same(PropagatingSolver(alldiff=alldiff, restarts=restarts), compiled, puzzle, 2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, (1 << 9) - 1), min_size=2, max_size=9))
+def test_the_compiled_alldifferent_filter_is_the_pure_python_one(masks: list[int]) -> None:
+    expected = alldiff_filter(masks)
+    count = len(masks)
+    scratch = np.zeros((9, kernel.SLOTS), dtype=np.int64)
+    out = np.zeros(count, dtype=np.int64)
+    code = kernel.alldiff_filter(np.array(masks, dtype=np.int64), count, out, scratch)
+    if expected is None:
+        assert code == kernel.FAILED
+    else:
+        assert code == (kernel.UNCHANGED if expected == masks else kernel.NARROWED)
+        assert out.tolist() == expected
 
 
 @pytest.mark.parametrize("limit", [1, 2])
@@ -78,7 +106,7 @@ GEOMETRIES = [
 @pytest.mark.parametrize("rules", GEOMETRIES, ids=str)
 def test_every_geometry_counts_like_the_pure_python_engines(rules: Rules) -> None:
     empty = Grid.empty(rules)
-    same(PropagatingSolver(alldiff=False), PropagatingJitSolver(), empty, 3)
+    same(PropagatingSolver(), PropagatingJitSolver(), empty, 3)
     same(DlxSolver(), DlxJitSolver(), empty, 3)
 
 
@@ -97,6 +125,15 @@ def test_the_deadline_stops_a_search_that_would_run_for_ages(solver_class: type)
     result = solver_class().solve(Grid.empty(Rules.of_size(9)), limit=10**9, timeout=0.3)
     assert result.status is Status.TIMEOUT
     assert result.count > 64  # solutions found before the deadline are kept
+
+
+def test_a_timeout_with_restarts_keeps_the_solutions_of_abandoned_runs() -> None:
+    # 16x16: AllDifferent filtering with restarts; every run finds solutions, then restarts
+    result = PropagatingJitSolver().solve(Grid.empty(Rules.of_size(16)), limit=10**9, timeout=0.5)
+    assert result.status is Status.TIMEOUT
+    assert result.count > 0
+    assert len(set(result.solutions)) == result.count
+    assert all(is_solution(Grid.empty(Rules.of_size(16)), grid) for grid in result.solutions)
 
 
 @pytest.mark.parametrize("name", ["propagating-jit", "dlx-jit", "exact-cover-c", "xcover"])

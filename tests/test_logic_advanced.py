@@ -19,7 +19,7 @@ from puzzles.rules import Cage, Rules
 from solvers.logic import LogicSolver
 from solvers.logic.state import Candidates, Step
 from solvers.logic.techniques import BY_KEY, TECHNIQUES, for_rules, next_step
-from tests.logic_positions import ALL, NINE, column_cells, position, row_cells
+from tests.logic_positions import ALL, NINE, column_cells, position, row_cells, without
 
 POSITIONS = json.loads((Path(__file__).parent / "logic_advanced_positions.json").read_text())
 
@@ -71,6 +71,51 @@ def test_remote_pairs() -> None:
     assert step.reason == (
         "remote pair 1/2 along r1c1 - r4c1 - r4c4 - r7c4 - r7c7 - r2c7 "
         "(its ends hold different digits of the pair)"
+    )
+
+
+def test_nice_loop_places_the_candidate_where_two_strong_links_meet() -> None:
+    # 1 has only two places in row 1 (r1c1, r1c5) and in column 1 (r1c1, r5c1), 2 only two
+    # in column 5 (r1c5, r5c5), 3 only two in row 5 (r5c5, r5c1); every other mark is there.
+    # If r1c1 were not 1, row 1 puts 1 in r1c5, so not 2 there; column 5 puts 2 in r5c5, so
+    # not 3 there; row 5 puts 3 in r5c1, so not 1 there; and column 1 then needs 1 in r1c1.
+    # No cell has fewer than eight candidates, so no subset, wing, ALS or XY-chain exists;
+    # each digit has at most two strong links, which meet, so no X-chain or colouring acts.
+    marks: dict[str, str] = {}
+    for digit, keep, cells in (
+        ("1", ("r1c1", "r1c5"), row_cells(1, range(1, 10))),
+        ("1", ("r1c1", "r5c1"), column_cells(1, range(1, 10))),
+        ("2", ("r1c5", "r5c5"), column_cells(5, range(1, 10))),
+        ("3", ("r5c5", "r5c1"), row_cells(5, range(1, 10))),
+    ):
+        for cell in cells:
+            if cell not in keep:
+                marks[cell] = without(marks.get(cell, ALL), digit)
+    step = only_first("nice_loop", position(marks))
+    assert step.placements == ((NINE.cell(0, 0), 1),)
+    assert step.eliminations == ()
+    assert step.describe(NINE) == (
+        "r1c1 = 1: nice loop 1r1c1 = 1r1c5 - 2r1c5 = 2r5c5 - 3r5c5 = 3r5c1 - 1r5c1 = 1r1c1 "
+        "(assuming 1r1c1 false proves it true)"
+    )
+
+
+def test_nested_forcing_net_on_the_first_of_forum_hardest() -> None:
+    # the givens' candidates of forum-hardest:1, where every other technique (forcing nets
+    # included) finds nothing; r1c3 = 2 reaches a contradiction once the candidates that
+    # contradict it by their own nets are taken out along the way
+    puzzle = Grid.from_string(
+        "98.7..6..5...9..7...7..6...43..2......86...5......34....98...6.....6...1.....12.."
+    )
+    solution = Grid.from_string(
+        "981745623546392178327186945435928716198674352672513489219837564754269831863451297"
+    )
+    step = only_first("nested_forcing_net", Candidates.from_grid(puzzle))
+    assert step.eliminations == ((NINE.cell(0, 2), 2),) and step.placements == ()
+    assert solution[NINE.cell(0, 2)] != 2
+    assert step.describe(NINE) == (
+        "nested forcing net (if r1c3 were 2, 25 singles and 60 eliminations by inner forcing "
+        "nets later r7c7 loses every candidate) removes 2 from r1c3"
     )
 
 
@@ -203,7 +248,7 @@ def test_uniqueness_techniques_are_off_by_default() -> None:
 
 def test_every_new_technique_has_a_test() -> None:
     tested = set(POSITIONS) | {
-        "remote_pairs", "bug_plus_one", "nice_loop",  # nice_loop: no position yet (see report)
+        "remote_pairs", "bug_plus_one", "nice_loop", "nested_forcing_net",
         "distinct_pairs", "non_consecutive",
         "cage_combinations", "cage_unit", "innies_outies",
     }  # fmt: skip

@@ -15,6 +15,9 @@ from tests.cli_contract import EXPLAIN, RATE, STEP_DETAIL
 
 NEWSPAPER = "004036927100005000000200004005000060640000085070000200500001000000700002437920500"
 HARD = "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
+# NEWSPAPER's solution without a rectangle 5/8, 8/5 (r4c3, r4c4, r6c3, r6c4): two solutions,
+# so logic gives up (it never guesses), and at once (nothing is left to try)
+TWO_SOLUTIONS = "85413692712947563876328915429..1746364139278537..64291582641379916753842437928516"
 
 
 def test_explain_prints_the_steps_then_the_boxed_grid(capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,14 +45,15 @@ def test_explain_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_explain_shows_the_candidates_when_it_gives_up(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explain", HARD]) == 0
+    assert main(["explain", TWO_SOLUTIONS]) == 0
     out = capsys.readouterr().out
     assert "gave up after 0 steps" in out and "candidates left:" in out
-    assert "8       1246    24569" in out  # r1c1 is given, r1c2 and r1c3 hold their candidates
-    assert main(["explain", "--json", HARD]) == 0
+    assert "2  9  58 | 58 1  7  | 4  6  3" in out  # row 4: the givens and two cells' candidates
+    assert main(["explain", "--json", TWO_SOLUTIONS]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "gave_up" and record["rating"] == "beyond logic"
-    assert record["candidates"]["r1c2"] == "1246" and record["partial"].startswith("8........")
+    assert record["candidates"] == dict.fromkeys(("r4c3", "r4c4", "r6c3", "r6c4"), "58")
+    assert record["partial"] == TWO_SOLUTIONS
 
 
 def test_unknown_technique_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,10 +65,11 @@ def test_rate_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rate", "easy50"]) == 0
     out = capsys.readouterr().out
     assert "50 puzzles: easy 40, medium 9, hard 1" in out
-    assert main(["rate", "--json", NEWSPAPER, HARD]) == 0
+    assert main(["rate", "--json", NEWSPAPER, HARD, TWO_SOLUTIONS]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert all(set(record) == RATE for record in records)
-    assert [r["rating"] for r in records] == ["easy", "beyond logic"]
+    assert [r["rating"] for r in records] == ["easy", "extreme", "beyond logic"]
+    assert records[1]["hardest"] == "nested forcing nets (last resort)"
     assert records[0]["hardest"] == "naked single" and records[0]["score"] == 53
 
 

@@ -14,6 +14,7 @@ VARIANTS = [
     "windoku",
     "anti-knight",
     "anti-king",
+    "non-consecutive",
     "odd-even",
     "killer",
 ]

@@ -41,6 +41,9 @@ from solvers.registry import create
 
 TARGETS_9X9 = {"easy": 40, "medium": 50, "hard": 60, "extreme": 60}
 DIFFICULTIES = tuple(TARGETS_9X9)
+# not used to rate trial removals: it may search for a second before it gives up, on every
+# trial, so an extreme puzzle made here needs (plain) forcing nets at most
+NOT_WHILE_CARVING = ("nested_forcing_net",)
 # the rating labels a generated puzzle of each difficulty may have
 ACCEPTED = {
     "easy": ("easy",),
@@ -243,7 +246,11 @@ class Generator:
         self.target = target_empty(rules.size, difficulty)
         self.slack = round(5 * rules.cell_count / 81)
         ceiling = max(LEVELS.index(level) for level in ACCEPTED[difficulty])
-        keys = [t.key for t in TECHNIQUES if t.default and LEVELS.index(t.level) <= ceiling]
+        keys = [
+            t.key
+            for t in TECHNIQUES
+            if t.default and LEVELS.index(t.level) <= ceiling and t.key not in NOT_WHILE_CARVING
+        ]
         self.logic = LogicSolver(keys, explain=False)
 
     def generate(self, count: int) -> list[Generated]:

@@ -6,7 +6,7 @@ score adds a weight per step (1 for an easy step, 3 medium, 10 hard, 30 expert, 
 extreme), so it grows with both the difficulty and the number of steps.
 
 The numeric rating (`estimate`) is in the spirit of Sudoku Explainer: each technique has a
-weight on a scale from 1.0 (a pair rule's elimination) to 9.0 (a forcing net), and the
+weight on a scale from 1.0 (a pair rule's elimination) to 9.5 (a nested forcing net), and the
 hardest step decides. `hard_steps`, the number of steps at level hard or above, breaks ties:
 `(estimate, hard_steps)` orders puzzles. A puzzle the solver cannot finish gets
 `BEYOND_ESTIMATE` (at least that hard), one with no solution none.

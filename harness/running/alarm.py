@@ -3,7 +3,9 @@ run in worker processes, which are killed at their limit).
 
 The work is interrupted by a timer signal (SIGALRM), which Python delivers between bytecodes:
 sound for pure-Python work such as building a sympy ideal. Only the main thread gets signals;
-elsewhere, or without SIGALRM, the limit is not enforced.
+elsewhere, or without SIGALRM, the limit is not enforced. The timer repeats until the block
+has ended: library code that catches every exception (sympy has such places) may swallow one
+interruption, but not all of them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from collections.abc import Iterator
 from types import FrameType
 
 from puzzles.errors import SudokuBenchError
+
+# After the limit, the interruption is repeated this often until the block has ended.
+REPEAT_SECONDS = 0.1
 
 
 class TimeLimitExceeded(SudokuBenchError):
@@ -36,13 +41,19 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
         return
     assert seconds is not None
 
+    armed = True
+
     def expired(signum: int, frame: FrameType | None) -> None:
-        raise TimeLimitExceeded(f"{what} took longer than the time limit ({seconds:g} s)")
+        if armed:
+            raise TimeLimitExceeded(f"{what} took longer than the time limit ({seconds:g} s)")
 
     previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_SECONDS)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        while armed:  # a repetition may interrupt the disarming itself: disarm again
+            with contextlib.suppress(TimeLimitExceeded):
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                armed = False
         signal.signal(signal.SIGALRM, previous)

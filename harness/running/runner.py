@@ -10,6 +10,13 @@ caller's `sys.path`).
 A task's clock starts when its worker reports the solver built (imports are not timed). At
 `kill_after(timeout)` the worker is killed (SIGKILL) and replaced, and the task recorded as a
 timeout; a worker that dies is noticed through its sentinel and the task recorded as an error.
+
+With `batch` > 1 (`solve` and `count`), a worker that holds the solvers of the next tasks gets
+up to `batch` of them in one message and answers each as it finishes it: the parent never
+waits for a round trip between two tasks (on a loaded machine milliseconds per task, far more
+than a fast engine's solve) and reads the answers that gathered every few milliseconds. Each
+task still has its own clock (from the answer before it) and its own kill; the tasks after a
+killed or dead one go to a fresh worker.
 """
 
 from __future__ import annotations
@@ -35,6 +42,10 @@ from solvers.registry import Backend
 
 # Building a solver may import a large library (OR-Tools, sympy): allowed this long, untimed.
 SETUP_SECONDS = 120.0
+# While a worker works through a batch, the parent reads its answers at most this often: one
+# wake-up per answer cost more than a compiled engine's solve. A task's clock starts when the
+# answer before it is read, so this only delays, never shortens, its kill.
+GATHER_SECONDS = 0.005
 
 
 def kill_after(timeout: float) -> float:
@@ -62,15 +73,19 @@ class _Slot:
     started: float = 0.0
     deadline: float = float("inf")
     built: set[str] = field(default_factory=set)  # back-ends whose solver the worker holds
+    queued: deque[Task] = field(default_factory=deque)  # sent after `task`, in its batch
 
 
 class Pool:
     """`jobs` workers running tasks under `settings`; use as a context manager."""
 
-    def __init__(self, jobs: int, settings: Settings, backends: Mapping[str, Backend]) -> None:
+    def __init__(
+        self, jobs: int, settings: Settings, backends: Mapping[str, Backend], batch: int = 1
+    ) -> None:
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {jobs}")
         self.settings = settings
+        self.batch = batch
         self.backends = dict(backends)
         self.ctx = context()
         self.host = platform.node()  # the workers run here: every outcome records it
@@ -100,18 +115,25 @@ class Pool:
         while pending or self._busy():
             for slot in self.slots:
                 if slot.task is None and pending:
-                    self._assign(slot, pending.popleft())
+                    if self.batch > 1 and self._holds(slot, pending[0]):
+                        self._assign_batch(slot, pending)
+                    else:
+                        self._assign(slot, pending.popleft())
             busy = self._busy()
             nearest = min(slot.deadline for slot in busy)
             timeout = min(max(nearest - time.monotonic(), 0.0), tick_seconds)
             ready = set(wait([w for s in busy for w in (s.conn, s.process.sentinel)], timeout))
+            if ready and any(slot.queued for slot in busy):
+                # a batch answers fast: let the answers gather in the pipe, then read them
+                # at one wake-up (the worker sends each at once, so a kill loses none)
+                time.sleep(GATHER_SECONDS)
             for slot in busy:
                 if slot.conn in ready or slot.process.sentinel in ready:
-                    self._receive(slot, on_done)
+                    self._receive(slot, on_done, pending)
             now = time.monotonic()
             for slot in self._busy():
                 if now >= slot.deadline:
-                    on_done(self._kill(slot, now))
+                    on_done(self._kill(slot, now, pending))
             if tick is not None:
                 tick()
 
@@ -162,12 +184,42 @@ class Pool:
             self._replace(slot)
             self._assign(slot, task)
 
-    def _receive(self, slot: _Slot, on_done: Callable[[Outcome], None]) -> None:
+    def _holds(self, slot: _Slot, task: Task) -> bool:
+        """Whether the worker can start `task` at once: it holds the solver, no warm-up."""
+        return task.solver in slot.built and not self.settings.warmup
+
+    def _assign_batch(self, slot: _Slot, pending: deque[Task]) -> None:
+        """Send the worker the next tasks whose solvers it holds, up to `batch` of them."""
+        tasks = [pending.popleft()]
+        while pending and len(tasks) < self.batch and self._holds(slot, pending[0]):
+            tasks.append(pending.popleft())
+        slot.task, slot.queued, slot.solving = tasks[0], deque(tasks[1:]), True
+        slot.started = time.monotonic()
+        slot.deadline = slot.started + kill_after(self.settings.timeout)
+        try:
+            slot.conn.send(("batch", [(task, self.backends[task.solver]) for task in tasks]))
+        except OSError:  # the idle worker died: a new one builds the solver first
+            pending.extendleft(reversed(tasks))
+            self._replace(slot)
+            self._assign(slot, pending.popleft())
+
+    def _next(self, slot: _Slot) -> None:
+        """The worker answered its current task: its clock moves to the next of its batch."""
+        if not slot.queued:
+            self._free(slot)
+            return
+        slot.task = slot.queued.popleft()
+        slot.started = time.monotonic()
+        slot.deadline = slot.started + kill_after(self.settings.timeout)
+
+    def _receive(
+        self, slot: _Slot, on_done: Callable[[Outcome], None], pending: deque[Task]
+    ) -> None:
         task = slot.task
         assert task is not None
-        answer = None
+        answers = []
         try:
-            while slot.conn.poll():
+            while slot.task is not None and slot.conn.poll():
                 message = slot.conn.recv()
                 if message[0] == "start":
                     slot.solving = True
@@ -175,19 +227,21 @@ class Pool:
                     slot.deadline = slot.started + kill_after(self.settings.timeout)
                 else:
                     answer = message[1]
-                    break
+                    if answer.status != Status.ERROR:  # the worker keeps the solver
+                        slot.built.add(slot.task.solver)
+                    answers.append(answer)
+                    self._next(slot)
         except (EOFError, OSError):  # the pipe broke: the worker died (see below)
             pass
-        if answer is not None:
-            if answer.status != Status.ERROR:  # the worker keeps the solver
-                slot.built.add(task.solver)
-            self._free(slot)
+        if answers:
             # outside the `try`: an error of the caller's (its stdout is full) is its own
-            on_done(self._judged(answer))
-            return
+            for answer in answers:
+                on_done(self._judged(answer))
+            return  # a worker that died since is seen at the next wait (its sentinel)
         if slot.process.is_alive():
             return
         slot.process.join()
+        pending.extendleft(reversed(slot.queued))  # the rest of its batch: to a fresh worker
         elapsed = time.monotonic() - slot.started if slot.solving else 0.0
         limit = self.settings.memory_limit_mb
         # Native code that cannot allocate under the cap aborts rather than raising.
@@ -216,9 +270,10 @@ class Pool:
             outcome.status = Status.TIMEOUT
         return outcome
 
-    def _kill(self, slot: _Slot, now: float) -> Outcome:
+    def _kill(self, slot: _Slot, now: float, pending: deque[Task]) -> Outcome:
         task = slot.task
         assert task is not None
+        pending.extendleft(reversed(slot.queued))  # the rest of its batch: to a fresh worker
         elapsed = now - slot.started
         phase = "" if slot.solving else " while building or warming up the solver"
         outcome = Outcome(
@@ -236,6 +291,7 @@ class Pool:
 
     def _free(self, slot: _Slot) -> None:
         slot.task, slot.solving, slot.deadline = None, False, float("inf")
+        slot.queued = deque()
 
     def _replace(self, slot: _Slot) -> None:
         slot.conn.close()

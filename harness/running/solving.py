@@ -33,6 +33,9 @@ from solvers.base import Result, Status
 from solvers.registry import Backend
 
 DEFAULT_SOLVER = "propagating"
+# Tasks a worker gets in one message (`runner.Pool`): a round trip per task cost more than
+# a compiled engine's whole solve; each task keeps its own clock and kill all the same.
+BATCH = 256
 
 
 def add_solver_arguments(parser: argparse.ArgumentParser, *, default_limit: int) -> None:
@@ -122,7 +125,12 @@ def solve_all(
     """Every puzzle with every back-end, puzzle by puzzle, one worker process; `on_answer`
     hears each checked answer in that order, as it comes."""
     tasks = plan(entries, [backend.name for backend in backends], 1)
-    settings = Settings(math.inf if timeout is None else timeout, limit, keep_result=keep_result)
+    settings = Settings(
+        math.inf if timeout is None else timeout,
+        limit,
+        keep_result=keep_result,
+        peak_memory=False,  # not reported here
+    )
     per_puzzle = len(backends)
 
     def finished(outcome: Outcome) -> None:
@@ -131,7 +139,8 @@ def solve_all(
         left = kill_after(settings.timeout) - outcome.total_s
         on_answer(answer_of(entry, outcome, time.monotonic() + max(left, 0.05)))
 
-    with Pool(1, settings, {backend.name: backend for backend in backends}) as pool:
+    backends_by_name = {backend.name: backend for backend in backends}
+    with Pool(1, settings, backends_by_name, batch=BATCH) as pool:
         pool.run(tasks, finished)
 
 

@@ -32,8 +32,12 @@ DEFAULT_SUITE: tuple[Part, ...] = (
     Part("16x16", 5),
     # variant rules: a few of each bundled collection (back-ends that cannot express them
     # answer `unsupported`, counted apart)
-    Part("windoku", 5),
-    Part("anti-king", 5),
+    Part("jigsaw", 3),
+    Part("windoku", 3),
+    Part("anti-knight", 3),
+    Part("anti-king", 3),
+    Part("non-consecutive", 3),
+    Part("odd-even", 3),
     Part("killer", 5),
     Part("ortools-killer"),
 )

@@ -118,6 +118,18 @@ class SleeperSolver(ReferenceSolver):
             time.sleep(3600)
 
 
+class StallOnEmptySolver(ReferenceSolver):
+    """Solves every puzzle but the empty grid, on which it hangs like `sleeper`: a task in
+    the middle of a batch (`runner.Pool(batch=...)`) that must be killed alone."""
+
+    name = "stall-on-empty"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        while not any(model.values):
+            time.sleep(3600)
+        return super()._search(model, puzzle, limit, deadline)
+
+
 class NativeBlockSolver(ReferenceSolver):
     """Blocks inside C code that holds the GIL and never checks for signals (a catastrophic
     regular expression), as a solver stuck in a native library does: no Python-level
@@ -233,6 +245,7 @@ CLASSES: dict[str, type[ReferenceSolver]] = {
     for cls in (
         ReferenceSolver,
         SleeperSolver,
+        StallOnEmptySolver,
         NativeBlockSolver,
         SegfaultSolver,
         RaisingSolver,

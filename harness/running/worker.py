@@ -3,7 +3,9 @@
 Protocol (parent -> worker): `(task, backend, settings, announce)` or None to stop.
 Worker -> parent: if `announce`, `("start",)` once the solver is built and warmed up (the
 parent starts the task's clock there, so importing a library is not timed); then
-`("done", outcome)`. The parent asks for the announcement only when this worker has not
+`("done", outcome)`. Or (parent -> worker) `("batch", [(task, backend), ...])`: tasks whose
+solvers the worker already built, under the settings it last received, each answered with
+its `("done", outcome)` as soon as it is finished. The parent asks for the announcement only when this worker has not
 built the solver yet or warm-up solves come first.
 A worker that hangs is killed by the parent; one that dies is noticed by its sentinel.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 import os
 import random
 import resource
@@ -44,6 +47,9 @@ class Settings:
     memory_limit_mb: float | None = None
     permute_seed: int | None = None
     keep_result: bool = False
+    # the peak resident memory of each solve (two /proc reads, most of a fast engine's task
+    # time): `solve` and `count`, which do not report it, turn it off
+    peak_memory: bool = True
 
     def isomorph_seed(self, task: Task, solve: int) -> int | None:
         """The seed of the isomorph that solve number `solve` of `task` meets (warm-ups come
@@ -65,6 +71,7 @@ def main(conn: Connection, path: list[str]) -> None:
     _stdout_to_stderr()
     sys.path[:] = path  # back-ends registered by the caller import from the caller's path
     solvers: dict[str, Solver[Any]] = {}  # by back-end name: built once per worker
+    settings = Settings(math.inf)  # a batch runs under the settings of the task before it
     while True:
         try:
             message = conn.recv()
@@ -72,6 +79,13 @@ def main(conn: Connection, path: list[str]) -> None:
             return
         if message is None:
             return
+        if message[0] == "batch":  # tasks whose solvers this worker holds: each answered
+            try:
+                for task, backend in message[1]:
+                    conn.send(("done", _run(None, task, backend, settings, solvers)))
+            except OSError:
+                return
+            continue
         task, backend, settings, announce = message
         try:
             conn.send(("done", _run(conn if announce else None, task, backend, settings, solvers)))
@@ -86,7 +100,7 @@ def _run(
     settings: Settings,
     solvers: dict[str, Solver[Any]],
 ) -> Outcome:
-    meter = Meter()
+    meter = Meter(peak=settings.peak_memory)
     seed = settings.isomorph_seed(task, settings.warmup)
     try:
         if backend.name not in solvers:
@@ -145,15 +159,20 @@ class Meter:
     cpu_s: float | None = None
     peak_mb: float | None = None
 
+    def __init__(self, *, peak: bool = True) -> None:
+        self.peak = peak  # False: no peak memory (None), no /proc reads
+
     def __enter__(self) -> Meter:
-        _reset_peak_rss()
+        if self.peak:
+            _reset_peak_rss()
         self._wall, self._cpu = time.perf_counter(), time.process_time()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.wall_s = time.perf_counter() - self._wall
         self.cpu_s = time.process_time() - self._cpu
-        self.peak_mb = _peak_rss_mb()
+        if self.peak:
+            self.peak_mb = _peak_rss_mb()
 
 
 def _reset_peak_rss() -> None:

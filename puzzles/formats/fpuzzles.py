@@ -97,7 +97,10 @@ def load_text(text: str) -> str | None:
     if it is such base64 text; None if it is neither."""
     text = text.strip()
     if text.lower().startswith(("http://", "https://")):
-        url = urllib.parse.urlsplit(text)
+        try:
+            url = urllib.parse.urlsplit(text)
+        except ValueError as error:  # e.g. `https://[www...` (an unclosed IPv6 bracket)
+            raise PuzzleFormatError(f"not a valid link: {error}") from None
         query = urllib.parse.parse_qs(url.query.replace("+", "%2B"))
         if "load" in query:
             return urllib.parse.unquote(query["load"][0]).replace(" ", "+")

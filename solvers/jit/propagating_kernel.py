@@ -13,8 +13,10 @@ pure-Python engine's (pending cells last in first out, dirty units lowest first,
 peers in the rules' order, the same float dom/wdeg score and ties), so the counters and
 the answers are the same.
 
-Unit sets (the pure-Python engine's `dirty` and `changed` bit sets) are boolean arrays here:
-a grid of 25 digits has 75 units, more than one machine word.
+Unit sets (the pure-Python engine's `dirty`, `changed` and `stale` bit sets) are boolean
+arrays here: a grid of 25 digits has 75 units, more than one machine word. With restarts
+the kernel returns RESTARTED whenever a run is abandoned, so that Python can set that
+run's solutions aside (they count again only on a timeout, as in the pure-Python engine).
 """
 
 from __future__ import annotations
@@ -34,12 +36,31 @@ BUFFERED = 7  # solutions in the buffer not yet read by Python
 RESUME = 8  # 1: the kernel paused just before trying the current alternative
 STARTED = 9  # 1: the root has been propagated
 UNTRIED = 10  # at the limit: branch points on the path with alternatives left to try
-STATE_SIZE = 11
+ALLDIFF = 11  # candidates removed by AllDifferent filtering
+RESTART_AT = 12  # the node count at which the current run restarts (-1: never)
+RUN_BUDGET = 13  # the node budget of the current run
+FLAGS = 14  # set by the caller: WITH_ALLDIFF | WITH_RESTARTS
+STATE_SIZE = 15
+
+WITH_ALLDIFF = 1  # AllDifferent filtering, locked candidates in whole passes, cell branching
+WITH_RESTARTS = 2
+RESTART_FIRST = 100  # solvers.propagating's: the first run's node budget, growing 1.5 times
 
 # What a call of `search` returns.
 EXHAUSTED = 0  # the whole tree explored
 AT_LIMIT = 1  # `limit` solutions found (exhausted when st[UNTRIED] is 0)
 PAUSED = 2  # `check_every` nodes spent, or the solution buffer is full: call again
+RESTARTED = 3  # a run spent its node budget: its solutions no longer count; call again
+
+# What `alldiff_filter` returns.
+FAILED = -1
+UNCHANGED = 0
+NARROWED = 1
+SLOTS = 67  # bit % 67 tells the 64 single-bit masks apart (2 generates the units mod 67)
+# the digit of each single-bit mask, by its slot: bit d-1 -> d
+DIGIT_OF_SLOT = np.zeros(SLOTS, dtype=np.int64)
+for _digit in range(1, 64):
+    DIGIT_OF_SLOT[(1 << (_digit - 1)) % SLOTS] = _digit
 
 
 @njit(cache=True)
@@ -51,21 +72,17 @@ def _is_single(mask: int) -> bool:
 def _write_digits(row: np.ndarray, cand: np.ndarray) -> None:
     """A solved state's digits (bit d-1 set -> d) into a row of the solution buffer."""
     for cell in range(cand.shape[0]):
-        mask = cand[cell]
-        digit = 0
-        while mask:
-            mask >>= 1
-            digit += 1
-        row[cell] = digit
+        row[cell] = DIGIT_OF_SLOT[cand[cell] % SLOTS]
 
 
 @njit(cache=True)
 def _popcount(mask: int) -> int:
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
+    """Set bits of a non-negative mask, without a loop (SWAR: bits summed in pairs, then
+    nibbles, then bytes; LLVM may turn it into one instruction)."""
+    mask = mask - ((mask >> 1) & 0x5555555555555555)
+    mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((mask * 0x0101010101010101) >> 56) & 0xFF
 
 
 @njit(cache=True)
@@ -93,12 +110,19 @@ def propagate(
     full: int,
     weights: np.ndarray,
     st: np.ndarray,
+    hits: np.ndarray,
+    stale: np.ndarray,
+    scratch: np.ndarray,
+    alldiff: bool,
 ) -> bool:
     """Place the pending cells and everything they imply; False on a contradiction.
 
-    `dirty` holds the units to scan for hidden singles (set by the caller), `changed` must
-    be all False on entry. The rules are the pure-Python `_Search.propagate`'s, without
-    AllDifferent filtering; hidden singles and locked candidates use the houses only.
+    `dirty` holds the units to scan for hidden singles (set by the caller), `changed` and
+    `stale` must be all False on entry. The rules are the pure-Python `_Search.propagate`'s;
+    hidden singles and locked candidates use the houses only. With `alldiff`, locked
+    candidates look at every intersection in one pass, and when nothing cheaper is left the
+    units scanned in this call (`stale`) get AllDifferent filtering, lowest first, until
+    one gives eliminations.
     """
     nunits = units.shape[0]
     ndirty = 0
@@ -109,11 +133,13 @@ def propagate(
             if index < low:
                 low = index
     nchanged = 0
+    nstale = 0
     propagations = 0
     hidden_singles = 0
     locked = 0
+    filtered = 0
     ok = True
-    while ok and (npending or ndirty or nchanged):
+    while ok and (npending or ndirty or nchanged or nstale):
         while npending:
             npending -= 1
             cell = pending[npending]
@@ -121,27 +147,34 @@ def propagate(
             propagations += 1
             for k in range(nunits_of[cell]):
                 placed[units_of[cell, k]] |= bit
+            # Every peer loses the digit first, with no branch per peer (testing each
+            # peer's mask mispredicts half the time: measured 10% of a 17-clue solve);
+            # then the peers that had it, in order. A peer left empty ends the state,
+            # which is then thrown away, so clearing the later peers too changes nothing.
+            nhit = 0
+            clear = ~bit
             for k in range(npeers[cell]):
                 peer = peers[cell, k]
                 mask = cand[peer]
-                if mask & bit:
-                    mask ^= bit
-                    if mask == 0:
-                        for j in range(nunits_of[peer]):
-                            weights[units_of[peer, j]] += 1
-                        ok = False
-                        break
-                    cand[peer] = mask
+                hits[nhit] = peer
+                nhit += (mask & bit) != 0
+                cand[peer] = mask & clear
+            for k in range(nhit):
+                peer = hits[k]
+                mask = cand[peer]
+                if mask == 0:
                     for j in range(nunits_of[peer]):
-                        unit = units_of[peer, j]
-                        if not dirty[unit]:
-                            dirty[unit] = True
-                            ndirty += 1
-                            if unit < low:
-                                low = unit
-                    if _is_single(mask):
-                        pending[npending] = peer
-                        npending += 1
+                        weights[units_of[peer, j]] += 1
+                    ok = False
+                    break
+                for j in range(nunits_of[peer]):
+                    unit = units_of[peer, j]
+                    ndirty += 1 - dirty[unit]
+                    dirty[unit] = 1
+                    low = min(low, unit)
+                if _is_single(mask):
+                    pending[npending] = peer
+                    npending += 1
             if not ok:
                 break
         if not ok:
@@ -156,6 +189,9 @@ def propagate(
             if not changed[index]:
                 changed[index] = True
                 nchanged += 1
+            if alldiff and not stale[index]:
+                stale[index] = True
+                nstale += 1
             done = placed[index]
             if done == full or not house[index]:
                 continue
@@ -184,11 +220,9 @@ def propagate(
                         npending += 1
                         for j in range(nunits_of[cell]):
                             unit = units_of[cell, j]
-                            if not dirty[unit]:
-                                dirty[unit] = True
-                                ndirty += 1
-                                if unit < low:
-                                    low = unit
+                            ndirty += 1 - dirty[unit]
+                            dirty[unit] = 1
+                            low = min(low, unit)
                         hidden_singles += 1
                 if not ok:
                     break
@@ -237,11 +271,9 @@ def propagate(
                         cand[cell] = mask
                         for j in range(nunits_of[cell]):
                             unit = units_of[cell, j]
-                            if not dirty[unit]:
-                                dirty[unit] = True
-                                ndirty += 1
-                                if unit < low:
-                                    low = unit
+                            ndirty += 1 - dirty[unit]
+                            dirty[unit] = 1
+                            low = min(low, unit)
                         if _is_single(mask):
                             pending[npending] = cell
                             npending += 1
@@ -249,7 +281,7 @@ def propagate(
                     break
             if not ok:
                 break
-            if ndirty:  # back to the cheap rules first, and look here again later
+            if ndirty and not alldiff:  # back to the cheap rules first, look here later
                 broke = True
                 break
         if not ok:
@@ -258,14 +290,200 @@ def propagate(
             for index in range(nunits):
                 changed[index] = False
             nchanged = 0
+        if npending or ndirty or not alldiff:
+            continue
+        # Nothing cheaper left: AllDifferent filtering of the units scanned in this call,
+        # until one gives eliminations (then the cheap rules first).
+        cells = scratch[0]
+        masks = scratch[1]
+        out = scratch[2]
+        while nstale:
+            index = 0
+            while not stale[index]:
+                index += 1
+            stale[index] = False
+            nstale -= 1
+            count = 0
+            for k in range(ulen[index]):
+                cell = units[index, k]
+                if not _is_single(cand[cell]):
+                    cells[count] = cell
+                    masks[count] = cand[cell]
+                    count += 1
+            if count < 2:  # nothing to filter (a smaller unit's digits need not all go)
+                continue
+            code = alldiff_filter(masks, count, out, scratch)
+            if code == FAILED:
+                weights[index] += 1
+                ok = False
+                break
+            if code == UNCHANGED:
+                continue
+            for k in range(count):
+                mask = out[k]
+                if mask != masks[k]:
+                    filtered += _popcount(masks[k] ^ mask)
+                    cell = cells[k]
+                    cand[cell] = mask
+                    for j in range(nunits_of[cell]):
+                        unit = units_of[cell, j]
+                        ndirty += 1 - dirty[unit]
+                        dirty[unit] = 1
+                        low = min(low, unit)
+                    if _is_single(mask):
+                        pending[npending] = cell
+                        npending += 1
+            break
     # leave the unit sets clean for the next call
     for index in range(nunits):
         dirty[index] = False
         changed[index] = False
+        stale[index] = False
     st[PROPAGATIONS] += propagations
     st[HIDDEN] += hidden_singles
     st[LOCKED] += locked
+    st[ALLDIFF] += filtered
     return ok
+
+
+@njit(cache=True)
+def alldiff_filter(masks: np.ndarray, count: int, out: np.ndarray, scratch: np.ndarray) -> int:
+    """Generalised arc consistency for one AllDifferent: `solvers.propagating.alldiff_filter`.
+
+    `masks[:count]` are the candidates of a unit's open cells; `out[:count]` gets them with
+    every digit removed that no assignment of distinct digits to all the cells gives its
+    cell (Régin 1994). FAILED when there is no such assignment, else UNCHANGED or NARROWED.
+    A matching of cells to digits (greedy, then augmenting paths), then the digit graph
+    a -> b when the cell matched to a may take b: b stays possible for cell(a) when b is
+    free, reaches a free digit, or shares a strongly connected component with a. Digits
+    are bits; `owner[bit % SLOTS]` is the cell matched to a digit (-1: free).
+    """
+    mate = scratch[3]
+    owner = scratch[4]
+    unmatched = scratch[8]
+    union = 0
+    for i in range(count):
+        union |= masks[i]
+    if _popcount(union) < count:  # fewer digits than cells
+        return FAILED
+    for slot in range(SLOTS):
+        owner[slot] = -1
+    free = union
+    nunmatched = 0
+    for i in range(count):
+        available = masks[i] & free
+        if available:
+            bit = available & -available
+            mate[i] = bit
+            owner[bit % SLOTS] = i
+            free ^= bit
+        else:
+            mate[i] = 0
+            unmatched[nunmatched] = i
+            nunmatched += 1
+    for k in range(nunmatched):
+        if not _augment(unmatched[k], masks, mate, owner, scratch):
+            return FAILED
+    matched = 0
+    for i in range(count):
+        matched |= mate[i]
+        out[i] = masks[i]
+    free = union & ~matched
+    # `keep`: the free digits and the matched digits that reach one (backward closure)
+    keep = free
+    grown = free != 0
+    while grown:
+        grown = False
+        rest = matched & ~keep
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if masks[owner[bit % SLOTS]] & keep:
+                keep |= bit
+                grown = True
+    narrowed = False
+    if keep:  # a cell matched to a kept digit may take the kept digits only
+        for i in range(count):
+            if mate[i] & keep and masks[i] & ~keep:
+                out[i] = masks[i] & keep
+                narrowed = True
+    # the other digits' strongly connected components, one at a time: the forward and
+    # backward closures of the lowest digit left
+    remaining = matched & ~keep
+    while remaining:
+        start = remaining & -remaining
+        forward = start
+        frontier = start
+        while frontier:
+            reached = 0
+            while frontier:
+                bit = frontier & -frontier
+                frontier ^= bit
+                reached |= masks[owner[bit % SLOTS]]
+            frontier = reached & remaining & ~forward
+            forward |= frontier
+        backward = start
+        grown = True
+        while grown:
+            grown = False
+            rest = remaining & ~backward
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                if masks[owner[bit % SLOTS]] & backward:
+                    backward |= bit
+                    grown = True
+        component = forward & backward
+        remaining &= ~component
+        allowed = component | keep
+        members = component
+        while members:
+            bit = members & -members
+            members ^= bit
+            cell = owner[bit % SLOTS]
+            if masks[cell] & ~allowed:
+                out[cell] = masks[cell] & allowed
+                narrowed = True
+    return NARROWED if narrowed else UNCHANGED
+
+
+@njit(cache=True)
+def _augment(
+    index: int, masks: np.ndarray, mate: np.ndarray, owner: np.ndarray, scratch: np.ndarray
+) -> bool:
+    """An alternating path from the unmatched cell `index` to a free digit (breadth first),
+    flipped into the matching; False when there is none."""
+    queue = scratch[5]
+    parent_cell = scratch[6]  # per digit slot: the cell that reached the digit
+    parent_bit = scratch[7]  # and that cell's matched digit then
+    seen = 0
+    queue[0] = index
+    head = 0
+    tail = 1
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        options = masks[cell] & ~seen
+        while options:
+            bit = options & -options
+            options ^= bit
+            seen |= bit
+            slot = bit % SLOTS
+            parent_cell[slot] = cell
+            parent_bit[slot] = mate[cell]
+            if owner[slot] < 0:  # a free digit: flip the path back to `index`
+                while True:
+                    slot = bit % SLOTS
+                    cell = parent_cell[slot]
+                    previous = parent_bit[slot]
+                    mate[cell] = bit
+                    owner[slot] = cell
+                    if cell == index:
+                        return True
+                    bit = previous
+            queue[tail] = owner[slot]
+            tail += 1
+    return False
 
 
 @njit(cache=True)
@@ -279,11 +497,13 @@ def choose(
     weights: np.ndarray,
     out_cells: np.ndarray,
     out_bits: np.ndarray,
+    pairs: bool,
 ) -> int:
     """Write the alternatives (cell, digit bit) to branch on; return how many (0: full).
 
     The open cell with the most weight per candidate (the last of equals), unless it has
-    three candidates or more and some digit has only two places left in a house.
+    three candidates or more and some digit has only two places left in a house (`pairs`:
+    off with AllDifferent filtering, as in the pure-Python engine).
     """
     best = -1
     best_score = 0.0
@@ -299,7 +519,7 @@ def choose(
                 best_score = score
     if best < 0:
         return 0
-    if _popcount(cand[best]) > 2:
+    if pairs and _popcount(cand[best]) > 2:
         for index in range(units.shape[0]):
             if not house[index]:
                 continue
@@ -311,9 +531,9 @@ def choose(
                 thrice |= twice & mask
                 twice |= once & mask
                 once |= mask
-            pairs = twice & ~thrice
-            if pairs:
-                bit = pairs & -pairs
+            two_places = twice & ~thrice
+            if two_places:
+                bit = two_places & -two_places
                 count = 0
                 for k in range(ulen[index]):
                     cell = units[index, k]
@@ -350,7 +570,7 @@ def _vector(blob: np.ndarray, meta: np.ndarray, index: int) -> np.ndarray:
 
 @njit(cache=True)
 def search(
-    values: np.ndarray,
+    values: bytearray,
     tab: np.ndarray,
     tab_meta: np.ndarray,
     work: np.ndarray,
@@ -393,13 +613,18 @@ def search(
     dirty = _vector(work, work_meta, 7)
     changed = _vector(work, work_meta, 8)
     weights = _vector(work, work_meta, 9)
+    hits = _vector(work, work_meta, 10)
+    stale = _vector(work, work_meta, 11)
+    scratch = _matrix(work, work_meta, 12)
+    alldiff = (st[FLAGS] & WITH_ALLDIFF) != 0
+    pairs = not alldiff  # two-place branching helps singles, not full filtering (measured)
     capacity = solutions.shape[0]
     if st[STARTED] == 0:
         st[STARTED] = 1
         st[NODES] = 1
         npending = 0
         start = cands[0]
-        for cell in range(values.shape[0]):
+        for cell in range(len(values)):
             if values[cell]:
                 start[cell] = np.int64(1) << (np.int64(values[cell]) - 1)
                 pending[npending] = cell
@@ -413,12 +638,12 @@ def search(
         if not propagate(
             cands[0], placeds[0], pending, npending, dirty, changed, peers, npeers, units,
             ulen, house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest,
-            v_rest, nv_rest, full, weights, st,
+            v_rest, nv_rest, full, weights, st, hits, stale, scratch, alldiff,
         ):  # fmt: skip
             return EXHAUSTED
         count = choose(
             cands[0], units, ulen, house, units_of, nunits_of, weights, choice_cells[0],
-            choice_bits[0],
+            choice_bits[0], pairs,
         )  # fmt: skip
         if count == 0:
             nchoices[0] = 0
@@ -431,6 +656,10 @@ def search(
         nchoices[0] = count
         current[0] = -1
         st[DEPTH] = 0
+        st[RESTART_AT] = -1
+        if st[FLAGS] & WITH_RESTARTS:
+            st[RUN_BUDGET] = RESTART_FIRST
+            st[RESTART_AT] = st[NODES] + RESTART_FIRST
     depth = st[DEPTH]
     budget = check_every
     while True:
@@ -445,6 +674,20 @@ def search(
                     return EXHAUSTED
                 continue
             st[NODES] += 1
+            if st[NODES] == st[RESTART_AT]:
+                # the run's budget is spent: begin again from the root, whose alternatives
+                # are chosen anew with the weights this run taught
+                st[RUN_BUDGET] = st[RUN_BUDGET] * 3 // 2  # int(budget * 1.5)
+                st[RESTART_AT] = st[NODES] + st[RUN_BUDGET]
+                st[FOUND] = 0
+                st[GUESSES] += 1
+                nchoices[0] = choose(
+                    cands[0], units, ulen, house, units_of, nunits_of, weights,
+                    choice_cells[0], choice_bits[0], pairs,
+                )  # fmt: skip
+                current[0] = -1
+                st[DEPTH] = 0
+                return RESTARTED
             budget -= 1
             if budget <= 0 or st[BUFFERED] >= capacity:
                 st[RESUME] = 1
@@ -464,12 +707,12 @@ def search(
         if not propagate(
             trial, trial_placed, pending, 1, dirty, changed, peers, npeers, units, ulen,
             house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest, v_rest,
-            nv_rest, full, weights, st,
+            nv_rest, full, weights, st, hits, stale, scratch, alldiff,
         ):  # fmt: skip
             continue
         count = choose(
             trial, units, ulen, house, units_of, nunits_of, weights, choice_cells[depth + 1],
-            choice_bits[depth + 1],
+            choice_bits[depth + 1], pairs,
         )  # fmt: skip
         if count == 0:
             _write_digits(solutions[st[BUFFERED]], trial)

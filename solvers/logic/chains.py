@@ -283,7 +283,9 @@ def aic(state: Candidates) -> Step | None:
 
 def nice_loop(state: Candidates) -> Step | None:
     """A discontinuous nice loop: assuming a candidate false, the chain comes back to it and
-    proves it true (two strong links meet at it), so it is placed."""
+    proves it true (two strong links meet at it), so it is placed. (The other nice loops,
+    continuous or with two weak links meeting, remove only what the AIC around the loop from
+    one end of a weak link to the other removes: `aic` finds those.)"""
     graph = build(state, CELL | UNIT | GROUP)
     has_strong = 0
     for node in graph.strong:

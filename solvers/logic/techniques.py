@@ -105,6 +105,8 @@ TECHNIQUES: tuple[Technique, ...] = (
     T("aic", "alternating inference chain (grouped)", "expert", aic, 7.4),
     T("forcing_chain", "forcing chains (last resort)", "extreme", forcing.forcing_chains, 8.3),
     T("forcing_net", "forcing nets (last resort)", "extreme", forcing.forcing_nets, 9.0),
+    T("nested_forcing_net", "nested forcing nets (last resort)", "extreme",
+      forcing.nested_forcing_nets, 9.5),
 )  # fmt: skip
 del T
 

@@ -22,12 +22,12 @@ def add_parser(subparsers: Any) -> None:
         "rate",
         help="rate difficulty: easy / medium / hard / expert / extreme / beyond logic",
         description="Rate each puzzle by the hardest human technique the logic back-end needs "
-        "(its level is the label; extreme = forcing chains or nets) and the number of steps "
+        "(its level is the label; extreme = forcing chains or nets, nested too) and the number of steps "
         "(the score weighs each step 1 easy, 3 medium, 10 hard, 30 expert, 100 extreme). The "
         "estimate is a number in the spirit of Sudoku Explainer: the weight of the hardest "
-        "step (1.0-9.0; 10.0 when the solver gives up), with the number of hard steps to "
+        "step (1.0-9.5; 10.0 when the solver gives up), with the number of hard steps to "
         "break ties. 'beyond logic': no technique finishes it (it has several solutions, or "
-        "needs more than forcing nets). --levels prints the technique table with weights.",
+        "needs more than nested forcing nets). --levels prints the technique table with weights.",
     )
     add_puzzle_arguments(parser, nargs="*")
     parser.add_argument("--levels", action="store_true", help="print the technique-to-level table")
