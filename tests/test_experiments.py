@@ -175,3 +175,50 @@ def test_an_interrupted_experiment_says_so_and_the_same_command_resumes_it(
     with sqlite3.connect(tmp_path / "tiny.sqlite") as db:
         assert db.execute("SELECT count(*) FROM resumes").fetchone() == (1,)
     db.close()
+
+
+def test_quick_without_o_leaves_the_full_reports_alone(
+    tiny: type[Tiny],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["experiment", "tiny", "--quick", "--quiet"]) == 0
+    assert (tmp_path / "reports/experiments/quick/tiny.md").is_file()
+    assert not (tmp_path / "reports/experiments/tiny.md").exists()
+    assert main(["experiment", "tiny", "--quiet"]) == 0
+    assert (tmp_path / "reports/experiments/tiny.md").is_file()
+
+
+def test_sample_is_even_and_the_same_each_time() -> None:
+    from harness.experiments.base import sample
+    from puzzles.collections import load
+
+    entries = load("17clue")
+    chosen = sample(entries, 10)
+    assert [e.id for e in chosen] == [entries[100 * i].id for i in range(10)]
+    assert sample(entries, 10) == chosen
+    assert sample(entries, None) == entries == sample(entries, 5000)
+
+
+def test_a_fingerprint_changes_with_what_makes_a_different_run() -> None:
+    from dataclasses import replace
+
+    from harness.experiments.base import Batch
+    from puzzles.collections import load
+    from solvers.registry import Backend, get
+
+    batch = Batch("x", tuple(load("4x4")[:2]), (get("dlx"),), 5.0, ("4x4",))
+    same = Batch("x", tuple(load("4x4")[:2]), (get("dlx"),), 5.0, ("in other words",))
+    assert batch.fingerprint("e") == same.fingerprint("e")  # the words are not the design
+    optioned = Backend("dlx", get("dlx").target, "dlx with an option", options={"a": 1})
+    for changed in (
+        replace(batch, timeout=6.0),
+        replace(batch, limit=2),
+        replace(batch, label="y"),
+        replace(batch, entries=tuple(load("4x4")[:3])),
+        replace(batch, backends=(optioned,)),
+    ):
+        assert changed.fingerprint("e") != batch.fingerprint("e")
+    assert batch.fingerprint("other") != batch.fingerprint("e")

@@ -24,8 +24,11 @@ from harness.experiments.document import Document, percent
 from harness.generating.rating import LABELS, Rating, rating_from
 from harness.running.session import choose_backends
 from puzzles.collections import load
+from solvers.registry import get
 
 LABEL = "all"
+RATING_LABEL = "rating"  # the full design rates each puzzle in a run of its own
+RATING_TIMEOUT_S = 30.0  # the rating should not depend on the back-ends' time limit
 RATER = "logic"
 SETS = ("easy50", "top95", "hardest", "17clue")
 FULL_COUNTS = {"easy50": None, "top95": None, "hardest": None, "17clue": 100}
@@ -55,11 +58,14 @@ def puzzle_key(row: dict[str, Any]) -> tuple[str, str]:
     return (str(row["collection"]), str(row["puzzle_id"]))
 
 
-def ratings(rows: Sequence[dict[str, Any]]) -> dict[tuple[str, str], Rating]:
-    """Each puzzle's rating from the rater's stored result (a timed-out rating is unknown)."""
+def ratings(results: Results) -> dict[tuple[str, str], Rating]:
+    """Each puzzle's rating from the rater's stored result: the rating batch's (a longer time
+    limit) when the design has one, else the rater's row among the back-ends. A rating that
+    timed out is unknown."""
+    source = RATING_LABEL if RATING_LABEL in results.batches else LABEL
     return {
         puzzle_key(row): rating_from(str(row["status"]), row["counters"])
-        for row in rows
+        for row in results.rows(source)
         if row["solver"] == RATER and row["status"] in MEASURED
     }
 
@@ -97,8 +103,7 @@ def effort(
 
 def efforts(results: Results, collection: str | None = None) -> list[Effort]:
     """Each back-end's correlations, over every puzzle or over one set's."""
-    rows = results.rows(LABEL)
-    rated = ratings(rows)
+    rated = ratings(results)
     return [
         effort(name, [r for r in found if collection in (None, r["collection"])], rated)
         for name, found in results[LABEL].by_solver().items()
@@ -151,28 +156,41 @@ class Difficulty(Experiment):
             QUICK_TIMEOUT_S if quick else FULL_TIMEOUT_S,
             tuple(inputs),
         )
+        # quick mode rates from the back-ends' run: a second pool of workers costs seconds
+        rating = Batch(
+            RATING_LABEL,
+            tuple(entries),
+            (get(RATER),),
+            RATING_TIMEOUT_S,
+            tuple(inputs),
+        )
         return Design(
-            (batch,),
+            (batch,) if quick else (batch, rating),
             (
                 "Every back-end that `-s all` chooses on this machine (the installed ones), "
                 "limit 1 (the first solution), once per puzzle.",
-                f"The rating is the `{RATER}` back-end's result in the same run, rated as "
-                "`sudoku-bench rate` does: the hardest technique's weight (1.2 for a naked "
-                "single up to 9.0 for a forcing net, 10.0 when the solver gives up), ties "
-                "broken by the number of steps at level hard or above. A puzzle whose rating "
-                "timed out is left out.",
+                f"The rating is the `{RATER}` back-end's result, rated as `sudoku-bench rate` "
+                "does: the hardest technique's weight (1.2 for a naked single up to 9.0 for a "
+                "forcing net, 10.0 when the solver gives up), ties broken by the number of "
+                f"steps at level hard or above. The full design rates in a run of its own "
+                f"(`{RATING_LABEL}`, {RATING_TIMEOUT_S:g} s per puzzle), so that the rating does "
+                "not depend on the back-ends' time limit; quick mode takes the rater's row of "
+                "the back-ends' run. A puzzle whose rating timed out is left out.",
                 "Spearman's rho between the rating and each back-end's `nodes` counter and "
                 "total time (build + search). A timeout is censored at the top: it ranks "
                 "above every finished puzzle, tied with the other timeouts. A back-end whose "
                 "`nodes` are all equal (no node counter) has no nodes correlation.",
                 f"`{RATER}` is the rater itself: its nodes are its steps, so its row is a "
                 "check, not a finding.",
+                "The verdict on Pelánek's finding is read from the plain backtracker's nodes "
+                f"(the paper's measure was a backtracking search's): \"weak\" is a rho above 0 "
+                f"and below {WEAK_RHO}.",
             ),
         )
 
     def analyse(self, results: Results, doc: Document) -> None:
         rows = results.rows(LABEL)
-        rated = ratings(rows)
+        rated = ratings(results)
         found = efforts(results)
         sets = [name for name in SETS if any(r["collection"] == name for r in rows)]
         doc.heading("The ratings")
@@ -210,6 +228,14 @@ class Difficulty(Experiment):
             "nodes or total time; p: its two-sided p-value (t-distribution, as scipy's "
             "`spearmanr`); `–`: undefined (no node counter, or every value tied).",
         )
+        run = results[LABEL].run
+        load, cores = run.conditions.get("load_max"), run.machine.get("cores")
+        if load is not None and cores and float(load) > float(cores):
+            doc.paragraph(
+                f"The load average reached {float(load):g} on {cores} cores during the run: "
+                "other work shared the machine, so the times are noisier than on a quiet one "
+                "(which can weaken their correlations); the nodes do not depend on it."
+            )
         doc.heading("Within each set")
         per_set = {name: efforts(results, name) for name in sets}
         within = []

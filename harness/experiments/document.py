@@ -232,6 +232,8 @@ def _machine_lines(results: Results) -> list[str]:
         ran = f"started {run.started}, finished {run.finished or '(unfinished)'}"
         if run.settings.get("jobs"):
             ran += f", {run.settings['jobs']} worker(s)"
+        if run.git_commit and run.git_commit != first.git_commit:
+            ran += f", git commit {run.git_commit}"
         if run.resumes:
             ran += f", resumed {len(run.resumes)} time(s)"
         if load is not None:

@@ -14,6 +14,8 @@ from harness.cli.output import print_json
 from puzzles.errors import SudokuBenchError
 
 DEFAULT_FOLDER = Path("reports/experiments")
+# --quick without -o: apart from the committed full reports, which it would overwrite
+QUICK_FOLDER = DEFAULT_FOLDER / "quick"
 
 DESCRIPTION = """\
 Reproduce a published comparison. An experiment is a fixed design of bench runs (puzzle
@@ -54,9 +56,9 @@ def add_parser(subparsers: Any) -> None:
         "-o",
         "--output",
         type=Path,
-        default=DEFAULT_FOLDER,
         metavar="DIR",
-        help=f"where the report, its plots and (without --db) the store go (default {DEFAULT_FOLDER})",
+        help="where the report, its plots and (without --db) the store go "
+        f"(default {DEFAULT_FOLDER}; with --quick {QUICK_FOLDER})",
     )
     parser.add_argument(
         "--db",
@@ -106,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         warn=lambda text: print(f"warning: {text}", file=sys.stderr),
     )
-    written = perform(experiment, quick=args.quick, folder=args.output, db=args.db, how=how)
+    folder = args.output or (QUICK_FOLDER if args.quick else DEFAULT_FOLDER)
+    written = perform(experiment, quick=args.quick, folder=folder, db=args.db, how=how)
     if args.json:
         print_json(
             {
