@@ -57,14 +57,15 @@ REDUCTIONS: dict[str, ReductionEntry] = {
         ReductionEntry(
             "cnf",
             "reductions.cnf:CnfReduction",
-            "SAT formula, a variable per cell and digit, extended encoding, givens as unit "
-            "clauses (export: DIMACS CNF)",
+            "SAT formula, a variable per cell and digit, extended encoding (--encoding minimal "
+            "or efficient), givens as unit clauses (--givens simplify) (export: DIMACS CNF)",
         ),
         ReductionEntry(
             "milp",
             "reductions.milp:MilpReduction",
             "0/1 integer program over the placements, for classic rules the exact-cover matrix as "
-            "A x = 1 (export: free MPS, the puzzle in its * header lines)",
+            "A x = 1 (--model textbook: all N^3 binaries, givens as x = 1) (export: free MPS, "
+            "the puzzle in its * header lines)",
         ),
         ReductionEntry(
             "csp",

@@ -15,8 +15,26 @@ hidden singles. With U units (3N, plus 2 for the Sudoku-X diagonals):
     unit-at-most      U·N·N(N-1)/2         (¬x(ci,d) ∨ ¬x(cj,d)), ci before cj in unit u
     givens            one per given        (x(c,v))
 
-so 81 + 2916 + 243 + 8748 = 11988 clauses before the givens for 9x9 (the "minimal"
-encoding would keep only cell-at-least and unit-at-most: 8829).
+so 81 + 2916 + 243 + 8748 = 11988 clauses before the givens for 9x9.
+
+Encodings: the `encoding` option names which of the four rule families are written, after
+Lynce and Ouaknine:
+
+    encoding    families                                              9x9 clauses
+    minimal     cell-at-least, unit-at-most                           81 + 8748 = 8829
+    efficient   minimal + cell-at-most                                11745
+    extended    efficient + unit-at-least (the default)               11988
+
+All three have the same models: every cell lies in a row of N cells, and a row whose N
+cells each hold some digit while no digit appears twice holds each digit exactly once, so
+"at least one per cell" and "at most once per unit" already force exactly one digit per
+cell. They differ in what unit propagation alone can conclude (the extended encoding does
+naked and hidden singles; the minimal one neither). The variant families (pair rules,
+parity, cages) are written in every encoding: they are rules, not redundancy, and they
+stay correct because the placements mean the same in every model. The "optimised" encoding
+of Kwon and Jain (2006) is the extended one with the givens simplified away: here that is
+`givens="simplify"` (below), which applies to any of the three encodings, so "optimised"
+is not a fourth `encoding` value but the name of that combination (`sat` uses it).
 
 Givens: two forms, the `givens` option.
 - `units` (the default, and what `export` writes): every clause above plus one unit clause
@@ -52,6 +70,13 @@ from reductions.base import Reduction, puzzle_header
 from reductions.cages import digit_sets
 
 GIVENS = ("units", "simplify")
+RULE_FAMILIES = ("cell-at-least", "cell-at-most", "unit-at-least", "unit-at-most")
+# the rule families each encoding writes (Lynce and Ouaknine 2006); the others are left empty
+ENCODINGS: dict[str, frozenset[str]] = {
+    "minimal": frozenset({"cell-at-least", "unit-at-most"}),
+    "efficient": frozenset({"cell-at-least", "unit-at-most", "cell-at-most"}),
+    "extended": frozenset(RULE_FAMILIES),
+}
 FAMILIES = (
     "cell-at-least",
     "cell-at-most",
@@ -135,18 +160,37 @@ def placement(rules: Rules, var: int) -> tuple[int, int]:
 
 
 class CnfReduction(Reduction[Cnf, Iterable[int]]):
-    """Sudoku as CNF in the extended encoding; `givens` is `units` or `simplify`."""
+    """Sudoku as CNF: `encoding` is `minimal`, `efficient` or `extended` (the default);
+    `givens` is `units` or `simplify`."""
 
     name = "cnf"
     rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
-    def __init__(self, givens: str = "units") -> None:
+    def __init__(self, givens: str = "units", encoding: str = "extended") -> None:
         if givens not in GIVENS:
             raise ValueError(f"unknown way to encode givens {givens!r}; choose one of {GIVENS}")
+        if encoding not in ENCODINGS:
+            raise ValueError(
+                f"unknown CNF encoding {encoding!r}; choose one of {', '.join(ENCODINGS)} "
+                "(the optimised encoding is extended with givens='simplify')"
+            )
         self.givens = givens
+        self.encoding = encoding
+
+    @property
+    def label(self) -> str:
+        """The encoding's name in the papers' terms: `optimised` for extended + simplify."""
+        if self.givens == "simplify":
+            return "optimised" if self.encoding == "extended" else f"{self.encoding}-simplified"
+        return self.encoding
 
     def apply(self, puzzle: Grid) -> tuple[Cnf, CnfData]:
         families = _families(puzzle) if self.givens == "units" else _simplified(puzzle)
+        kept = ENCODINGS[self.encoding]
+        families = [
+            (name, [] if name in RULE_FAMILIES and name not in kept else part)
+            for name, part in families
+        ]
         clauses = tuple(clause for _, part in families for clause in part)
         variables = CageSums.of(puzzle.rules).variables if puzzle.rules.cages else 0
         variables = max(variables, puzzle.rules.size**3)
@@ -154,7 +198,7 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
             variables,
             clauses,
             tuple((name, len(part)) for name, part in families),
-            _comments(puzzle, self.givens, variables),
+            _comments(puzzle, self.givens, variables, self.encoding),
         )
         return cnf, CnfData(puzzle, cnf.used_variables)
 
@@ -185,7 +229,7 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
 
     def describe(self, puzzle: Grid) -> dict[str, Any]:
         model, _ = self.apply(puzzle)
-        return {"givens": self.givens, **self.size(model)}
+        return {"givens": self.givens, "encoding": self.encoding, **self.size(model)}
 
     def export(self, puzzle: Grid) -> str:
         """The formula as DIMACS CNF text, the puzzle and the numbering in its comment lines."""
@@ -403,12 +447,14 @@ def _exactly_one(
     return at_least, at_most
 
 
-def _comments(puzzle: Grid, givens: str, variables: int) -> tuple[str, ...]:
+def _comments(
+    puzzle: Grid, givens: str, variables: int, encoding: str = "extended"
+) -> tuple[str, ...]:
     rules = puzzle.rules
     n = rules.size
     name = rules.cell_name
     lines = [
-        f"sudoku-bench: {rules} Sudoku, extended CNF encoding, givens as {givens}",
+        f"sudoku-bench: {rules} Sudoku, {encoding} CNF encoding, givens as {givens}",
         *puzzle_header(puzzle),
         f"variables: v = cell*{n} + d for v in 1..{n**3}, cell 0..{n * n - 1} row-major "
         f"(r1c1 = 0), digit d = 1..{n}: a true v puts digit (v-1) mod {n} + 1 in cell "
@@ -438,10 +484,10 @@ def _comments(puzzle: Grid, givens: str, variables: int) -> tuple[str, ...]:
 # ----- the `reduce` command's target ----------------------------------------------------------
 
 
-def describe(puzzle: Grid, givens: str = "units") -> dict[str, Any]:
-    return CnfReduction(givens).describe(puzzle)
+def describe(puzzle: Grid, givens: str = "units", encoding: str = "extended") -> dict[str, Any]:
+    return CnfReduction(givens, encoding).describe(puzzle)
 
 
-def export(puzzle: Grid, givens: str = "units") -> str:
+def export(puzzle: Grid, givens: str = "units", encoding: str = "extended") -> str:
     """The formula as DIMACS CNF text, the numbering explained in its comment lines."""
-    return CnfReduction(givens).export(puzzle)
+    return CnfReduction(givens, encoding).export(puzzle)

@@ -49,6 +49,7 @@ from reductions.base import Reduction
 
 # The MILP solvers of the ortools wheel, by the names `pywraplp.Solver.CreateSolver` takes.
 BACKENDS = ("SCIP", "CBC", "HIGHS")
+MODELS = ("reduced", "textbook")
 INFINITY = float("inf")
 
 
@@ -95,8 +96,13 @@ def candidates(puzzle: Grid) -> list[tuple[int, ...]]:
     return result
 
 
-def linear_program(puzzle: Grid) -> LinearProgram:
-    """The program of `puzzle` (see the module docstring); no solver involved."""
+def linear_program(puzzle: Grid, model: str = "reduced") -> LinearProgram:
+    """The program of `puzzle` (see the module docstring); no solver involved. `model` is
+    `reduced` (the givens select their placements first) or `textbook`."""
+    if model not in MODELS:
+        raise ValueError(f"unknown MILP model {model!r}; choose one of {', '.join(MODELS)}")
+    if model == "textbook":
+        return _textbook_program(puzzle)
     rules, values = puzzle.rules, puzzle.values
     cand = candidates(puzzle)
     placements = tuple((cell, d) for cell in rules.cells for d in cand[cell])
@@ -108,6 +114,36 @@ def linear_program(puzzle: Grid) -> LinearProgram:
             builder.add(name(cell), [(cell, d, 1) for d in rules.digits], 1, 1)
         elif values[cell] not in rules.allowed[cell]:  # a given its parity forbids: 0 = 1
             builder.rows.append(Row(name(cell), (), 1, 1, clash=True))
+    _rule_rows(builder, rules)
+    return LinearProgram(puzzle, placements, tuple(builder.rows))
+
+
+def _textbook_program(puzzle: Grid) -> LinearProgram:
+    """The textbook model: a binary for every one of the N³ placements, every rule row over
+    all cells, each given fixed by its own row `g_r1c1_5`: x = 1 and each digit a parity cell
+    forbids by `p_r1c1_2`: x = 0. Nothing is simplified away; that is left to the solver's
+    presolve, which is what the comparison with the reduced model measures."""
+    rules, values = puzzle.rules, puzzle.values
+    placements = tuple((cell, d) for cell in rules.cells for d in rules.digits)
+    index = {placement: i for i, placement in enumerate(placements)}
+    builder = _Rows(index, (0,) * rules.cell_count)  # no given moves into a bound
+    name = rules.cell_name
+    for cell in rules.cells:
+        builder.add(name(cell), [(cell, d, 1) for d in rules.digits], 1, 1)
+    _rule_rows(builder, rules)
+    for cell in rules.cells:
+        for d in rules.digits:
+            if d not in rules.allowed[cell]:
+                builder.rows.append(Row(f"p_{name(cell)}_{d}", ((index[cell, d], 1),), 0, 0))
+    for cell, value in enumerate(values):
+        if value:
+            builder.rows.append(Row(f"g_{name(cell)}_{value}", ((index[cell, value], 1),), 1, 1))
+    return LinearProgram(puzzle, placements, tuple(builder.rows))
+
+
+def _rule_rows(builder: _Rows, rules: Rules) -> None:
+    """The rows of the units, the pair rules and the cages (both models share them)."""
+    name = rules.cell_name
     houses = set(rules.houses)
     for u, (unit_name, unit) in enumerate(zip(_unit_row_names(rules), rules.units, strict=True)):
         lower = 1 if u in houses else -INFINITY  # a smaller unit need not hold every digit
@@ -128,7 +164,6 @@ def linear_program(puzzle: Grid) -> LinearProgram:
         if cage.total is not None:
             terms = [(c, d, d) for c in cage.cells for d in rules.digits]
             builder.add(f"k{k}", terms, cage.total, cage.total)
-    return LinearProgram(puzzle, placements, tuple(builder.rows))
 
 
 class _Rows:
@@ -186,13 +221,16 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
     name = "milp"
     rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS  # every rule, exports included
 
-    def __init__(self, backend: str = "SCIP") -> None:
+    def __init__(self, backend: str = "SCIP", model: str = "reduced") -> None:
         if backend.upper() not in BACKENDS:
             raise ValueError(f"unknown MILP solver {backend!r}; choose one of {BACKENDS}")
+        if model not in MODELS:
+            raise ValueError(f"unknown MILP model {model!r}; choose one of {', '.join(MODELS)}")
         self.backend = backend.upper()
+        self.model = model
 
     def apply(self, puzzle: Grid) -> tuple[pywraplp.Solver, MilpData]:
-        program = linear_program(puzzle)
+        program = linear_program(puzzle, self.model)
         solver = pywraplp.Solver.CreateSolver(self.backend)
         if solver is None:  # the wheel was built without it
             raise RuntimeError(f"this ortools build has no {self.backend} solver")
@@ -203,10 +241,13 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
 
     def invert(self, answer: Sequence[float], data: MilpData) -> Grid:
         """`answer[i]` is the value of variable i; the placements at 1 fill the empty cells."""
-        values = list(data.program.puzzle.values)
+        givens = data.program.puzzle.values
+        values = list(givens)
         rules = data.program.puzzle.rules
         for (cell, digit), value in zip(data.program.placements, answer, strict=True):
             if value > 0.5:
+                if givens[cell] == digit:  # the textbook model's given, fixed at 1
+                    continue
                 if values[cell]:
                     raise ValueError(
                         f"the answer places both {values[cell]} and {digit} in "
@@ -241,10 +282,10 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
         return {"variables": model.NumVariables(), "constraints": model.NumConstraints()}
 
     def describe(self, puzzle: Grid) -> dict[str, Any]:
-        return describe(puzzle, self.backend)
+        return describe(puzzle, self.backend, self.model)
 
     def export(self, puzzle: Grid) -> str:
-        return export(puzzle)
+        return export(puzzle, self.model)
 
 
 def _write(solver: pywraplp.Solver, program: LinearProgram) -> tuple[Any, ...]:
@@ -270,13 +311,24 @@ def variable_name(rules: Rules, cell: int, digit: int) -> str:
 # ----- the `reduce --to milp` target ----------------------------------------------------------
 
 
-def describe(puzzle: Grid, backend: str = "SCIP") -> dict[str, Any]:
-    reduction = MilpReduction(backend)
-    model, data = reduction.apply(puzzle)
+def describe(puzzle: Grid, backend: str = "SCIP", model: str = "reduced") -> dict[str, Any]:
+    """The solver, the chosen model's size, the rows the givens alone break (found by the
+    reduced program: the textbook one keeps every row whole), and both models' sizes."""
+    reduction = MilpReduction(backend, model)
+    solver, _ = reduction.apply(puzzle)
+    reduced = linear_program(puzzle)
+    textbook = linear_program(puzzle, "textbook") if model == "reduced" else None
     return {
         "solver": reduction.backend,
-        **reduction.size(model),
-        "clashes": list(data.program.clashes),
+        "model": model,
+        **reduction.size(solver),
+        "clashes": list(reduced.clashes),
+        "reduced_variables": len(reduced.placements),
+        "reduced_constraints": len(reduced.rows),
+        "textbook_variables": solver.NumVariables()
+        if textbook is None
+        else len(textbook.placements),
+        "textbook_constraints": solver.NumConstraints() if textbook is None else len(textbook.rows),
     }
 
 
@@ -305,6 +357,12 @@ ROW_RULE = (
     "hold D. n_<A>_<D>_<B>_<E> <= 1: neighbours A and B (non-consecutive) do not hold D and E. "
     "k<M>_<D> <= 1: cage M holds D at most once; k<M>: the sum of D * x over cage M's empty "
     "cells is its total less its givens. Rows the givens settle are left out."
+)
+
+TEXTBOOK_RULE = (
+    "textbook model: every cell, given or not, has its N variables and its r<R>c<C> row; no "
+    "row is simplified by the givens; g_<cell>_<D> = 1 fixes a given, p_<cell>_<D> = 0 a "
+    "digit the cell's parity forbids."
 )
 
 
@@ -337,13 +395,17 @@ def header(puzzle: Grid) -> list[str]:
     ]
 
 
-def export(puzzle: Grid) -> str:
+def export(puzzle: Grid, model: str = "reduced") -> str:
     """The program in free MPS format, which SCIP, CBC, HiGHS, Gurobi, CPLEX and GLPK all read.
 
     The model is named (`model_name`), and `*` comment lines before it carry the rules, the
     puzzle, the symbol-to-number map, the variable-naming rule and the row names (`header`).
+    The textbook model's header says how it differs.
     """
-    model = pywraplp.Solver(model_name(puzzle), pywraplp.Solver.SCIP_MIXED_INTEGER_PROGRAMMING)
-    _write(model, linear_program(puzzle))
-    text: str = model.ExportModelAsMpsFormat(False, False)  # free format, names kept
-    return "".join(f"* {comment}\n" for comment in header(puzzle)) + text
+    solver = pywraplp.Solver(model_name(puzzle), pywraplp.Solver.SCIP_MIXED_INTEGER_PROGRAMMING)
+    _write(solver, linear_program(puzzle, model))
+    text: str = solver.ExportModelAsMpsFormat(False, False)  # free format, names kept
+    lines = header(puzzle)
+    if model == "textbook":
+        lines += textwrap.wrap(TEXTBOOK_RULE, HEADER_WIDTH)
+    return "".join(f"* {comment}\n" for comment in lines) + text

@@ -1,6 +1,9 @@
 """The `milp` back-ends: a 0/1 integer program (`reductions.milp`) solved by SCIP, CBC or HiGHS.
 
 Every rule kind is a linear row over the placement variables (`reductions.milp` lists them).
+`model="reduced"` (the default) gives variables only to the candidates the givens leave;
+`model="textbook"` (the `milp-textbook` configuration) is the program of the textbooks: all N³
+binaries, every rule row, each given an equation x = 1, left to the solver's presolve.
 
 The three are the mixed-integer solvers shipped in the `ortools` wheel, driven through its
 `pywraplp` wrapper, so this method needs no dependency beyond the `ortools` extra. A MILP solver
@@ -48,10 +51,10 @@ class MilpSolver(Solver[MilpProblem]):
     name = "milp"
     rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
-    def __init__(self, backend: str = "SCIP", threads: int = 1) -> None:
+    def __init__(self, backend: str = "SCIP", threads: int = 1, model: str = "reduced") -> None:
         if threads < 1:
             raise ValueError(f"threads must be at least 1, got {threads}")
-        self.reduction = MilpReduction(backend)
+        self.reduction = MilpReduction(backend, model)
         self.threads = threads  # one by default, like `cpsat`: a fair single-core comparison
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> MilpProblem:
@@ -65,6 +68,7 @@ class MilpSolver(Solver[MilpProblem]):
         solver, data = problem.solver, problem.data
         statuses: list[str] = []
         counters: Counters = {"nodes": 0, "iterations": 0, "solves": 0}
+        size = {"variables": solver.NumVariables(), "constraints": solver.NumConstraints()}
 
         def solve() -> Grid | None:
             remaining = deadline.remaining()
@@ -89,9 +93,11 @@ class MilpSolver(Solver[MilpProblem]):
             self.reduction.exclude(solver, data, solution)
 
         outcome = count_by_exclusion(puzzle, limit, deadline, solve, exclude)
-        outcome.counters = counters
+        outcome.counters = {**counters, **size}  # the program's size before any no-good cut
         outcome.details["statuses"] = statuses
         outcome.details["solver"] = self.backend
+        outcome.details["model"] = self.reduction.model
+        outcome.details.update(size)
         return outcome
 
     @property

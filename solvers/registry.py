@@ -223,6 +223,15 @@ BUILTIN: tuple[Backend, ...] = (
         **ORTOOLS,
     ),
     Backend(
+        "milp-textbook",
+        "solvers.milp:MilpSolver",
+        "the milp back-end (SCIP) on the textbook program: all N^3 binaries, every rule row, "
+        "each given an equation x = 1",
+        **ORTOOLS,
+        options={"model": "textbook"},
+        in_all=False,  # a model to compare (experiment `models`)
+    ),
+    Backend(
         "milp-highs",
         "solvers.milp:MilpHighsSolver",
         "the milp back-end with HiGHS instead of SCIP",
@@ -239,10 +248,37 @@ BUILTIN: tuple[Backend, ...] = (
     Backend(
         "sat",
         "solvers.sat:SatSolver",
-        "SAT: extended CNF encoding (a variable per cell and digit) solved by CaDiCaL 1.5.3 "
-        "via PySAT; counts with blocking clauses",
-        aliases=("cnf", "cadical"),
+        "SAT: extended CNF encoding with the givens simplified away (Kwon and Jain's "
+        "optimised encoding) solved by CaDiCaL 1.5.3 via PySAT; counts with blocking clauses",
+        aliases=("cnf", "cadical", "sat-optimised"),
         **PYSAT,
+    ),
+    Backend(
+        "sat-minimal",
+        "solvers.sat:SatSolver",
+        "the sat back-end on Lynce and Ouaknine's minimal encoding (cell-at-least, "
+        "unit-at-most), givens as unit clauses",
+        **PYSAT,
+        options={"encoding": "minimal", "givens": "units"},
+        in_all=False,  # an encoding to compare (experiment `encodings`)
+    ),
+    Backend(
+        "sat-efficient",
+        "solvers.sat:SatSolver",
+        "the sat back-end on the efficient encoding (minimal plus cell-at-most), givens as "
+        "unit clauses",
+        **PYSAT,
+        options={"encoding": "efficient", "givens": "units"},
+        in_all=False,
+    ),
+    Backend(
+        "sat-extended",
+        "solvers.sat:SatSolver",
+        "the sat back-end on the full extended encoding with the givens as unit clauses "
+        "(the DIMACS export's formula; `sat` simplifies the givens away)",
+        **PYSAT,
+        options={"encoding": "extended", "givens": "units"},
+        in_all=False,
     ),
     Backend(
         "sat-glucose",

@@ -21,7 +21,13 @@ deadline is overshot by about one slice at most. Lingeling, Kissat and CryptoMin
 neither (Kissat is not even incremental) and are not offered.
 
 Counters: the solver's own `accum_stats()` summed over the solves (conflicts, decisions,
-propagations, restarts); `nodes` and `guesses` are its decisions.
+propagations, restarts); `nodes` and `guesses` are its decisions. The formula's size:
+`variables` (those some clause mentions) and `clauses`. Whether unit propagation alone
+solves the puzzle, as Lynce and Ouaknine ask of each encoding: the formula is loaded without
+its unit clauses, `propagate(assumptions=units)` derives what they imply (before any
+decision), and `unit_propagation_fixed` counts the empty cells given a digit that way;
+`unit_propagation_solved` is 1 when that is all of them (both absent with CaDiCaL 1.0.3, whose
+PySAT binding has no `propagate`).
 """
 
 from __future__ import annotations
@@ -85,13 +91,15 @@ class SatSolver(Solver[SatProblem]):
     # every rule kind: pair clauses, parity units, cage sums by digit-set selectors (cnf.py)
     rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
-    def __init__(self, solver: str = "cadical153", givens: str = "simplify") -> None:
+    def __init__(
+        self, solver: str = "cadical153", givens: str = "simplify", encoding: str = "extended"
+    ) -> None:
         self.solver = canonical_name(solver)
         if self.solver not in SOLVERS:
             raise ValueError(
                 f"unsupported SAT solver {solver!r}; choose one of {', '.join(SOLVERS)}"
             )
-        self.reduction = CnfReduction(givens)
+        self.reduction = CnfReduction(givens, encoding)
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> SatProblem:
         cnf, data = self.reduction.apply(puzzle)
@@ -103,13 +111,23 @@ class SatSolver(Solver[SatProblem]):
         details: dict[str, Any] = {
             "solver": self.solver,
             "givens": self.reduction.givens,
+            "encoding": self.reduction.encoding,
             "used_variables": len(problem.data.used),
             "clauses": len(problem.cnf.clauses),
         }
+        size: Counters = {
+            "variables": len(problem.data.used),
+            "clauses": len(problem.cnf.clauses),
+        }
         if problem.cnf.has_empty_clause:  # the givens break a rule: no solver needed
-            return SearchOutcome([], exhausted=True, counters={"nodes": 0}, details=details)
+            counters = {"nodes": 0, **size, "unit_propagation_solved": 0}
+            return SearchOutcome([], exhausted=True, counters=counters, details=details)
         deadline.check()  # loading a 25x25 formula takes a good part of a second
-        with PySatSolver(name=self.solver, bootstrap_with=problem.cnf.clauses) as engine:
+        units = [clause[0] for clause in problem.cnf.clauses if len(clause) == 1]
+        others = [clause for clause in problem.cnf.clauses if len(clause) > 1]
+        with PySatSolver(name=self.solver, bootstrap_with=others) as engine:
+            fixed = _propagated_cells(engine, units, problem.data.puzzle)
+            engine.append_formula([[unit] for unit in units])
             run = _Run(engine, self.solver in INTERRUPTIBLE, deadline)
 
             def solve() -> Grid | None:
@@ -126,10 +144,32 @@ class SatSolver(Solver[SatProblem]):
                 engine.add_clause(self.reduction.blocking_clause(problem.data, solution))
 
             outcome = count_by_exclusion(puzzle, limit, deadline, solve, exclude)
-            outcome.counters = run.counters()
+            outcome.counters = {**run.counters(), **size}
+            if fixed is not None:
+                outcome.counters["unit_propagation_fixed"] = fixed
+                outcome.counters["unit_propagation_solved"] = int(fixed == len(puzzle.empty_cells))
         details["solves"] = run.solves
         outcome.details = details
         return outcome
+
+
+def _propagated_cells(engine: PySatSolver, units: list[int], puzzle: Grid) -> int | None:
+    """How many empty cells unit propagation alone fills: the formula is loaded without its
+    unit clauses, which are then propagated as assumptions (PySAT's `propagate` returns only
+    what it derives above decision level 0, so units loaded as clauses would hide it all);
+    every positive placement literal it returns fixes its cell. A conflict counts as none
+    fixed (unit propagation then refutes the puzzle instead of solving it); so does a
+    formula with no unit at all, unless every cell was already given. None for a solver
+    without `propagate` (CaDiCaL 1.0.3)."""
+    try:
+        consistent, literals = engine.propagate(assumptions=units) if units else (True, [])
+    except NotImplementedError:
+        return None
+    if not consistent:
+        return 0
+    size = puzzle.rules.size
+    cells = {(literal - 1) // size for literal in literals or () if 0 < literal <= size**3}
+    return sum(cell in cells for cell in puzzle.empty_cells)
 
 
 class _Run:

@@ -139,6 +139,7 @@ REDUCE = {
             "id",
             "target",
             "givens",
+            "encoding",
             "variables",
             "used_variables",
             "clauses",
@@ -156,7 +157,21 @@ REDUCE = {
             "clauses_givens",
         }
     ),
-    "milp": frozenset({"id", "target", "solver", "variables", "constraints", "clashes"}),
+    "milp": frozenset(
+        {
+            "id",
+            "target",
+            "solver",
+            "model",
+            "variables",
+            "constraints",
+            "clashes",
+            "reduced_variables",
+            "reduced_constraints",
+            "textbook_variables",
+            "textbook_constraints",
+        }
+    ),
     "cp-model": frozenset({"id", "target", "encoding", "variables", "constraints"}),
     "csp": frozenset({"id", "target", "givens", "variables", "constraints"}),
 }

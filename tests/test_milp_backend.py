@@ -200,9 +200,14 @@ def test_the_program_is_the_exact_cover_matrix() -> None:
     }
     assert milp.describe(puzzle) == {
         "solver": "SCIP",
+        "model": "reduced",
         "variables": len(matrix.rows),
         "constraints": len(matrix.columns),
         "clashes": [],
+        "reduced_variables": len(matrix.rows),
+        "reduced_constraints": len(matrix.columns),
+        "textbook_variables": 729,
+        "textbook_constraints": 324 + puzzle.givens,
     }
 
 

@@ -15,6 +15,8 @@ from puzzles.errors import SudokuBenchError
 # name -> module:Class, in the order `experiment --list` shows them.
 EXPERIMENTS: dict[str, str] = {
     "propagation": "harness.experiments.propagation:Propagation",
+    "encodings": "harness.experiments.encodings:Encodings",
+    "models": "harness.experiments.models:Models",
     "difficulty": "harness.experiments.difficulty:Difficulty",
     "clues": "harness.experiments.clues:Clues",
 }

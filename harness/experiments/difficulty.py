@@ -361,14 +361,21 @@ def _verdict(plain: Effort | None, median_nodes: float, within: dict[str, float]
     """Whether we agree with Pelánek: judged on the plain backtracker's nodes (the paper's
     measure was a backtracking search's), else on the median back-end; then what the
     propagating back-ends add beyond the paper."""
+    p_value = math.nan
     if plain is not None and plain.nodes is not None and not math.isnan(plain.nodes.rho):
         measure, whose = plain.nodes.rho, "the plain backtracker's nodes"
+        p_value = plain.nodes.p_value
     else:
         measure, whose = median_nodes, "the median back-end's nodes"
     if 0 < measure < WEAK_RHO:
         verdict = (
             f"This agrees qualitatively with Pelánek: {whose} rise with the difficulty "
-            f"rating, but only weakly (rho {measure:.2f}, below {WEAK_RHO})."
+            f"rating, but only weakly (rho {measure:.2f}, below {WEAK_RHO}"
+            + (
+                f"; p = {p_value:.2f}, so not even clearly above none)."
+                if p_value >= 0.05
+                else ")."
+            )
         )
         if plain is not None and plain.puzzles and plain.timeouts / plain.puzzles > 0.5:
             verdict += (

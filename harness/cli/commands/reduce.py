@@ -49,6 +49,24 @@ def add_parser(subparsers: Any) -> None:
         "GF(p) for a prime p, e.g. GF(32003), the groebner back-end's",
     )
     parser.add_argument(
+        "--encoding",
+        metavar="NAME",
+        help="cnf: minimal, efficient or extended (the default), Lynce and Ouaknine's "
+        "encodings; cp-model: integer (the default) or onehot",
+    )
+    parser.add_argument(
+        "--givens",
+        choices=("units", "simplify"),
+        help="cnf only: givens as unit clauses (units, the default) or propagated away "
+        "(simplify; with the extended encoding that is Kwon and Jain's optimised encoding)",
+    )
+    parser.add_argument(
+        "--model",
+        choices=("reduced", "textbook"),
+        help="milp only: the program over the candidates left by the givens (reduced, the "
+        "default) or the textbook one (all N^3 binaries, each given as an equation x = 1)",
+    )
+    parser.add_argument(
         "--timeout",
         type=positive_float,
         metavar="S",
@@ -56,6 +74,14 @@ def add_parser(subparsers: Any) -> None:
         "big polynomial ideals take minutes",
     )
     parser.set_defaults(run=run)
+
+
+# which targets take which of the model options above
+TARGET_OPTIONS = {
+    "encoding": ("cnf", "cp-model"),
+    "givens": ("cnf",),
+    "model": ("milp",),
+}
 
 
 @contextlib.contextmanager
@@ -81,10 +107,22 @@ def run(args: argparse.Namespace) -> int:
         from reductions.polynomial import field_modulus  # imported when asked for
 
         options["modulus"] = field_modulus(args.field)
+    for option, targets in TARGET_OPTIONS.items():
+        value = getattr(args, option)
+        if value is None:
+            continue
+        if args.target not in targets:
+            raise SudokuBenchError(
+                f"--{option} is for --to {' or --to '.join(targets)}, not --to {args.target}"
+            )
+        options[option] = value
     if args.target == "polynomials" and args.output is not None:
         # the script's recipe loads the file by its name
         options["script"] = "sudoku.sing" if str(args.output) == "-" else str(args.output)
-    reduction = REDUCTIONS[args.target].create(**options)  # argparse checked the name
+    try:
+        reduction = REDUCTIONS[args.target].create(**options)  # argparse checked the name
+    except ValueError as error:  # an --encoding the target does not know
+        raise SudokuBenchError(str(error)) from None
     entries = read_inputs(args)
     if len(entries) > 1:  # a model is of one puzzle; quietly taking the first would mislead
         raise SudokuBenchError(
