@@ -18,6 +18,7 @@ EXPERIMENTS: dict[str, str] = {
     "encodings": "harness.experiments.encodings:Encodings",
     "models": "harness.experiments.models:Models",
     "difficulty": "harness.experiments.difficulty:Difficulty",
+    "clues": "harness.experiments.clues:Clues",
 }
 
 
