@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import statistics
 from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -185,3 +186,15 @@ def share(flags: Iterable[bool]) -> float:
     """The share of true flags (0.0 of none)."""
     values = list(flags)
     return sum(values) / len(values) if values else 0.0
+
+
+def median(values: Sequence[float]) -> float | None:
+    """The median (None of no values: a table shows it as a dash)."""
+    return statistics.median(values) if values else None
+
+
+def spread(values: Sequence[float]) -> tuple[float | None, float | None, float | None]:
+    """Median, mean and maximum (None each, of no values): a time column of a table."""
+    if not values:
+        return None, None, None
+    return statistics.median(values), statistics.fmean(values), max(values)

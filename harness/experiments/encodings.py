@@ -28,8 +28,10 @@ from harness.experiments.base import (
     Results,
     answered,
     counter,
+    median,
     sample,
     share,
+    spread,
     timed_out,
 )
 from harness.experiments.document import Document, percent
@@ -209,12 +211,10 @@ class Encodings(Experiment):
                         len(rows),
                         len(done),
                         sum(timed_out(r) for r in rows),
-                        _median([1000 * float(r["build_s"]) for r in done]),
-                        _median([1000 * float(r["solve_s"]) for r in done]),
-                        _median(total),
-                        statistics.fmean(total) if total else None,
-                        max(total) if total else None,
-                        _median([counter(r, "conflicts") for r in done]),
+                        median([1000 * float(r["build_s"]) for r in done]),
+                        median([1000 * float(r["solve_s"]) for r in done]),
+                        *spread(total),
+                        median([counter(r, "conflicts") for r in done]),
                     ]
                 )
         doc.table(
@@ -399,10 +399,6 @@ def _up_share(rows: Sequence[dict[str, Any]], encoding: Encoding) -> float:
 def _seconds(value: float) -> str:
     """A duration for a sentence: milliseconds below one second, else seconds."""
     return f"{1000 * value:.3g} ms" if value < 1 else f"{value:.3g} s"
-
-
-def _median(values: Sequence[float]) -> float | None:
-    return statistics.median(values) if values else None
 
 
 def _draw_up(figure: Any, results: Results, chosen: Sequence[Encoding]) -> None:

@@ -31,7 +31,9 @@ from harness.experiments.base import (
     Results,
     answered,
     counter,
+    median,
     sample,
+    spread,
     timed_out,
 )
 from harness.experiments.document import Document
@@ -286,10 +288,8 @@ class Models(Experiment):
                             len(rows),
                             len(done),
                             sum(timed_out(r) for r in rows),
-                            _median(total),
-                            statistics.fmean(total) if total else None,
-                            max(total) if total else None,
-                            _median([counter(r, "nodes") for r in done]),
+                            *spread(total),
+                            median([counter(r, "nodes") for r in done]),
                         ]
                     )
         doc.table(
@@ -322,7 +322,7 @@ class Models(Experiment):
                     f"`{second}`",
                     len(times),
                     sum(b > a for a, b in times),
-                    _median(ratios),
+                    median(ratios),
                     statistics.geometric_mean(ratios) if ratios else None,
                 ]
             )
@@ -499,10 +499,6 @@ def _by_collection(rows: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, A
     for row in rows:
         found.setdefault(str(row["collection"]), []).append(row)
     return found
-
-
-def _median(values: Sequence[float]) -> float | None:
-    return statistics.median(values) if values else None
 
 
 def _draw_pairs(figure: Any, results: Results) -> None:

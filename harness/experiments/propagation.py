@@ -23,6 +23,7 @@ from harness.experiments.base import (
     Experiment,
     Results,
     answered,
+    median,
     sample,
     share,
     timed_out,
@@ -184,10 +185,10 @@ class Propagation(Experiment):
                         name,
                         len(found),
                         sum(timed_out(r) for r in found),
-                        _median(nodes),
+                        median(nodes),
                         statistics.fmean(nodes) if nodes else None,
                         max(nodes) if nodes else None,
-                        _median([1000 * float(r["solve_s"]) for r in found if answered(r)]),
+                        median([1000 * float(r["solve_s"]) for r in found if answered(r)]),
                     ]
                 )
         doc.table(
@@ -219,8 +220,8 @@ class Propagation(Experiment):
                         sum(r["status"] == "solved" for r in found),
                         sum(r["status"] == "gave_up" for r in found),
                         sum(timed_out(r) for r in found),
-                        _median(steps),
-                        _median([1000 * float(r["solve_s"]) for r in found]),
+                        median(steps),
+                        median([1000 * float(r["solve_s"]) for r in found]),
                     ]
                 )
         doc.table(
@@ -376,10 +377,6 @@ def _cells(rows: Sequence[dict[str, Any]]) -> dict[tuple[str, str], list[dict[st
 
 def _share(rows: Sequence[dict[str, Any]]) -> float:
     return share(solved_without_search(r) for r in rows)
-
-
-def _median(values: Sequence[float]) -> float | None:
-    return statistics.median(values) if values else None
 
 
 def _non_decreasing(values: Sequence[float]) -> bool:
