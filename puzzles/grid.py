@@ -157,8 +157,11 @@ class Grid:
         empty = alphabet.blanks[0] if blank is None else blank
         if not alphabet.covers(self.rules.size):
             return " ".join(str(v) if v else empty for v in self.values)
-        # value v is symbol v (0: the blank): one lookup per cell at C speed (`solve` and
-        # `count` write every solution of a file of puzzles)
+        # value v is symbol v (0: the blank), at C speed: `solve` and `count` write every
+        # solution of a file of puzzles
+        table = _encoding(empty + alphabet.symbols)
+        if table is not None:
+            return bytes(self.values).translate(table).decode("latin-1")
         return "".join(map((empty + alphabet.symbols).__getitem__, self.values))
 
     def __str__(self) -> str:
@@ -198,6 +201,19 @@ def _symbols(alphabet: Alphabet | None, size: int) -> list[str]:
     if alphabet is None:
         return [str(value) for value in range(1, size + 1)]
     return list(alphabet.symbols[:size])
+
+
+@cache
+def _encoding(symbols: str) -> bytes | None:
+    """`bytes.translate` table: value v -> symbol v, or None when a symbol is not one byte
+    (or there are more values than bytes)."""
+    try:
+        encoded = symbols.encode("latin-1")
+    except UnicodeEncodeError:
+        return None
+    if len(encoded) > 256:
+        return None
+    return bytes(encoded[v] if v < len(encoded) else v for v in range(256))
 
 
 @cache

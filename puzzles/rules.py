@@ -20,7 +20,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from puzzles.errors import RulesError
@@ -149,6 +149,7 @@ class Rules:
         return Rules.of_size(size, diagonals=diagonals)
 
     @staticmethod
+    @lru_cache(maxsize=64)  # a worker reads the same rules for every task of a file
     def parse(text: str) -> Rules:
         """Read rules: a classic name (`9`, `9x9`, `6x6:3x2` with its box shape, `9x9-x` for
         Sudoku-X) or the JSON form of any rules (`{"size": 9, "anti_knight": true}`)."""
@@ -234,7 +235,7 @@ class Rules:
         ]
         return " ".join(words)
 
-    @property
+    @cached_property  # asked for every task of a run
     def spec(self) -> str:
         """What `Rules.parse` reads back to these rules: the name of classic rules, else the
         canonical JSON. Stores and `--json` output identify a puzzle's rules by it."""

@@ -89,6 +89,40 @@ def test_fast_check_agrees_with_conflicts(rules: Rules, seed: int) -> None:
     assert has_conflicts(broken) == bool(conflicts(broken))
 
 
+def test_the_house_sum_rejects_grids_whose_units_add_up_but_repeat() -> None:
+    """The fast path's sum is of distinct bits, not of digits: every row, column and box of
+    an all-5 grid adds up to 45, and each house of this one holds 1..9 once except that two
+    cells trade digits across a column (rows intact, columns and boxes broken)."""
+    fives = Grid(SOLUTION.rules, (5,) * 81)
+    assert solution_problems(Grid.empty(fives.rules), fives)
+    traded = SOLUTION.with_values({0: SOLUTION[9], 9: SOLUTION[0]})  # r1c1 <-> r2c1
+    assert not is_solution(Grid.empty(SOLUTION.rules), traded)
+
+
+@pytest.mark.parametrize("rules", GEOMETRIES, ids=str)
+def test_every_single_change_of_a_solution_is_rejected(rules: Rules) -> None:
+    """Each cell set to each other value (0 included) breaks the solution: the fast path
+    accepts only what the full check accepts."""
+    solution = random_solution(rules, random.Random(rules.size))
+    empty = Grid.empty(rules)
+    assert is_solution(empty, solution)
+    cells = range(len(solution)) if rules.size <= 9 else range(0, len(solution), 7)
+    for cell in cells:
+        for value in range(rules.size + 1):
+            if value != solution[cell]:
+                changed = solution.with_values({cell: value})
+                assert not is_solution(empty, changed), (cell, value)
+
+
+def test_a_smaller_extra_region_is_checked_beside_the_houses() -> None:
+    """An extra region of fewer than N cells is no house: the full check covers it."""
+    rules = SOLUTION.rules.with_rules(extra_regions=((0, 10, 20),))  # r1c1, r2c2, r3c3
+    grid = Grid(rules, SOLUTION.values)
+    assert is_solution(Grid.empty(rules), grid)  # 5, 7, 8
+    broken = Grid(rules.with_rules(extra_regions=((0, 10, 28),)), SOLUTION.values)  # 5, 7, 5
+    assert not is_solution(Grid.empty(broken.rules), broken)
+
+
 def test_seed_solutions_pass_the_checker() -> None:
     seeds = load("seeds")
     assert len(seeds) == 5

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.running.tasks import Outcome
 from harness.running.testing import registered
 from tests.cli_process import ENV, run_cli
 
@@ -167,26 +168,83 @@ def test_solve_says_solved_and_leaves_counting_to_count(capsys: pytest.CaptureFi
 # ----- batches: a worker gets many tasks in one message (solve and count) --------------------
 
 
-def test_a_batch_kills_only_the_task_that_overruns() -> None:
-    """The tasks after a killed one in its batch go to a fresh worker and are answered."""
+def _batch_of_eight(kind: str) -> list[Outcome]:
+    """Eight 4x4 tasks in one batch of one worker, the fourth the empty grid: the outcomes
+    as they came."""
     from harness.running.runner import Pool
-    from harness.running.tasks import Outcome, Task
+    from harness.running.tasks import Task
     from harness.running.testing import backend
     from harness.running.worker import Settings
 
-    stall = backend("stall-on-empty")
+    solver = backend(kind)
     puzzles = [FOURS] * 3 + ["." * 16] + [FOURS] * 4
     tasks = [
-        Task(key, "arguments", f"arg{key}", "4x4", line, stall.name, 0)
+        Task(key, "arguments", f"arg{key}", "4x4", line, solver.name, 0)
         for key, line in enumerate(puzzles)
     ]
     outcomes: list[Outcome] = []
-    with Pool(1, Settings(0.5, 1), {stall.name: stall}, batch=8) as pool:
+    with Pool(1, Settings(0.5, 1), {solver.name: solver}, batch=8) as pool:
+        pool.prepare([solver.name])
         pool.run(tasks, outcomes.append)
+    return outcomes
+
+
+def test_a_batch_kills_only_the_task_that_overruns() -> None:
+    """The quick answers before a task that hangs leave the worker at once (its outbox
+    thread sends them); the hung task alone is killed, the rest go to a fresh worker."""
+    outcomes = _batch_of_eight("stall-on-empty")
     assert [outcome.task.key for outcome in outcomes] == list(range(8))
     assert [outcome.status for outcome in outcomes] == ["limit"] * 3 + ["timeout"] + ["limit"] * 4
     assert "killed after" in outcomes[3].error
-    # the first task builds the solver alone; the rest came in batches to the same worker
-    # until the kill, then to a fresh one
     assert len({outcome.worker for outcome in outcomes[:3]}) == 1
     assert outcomes[4].worker != outcomes[0].worker
+
+
+def test_a_batch_killed_with_answers_inside_names_the_right_task() -> None:
+    """A task that blocks every thread of its worker keeps the answers before it inside;
+    the worker's shared count of finished tasks still names the task it was in, and the
+    lost ones run again in a fresh worker."""
+    outcomes = _batch_of_eight("block-on-empty")
+    by_key = {outcome.task.key: outcome for outcome in outcomes}
+    assert sorted(by_key) == list(range(8)) and len(outcomes) == 8
+    assert [by_key[key].status for key in range(8)] == ["limit"] * 3 + ["timeout"] + ["limit"] * 4
+    assert "killed after" in by_key[3].error
+    assert outcomes[0].task.key == 3  # the first to come: the others were inside the worker
+    assert len({by_key[key].worker for key in (0, 1, 2, 4)}) == 1  # all in the fresh worker
+    assert by_key[3].worker != by_key[0].worker
+
+
+def test_a_batch_without_shared_memory_sends_each_answer_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under `ulimit -f` no shared count can be made: each answer goes at once, so the
+    first answer that did not come is the task the worker was in."""
+    from multiprocessing.context import BaseContext
+
+    def refuse(*args: object) -> None:
+        raise OSError(27, "File too large")
+
+    monkeypatch.setattr(BaseContext, "RawValue", refuse)
+    outcomes = _batch_of_eight("block-on-empty")
+    assert [outcome.task.key for outcome in outcomes] == list(range(8))
+    assert [outcome.status for outcome in outcomes] == ["limit"] * 3 + ["timeout"] + ["limit"] * 4
+
+
+def test_solve_hears_answers_in_puzzle_order_after_a_kill_in_a_batch() -> None:
+    """Answers that run again after a kill still come out in the order of the puzzles."""
+    from harness.running.solving import solve_all
+    from harness.running.testing import backend
+    from puzzles.formats import PuzzleEntry
+    from puzzles.grid import Grid
+
+    lines = [FOURS] * 3 + ["." * 16] + [FOURS] * 4
+    entries = [PuzzleEntry(f"p{n}", Grid.from_string(line)) for n, line in enumerate(lines)]
+    heard: list[tuple[str, str]] = []
+    solve_all(
+        entries,
+        [backend("block-on-empty")],
+        lambda answer: heard.append((answer.entry.id, answer.result.status.value)),
+        limit=1,
+        timeout=0.5,
+    )
+    assert heard == [(f"p{n}", "timeout" if n == 3 else "limit") for n in range(8)]

@@ -12,16 +12,20 @@ A task's clock starts when its worker reports the solver built (imports are not 
 timeout; a worker that dies is noticed through its sentinel and the task recorded as an error.
 
 With `batch` > 1 (`solve` and `count`), a worker that holds the solvers of the next tasks gets
-up to `batch` of them in one message and answers each as it finishes it: the parent never
-waits for a round trip between two tasks (on a loaded machine milliseconds per task, far more
-than a fast engine's solve) and reads the answers that gathered every few milliseconds. Each
-task still has its own clock (from the answer before it) and its own kill; the tasks after a
-killed or dead one go to a fresh worker.
+up to `batch` of them in one message and sends their answers in messages of a few
+milliseconds' work (`worker.ANSWERS_SECONDS`): the parent never waits for a round trip
+between two tasks (on a loaded machine milliseconds per task, far more than a fast engine's
+solve) and wakes once per message, not per answer. Each task still has its own clock and
+kill: the worker counts the tasks it has finished in a shared integer, and a task's clock
+starts when the parent sees the count reach it. When a worker is killed or dies in a batch,
+the count says which task it was in; the tasks after it, and those before it whose answers
+had not been sent yet, go to a fresh worker (so answers may arrive out of task order).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
 import platform
 import signal
@@ -42,10 +46,6 @@ from solvers.registry import Backend
 
 # Building a solver may import a large library (OR-Tools, sympy): allowed this long, untimed.
 SETUP_SECONDS = 120.0
-# While a worker works through a batch, the parent reads its answers at most this often: one
-# wake-up per answer cost more than a compiled engine's solve. A task's clock starts when the
-# answer before it is read, so this only delays, never shortens, its kill.
-GATHER_SECONDS = 0.005
 
 
 def kill_after(timeout: float) -> float:
@@ -68,12 +68,16 @@ class _Slot:
 
     process: BaseProcess
     conn: Connection
+    progress: ctypes.c_int64 | None  # tasks the worker has finished (its count, shared)
     task: Task | None = None
     solving: bool = False  # False while the solver is built and warmed up
     started: float = 0.0
     deadline: float = float("inf")
     built: set[str] = field(default_factory=set)  # back-ends whose solver the worker holds
     queued: deque[Task] = field(default_factory=deque)  # sent after `task`, in its batch
+    finished: int = 0  # `progress` when the parent last looked
+    building: bool = False  # asked to build solvers ahead of its tasks (`Pool.prepare`)
+    answered: int = 0  # answers received from this worker
 
 
 class Pool:
@@ -111,36 +115,63 @@ class Pool:
             outcome.host = self.host
             report(outcome)
 
+        self._await_builds()
         pending = deque(tasks)
         while pending or self._busy():
             for slot in self.slots:
-                if slot.task is None and pending:
-                    if self.batch > 1 and self._holds(slot, pending[0]):
+                if not pending:
+                    break
+                if self.batch > 1 and self._holds(slot, pending[0]):
+                    # the next batch goes while the worker still has the last one's second
+                    # half: it never waits for the parent between two batches
+                    if slot.task is None or (slot.solving and len(slot.queued) < self.batch // 2):
                         self._assign_batch(slot, pending)
-                    else:
-                        self._assign(slot, pending.popleft())
+                elif slot.task is None:
+                    self._assign(slot, pending.popleft())
             busy = self._busy()
             nearest = min(slot.deadline for slot in busy)
             timeout = min(max(nearest - time.monotonic(), 0.0), tick_seconds)
             ready = set(wait([w for s in busy for w in (s.conn, s.process.sentinel)], timeout))
-            if ready and any(slot.queued for slot in busy):
-                # a batch answers fast: let the answers gather in the pipe, then read them
-                # at one wake-up (the worker sends each at once, so a kill loses none)
-                time.sleep(GATHER_SECONDS)
             for slot in busy:
                 if slot.conn in ready or slot.process.sentinel in ready:
                     self._receive(slot, on_done, pending)
             now = time.monotonic()
             for slot in self._busy():
+                self._observe(slot, now)
                 if now >= slot.deadline:
-                    on_done(self._kill(slot, now, pending))
+                    self._kill(slot, now, on_done, pending)
             if tick is not None:
                 tick()
 
-    def close(self) -> None:
-        """Stop the workers: idle ones are asked to, busy ones (after Ctrl-C) are killed."""
+    def prepare(self, names: Iterable[str]) -> None:
+        """Have every worker build these back-ends' solvers now, while the caller does
+        something else (reads its puzzles); `run` waits for them before its first task.
+        A solver that fails to build is built again, and its failure recorded, by the
+        first task that needs it."""
+        backends = [self.backends[name] for name in names]
         for slot in self.slots:
-            if slot.task is not None:
+            with contextlib.suppress(OSError):  # a worker already gone is replaced in `run`
+                slot.conn.send(("build", backends))
+                slot.building = True
+
+    def _await_builds(self) -> None:
+        for slot in self.slots:
+            if not slot.building:
+                continue
+            slot.building = False
+            try:
+                if slot.conn.poll(SETUP_SECONDS):
+                    slot.built.update(slot.conn.recv()[1])
+                    continue
+            except (EOFError, OSError):
+                pass
+            self._replace(slot)  # it died or hung building: the first task builds anew
+
+    def close(self) -> None:
+        """Stop the workers: idle ones are asked to, busy ones (after Ctrl-C, or an error of
+        the caller's while they build) are killed."""
+        for slot in self.slots:
+            if slot.task is not None or slot.building:
                 slot.process.kill()
             with contextlib.suppress(OSError):
                 slot.conn.send(None)
@@ -155,12 +186,16 @@ class Pool:
 
     def _start_worker(self) -> _Slot:
         parent_end, child_end = self.ctx.Pipe()
+        try:
+            progress = self.ctx.RawValue(ctypes.c_int64, 0)
+        except OSError:  # no shared memory (`ulimit -f` below a page): each answer at once
+            progress = None
         process = self.ctx.Process(  # type: ignore[attr-defined]
-            target=worker.main, args=(child_end, list(sys.path)), daemon=True
+            target=worker.main, args=(child_end, list(sys.path), progress), daemon=True
         )
         process.start()
         child_end.close()
-        return _Slot(process, parent_end)
+        return _Slot(process, parent_end, progress)
 
     def _busy(self) -> list[_Slot]:
         return [slot for slot in self.slots if slot.task is not None]
@@ -189,65 +224,68 @@ class Pool:
         return task.solver in slot.built and not self.settings.warmup
 
     def _assign_batch(self, slot: _Slot, pending: deque[Task]) -> None:
-        """Send the worker the next tasks whose solvers it holds, up to `batch` of them."""
+        """Send the worker the next tasks whose solvers it holds, up to `batch` of them: its
+        first batch, or the next one behind the tasks it has."""
         tasks = [pending.popleft()]
         while pending and len(tasks) < self.batch and self._holds(slot, pending[0]):
             tasks.append(pending.popleft())
-        slot.task, slot.queued, slot.solving = tasks[0], deque(tasks[1:]), True
-        slot.started = time.monotonic()
-        slot.deadline = slot.started + kill_after(self.settings.timeout)
+        idle = slot.task is None
         try:
-            slot.conn.send(("batch", [(task, self.backends[task.solver]) for task in tasks]))
-        except OSError:  # the idle worker died: a new one builds the solver first
+            batch = [(task, self.backends[task.solver]) for task in tasks]
+            slot.conn.send(("batch", self.settings, batch))
+        except OSError:  # the worker died: its sentinel tells, a new one builds the solver
             pending.extendleft(reversed(tasks))
-            self._replace(slot)
-            self._assign(slot, pending.popleft())
+            if idle:
+                self._replace(slot)
+                self._assign(slot, pending.popleft())
+            return
+        if idle:
+            slot.task, slot.queued, slot.solving = tasks[0], deque(tasks[1:]), True
+            self._restart_clock(slot, time.monotonic())
+        else:
+            slot.queued.extend(tasks)
 
     def _next(self, slot: _Slot) -> None:
         """The worker answered its current task: its clock moves to the next of its batch."""
+        slot.answered += 1
         if not slot.queued:
             self._free(slot)
             return
         slot.task = slot.queued.popleft()
-        slot.started = time.monotonic()
-        slot.deadline = slot.started + kill_after(self.settings.timeout)
+        self._restart_clock(slot, time.monotonic())
+
+    def _restart_clock(self, slot: _Slot, now: float) -> None:
+        slot.started = now
+        slot.deadline = now + kill_after(self.settings.timeout)
+
+    def _observe(self, slot: _Slot, now: float) -> None:
+        """A worker that finished a task since the parent last looked has begun the next:
+        that task's clock starts now (later than the task did, so its kill is only ever
+        delayed, never brought forward)."""
+        finished = slot.finished if slot.progress is None else slot.progress.value
+        if finished != slot.finished:
+            slot.finished = finished
+            if slot.solving:
+                self._restart_clock(slot, now)
 
     def _receive(
         self, slot: _Slot, on_done: Callable[[Outcome], None], pending: deque[Task]
     ) -> None:
-        task = slot.task
-        assert task is not None
-        answers = []
-        try:
-            while slot.task is not None and slot.conn.poll():
-                message = slot.conn.recv()
-                if message[0] == "start":
-                    slot.solving = True
-                    slot.started = time.monotonic()
-                    slot.deadline = slot.started + kill_after(self.settings.timeout)
-                else:
-                    answer = message[1]
-                    if answer.status != Status.ERROR:  # the worker keeps the solver
-                        slot.built.add(slot.task.solver)
-                    answers.append(answer)
-                    self._next(slot)
-        except (EOFError, OSError):  # the pipe broke: the worker died (see below)
-            pass
-        if answers:
-            # outside the `try`: an error of the caller's (its stdout is full) is its own
-            for answer in answers:
-                on_done(self._judged(answer))
+        if self._read_answers(slot, on_done):
             return  # a worker that died since is seen at the next wait (its sentinel)
         if slot.process.is_alive():
             return
         slot.process.join()
-        pending.extendleft(reversed(slot.queued))  # the rest of its batch: to a fresh worker
         elapsed = time.monotonic() - slot.started if slot.solving else 0.0
+        culprit = self._salvage(slot, on_done, pending)
+        if culprit is None:  # it died after its last task: nothing was lost but its answers
+            self._replace(slot)
+            return
         limit = self.settings.memory_limit_mb
         # Native code that cannot allocate under the cap aborts rather than raising.
         memout = slot.solving and limit is not None and slot.process.exitcode in _ALLOC_DEATHS
         outcome = Outcome(
-            task,
+            culprit,
             Status.MEMOUT if memout else Status.ERROR,
             error=f"the worker process died ({_exit_reason(slot.process.exitcode)})"
             + (" while solving" if slot.solving else " while building the solver")
@@ -258,6 +296,46 @@ class Pool:
         )
         self._replace(slot)
         on_done(outcome)
+
+    def _read_answers(self, slot: _Slot, on_done: Callable[[Outcome], None]) -> bool:
+        """Report the answers waiting in the worker's pipe; False when there were none."""
+        answers = []
+        try:
+            while slot.task is not None and slot.conn.poll():
+                message = slot.conn.recv()
+                if message[0] == "start":
+                    slot.solving = True
+                    self._restart_clock(slot, time.monotonic())
+                    continue
+                for answer in message[1] if message[0] == "answers" else [message[1]]:
+                    if answer.status != Status.ERROR:  # the worker keeps the solver
+                        slot.built.add(answer.task.solver)
+                    answers.append(answer)
+                    self._next(slot)
+        except (EOFError, OSError):  # the pipe broke: the worker died (see the caller)
+            pass
+        # outside the `try`: an error of the caller's (its stdout is full) is its own
+        for answer in answers:
+            on_done(self._judged(answer))
+        return bool(answers)
+
+    def _salvage(
+        self, slot: _Slot, on_done: Callable[[Outcome], None], pending: deque[Task]
+    ) -> Task | None:
+        """After a worker stopped (killed or dead): report the answers it had sent, give the
+        rest of its batch back to `pending` and return the task it stopped in (None when
+        it had finished them all). Tasks it finished whose answers it had not sent yet run
+        again in a fresh worker."""
+        self._read_answers(slot, on_done)
+        if slot.task is None:
+            return None
+        tasks = [slot.task, *slot.queued]
+        finished = slot.answered if slot.progress is None else slot.progress.value
+        lost = max(finished - slot.answered, 0)  # finished, answer never sent
+        culprit = tasks[lost] if lost < len(tasks) else None
+        pending.extendleft(reversed(tasks[:lost] + tasks[lost + 1 :]))
+        self._free(slot)
+        return culprit
 
     def _judged(self, outcome: Outcome) -> Outcome:
         """An answer that came after the time limit counts as a timeout: every back-end gets
@@ -270,24 +348,29 @@ class Pool:
             outcome.status = Status.TIMEOUT
         return outcome
 
-    def _kill(self, slot: _Slot, now: float, pending: deque[Task]) -> Outcome:
-        task = slot.task
-        assert task is not None
-        pending.extendleft(reversed(slot.queued))  # the rest of its batch: to a fresh worker
+    def _kill(
+        self, slot: _Slot, now: float, on_done: Callable[[Outcome], None], pending: deque[Task]
+    ) -> None:
+        solving = slot.solving
         elapsed = now - slot.started
-        phase = "" if slot.solving else " while building or warming up the solver"
-        outcome = Outcome(
-            task,
-            Status.TIMEOUT,
-            solve_s=elapsed if slot.solving else 0.0,
-            wall_s=elapsed if slot.solving else None,
-            error=f"killed after {elapsed:.3f} s{phase} (time limit {self.settings.timeout:g} s)",
-            worker=slot.process.pid or 0,
-        )
         slot.process.kill()
         slot.process.join()
+        culprit = self._salvage(slot, on_done, pending)
+        worker_pid = slot.process.pid or 0
         self._replace(slot)
-        return outcome
+        if culprit is None:  # it finished its last task as the time ran out
+            return
+        phase = "" if solving else " while building or warming up the solver"
+        on_done(
+            Outcome(
+                culprit,
+                Status.TIMEOUT,
+                solve_s=elapsed if solving else 0.0,
+                wall_s=elapsed if solving else None,
+                error=f"killed after {elapsed:.3f} s{phase} (time limit {self.settings.timeout:g} s)",
+                worker=worker_pid,
+            )
+        )
 
     def _free(self, slot: _Slot) -> None:
         slot.task, slot.solving, slot.deadline = None, False, float("inf")
@@ -296,7 +379,8 @@ class Pool:
     def _replace(self, slot: _Slot) -> None:
         slot.conn.close()
         fresh = self._start_worker()
-        slot.process, slot.conn, slot.built = fresh.process, fresh.conn, set()
+        slot.process, slot.conn, slot.progress = fresh.process, fresh.conn, fresh.progress
+        slot.built, slot.finished, slot.answered = set(), 0, 0
         self._free(slot)
 
 

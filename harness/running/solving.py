@@ -113,6 +113,68 @@ def choose(spec: str) -> list[Backend]:
     return choose_backends(spec, lambda text: print(text, file=sys.stderr))
 
 
+class Solving:
+    """One worker process that solves puzzles with chosen back-ends, every answer checked.
+
+    Entering starts the worker and has it build the solvers (for a compiled back-end,
+    loading its machine code takes most of a second), so that the caller can read its
+    puzzles meanwhile; `run` then solves them:
+
+        with Solving(backends, limit=1, timeout=None) as solving:
+            entries = read_inputs(args)
+            solving.run(entries, on_answer)
+    """
+
+    def __init__(
+        self,
+        backends: Sequence[Backend],
+        *,
+        limit: int,
+        timeout: float | None,
+        keep_result: bool = False,
+    ) -> None:
+        self.backends = list(backends)
+        self.settings = Settings(
+            math.inf if timeout is None else timeout,
+            limit,
+            keep_result=keep_result,
+            peak_memory=False,  # not reported here
+        )
+        self.pool = Pool(
+            1, self.settings, {backend.name: backend for backend in backends}, batch=BATCH
+        )
+
+    def __enter__(self) -> Solving:
+        self.pool.prepare(backend.name for backend in self.backends)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pool.close()
+
+    def run(self, entries: Sequence[PuzzleEntry], on_answer: Callable[[Answer], None]) -> None:
+        """Every puzzle with every back-end, puzzle by puzzle; `on_answer` hears each checked
+        answer in that order, as it comes."""
+        tasks = plan(entries, [backend.name for backend in self.backends], 1)
+        per_puzzle = len(self.backends)
+        kill_at = kill_after(self.settings.timeout)
+        # answers in task order: after a kill in a batch, some tasks before it run again later
+        early: dict[int, Outcome] = {}
+        next_key = 0
+
+        def finished(outcome: Outcome) -> None:
+            nonlocal next_key
+            early[outcome.task.key] = outcome
+            while next_key in early:
+                outcome = early.pop(next_key)
+                next_key += 1
+                entry = entries[outcome.task.key // per_puzzle]
+                # the checker gets what the puzzle's time limit leaves (at least a moment)
+                left = kill_at - outcome.total_s
+                on_answer(answer_of(entry, outcome, time.monotonic() + max(left, 0.05)))
+
+        self.pool.run(tasks, finished)
+
+
 def solve_all(
     entries: Sequence[PuzzleEntry],
     backends: Sequence[Backend],
@@ -122,26 +184,9 @@ def solve_all(
     timeout: float | None,
     keep_result: bool = False,
 ) -> None:
-    """Every puzzle with every back-end, puzzle by puzzle, one worker process; `on_answer`
-    hears each checked answer in that order, as it comes."""
-    tasks = plan(entries, [backend.name for backend in backends], 1)
-    settings = Settings(
-        math.inf if timeout is None else timeout,
-        limit,
-        keep_result=keep_result,
-        peak_memory=False,  # not reported here
-    )
-    per_puzzle = len(backends)
-
-    def finished(outcome: Outcome) -> None:
-        entry = entries[outcome.task.key // per_puzzle]
-        # the checker gets what the puzzle's time limit leaves (at least a moment)
-        left = kill_after(settings.timeout) - outcome.total_s
-        on_answer(answer_of(entry, outcome, time.monotonic() + max(left, 0.05)))
-
-    backends_by_name = {backend.name: backend for backend in backends}
-    with Pool(1, settings, backends_by_name, batch=BATCH) as pool:
-        pool.run(tasks, finished)
+    """`Solving.run` for puzzles already read."""
+    with Solving(backends, limit=limit, timeout=timeout, keep_result=keep_result) as solving:
+        solving.run(entries, on_answer)
 
 
 def answer_of(entry: PuzzleEntry, outcome: Outcome, check_until: float = math.inf) -> Answer:

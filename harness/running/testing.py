@@ -142,6 +142,19 @@ class NativeBlockSolver(ReferenceSolver):
         raise AssertionError("unreachable: the regular expression takes centuries")
 
 
+class BlockOnEmptySolver(ReferenceSolver):
+    """Solves every puzzle but the empty grid, on which it blocks in C code holding the GIL
+    (as `native-block`): no thread of its worker runs, so the answers of the tasks before
+    it in its batch never leave the worker."""
+
+    name = "block-on-empty"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        if not any(model.values):
+            re.match(r"(a+)+b", "a" * 64)  # 2^64 steps in the regular expression engine
+        return super()._search(model, puzzle, limit, deadline)
+
+
 class SegfaultSolver(ReferenceSolver):
     """Crashes its process with a segmentation fault, as a buggy C extension does."""
 
@@ -247,6 +260,7 @@ CLASSES: dict[str, type[ReferenceSolver]] = {
         SleeperSolver,
         StallOnEmptySolver,
         NativeBlockSolver,
+        BlockOnEmptySolver,
         SegfaultSolver,
         RaisingSolver,
         ExitingSolver,

@@ -3,10 +3,17 @@
 Protocol (parent -> worker): `(task, backend, settings, announce)` or None to stop.
 Worker -> parent: if `announce`, `("start",)` once the solver is built and warmed up (the
 parent starts the task's clock there, so importing a library is not timed); then
-`("done", outcome)`. Or (parent -> worker) `("batch", [(task, backend), ...])`: tasks whose
-solvers the worker already built, under the settings it last received, each answered with
-its `("done", outcome)` as soon as it is finished. The parent asks for the announcement only when this worker has not
-built the solver yet or warm-up solves come first.
+`("done", outcome)`. Or (parent -> worker) `("batch", settings, [(task, backend), ...])`:
+tasks whose solvers the worker already built, answered with `("answers", [outcome, ...])`
+messages (`Outbox`): the answers finished within ANSWERS_SECONDS of each other, together
+(one message per fast answer cost a system call each way, more than a compiled engine's
+solve). The parent asks for the announcement only when this worker has not built the solver
+yet or warm-up solves come first. Or `("build", [backend, ...])`: build those solvers now
+(while the parent reads its puzzles), answered by `("built", [name, ...])`.
+
+Besides the pipe, the worker counts the tasks it has finished in `progress`, a shared
+integer the parent reads at every wake-up: it tells the parent when each task of a batch
+began (its clock and kill) and, when the worker is killed or dies, which task it was in.
 A worker that hangs is killed by the parent; one that dies is noticed by its sentinel.
 """
 
@@ -14,12 +21,12 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import math
 import os
 import random
 import resource
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -31,6 +38,10 @@ from puzzles.grid import Grid
 from puzzles.transform import Isomorph, random_isomorph
 from solvers.base import Result, Solver, Status
 from solvers.registry import Backend
+
+# A batch's answers wait in the worker about this long, to go together: the parent wakes
+# once per message, not once per answer.
+ANSWERS_SECONDS = 0.005
 
 
 @dataclass(frozen=True)
@@ -60,8 +71,9 @@ class Settings:
         return random.Random(f"{self.permute_seed}:{task.key}:{solve}").getrandbits(32)
 
 
-def main(conn: Connection, path: list[str]) -> None:
-    """The worker's loop; returns when the parent says stop or goes away."""
+def main(conn: Connection, path: list[str], progress: ctypes.c_int64 | None) -> None:
+    """The worker's loop; returns when the parent says stop or goes away. `progress` counts
+    the tasks finished, answered or not yet; without it (None) every answer is sent at once."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
     # Out of the terminal's process group too: a native solver that installs its own Ctrl-C
@@ -71,7 +83,7 @@ def main(conn: Connection, path: list[str]) -> None:
     _stdout_to_stderr()
     sys.path[:] = path  # back-ends registered by the caller import from the caller's path
     solvers: dict[str, Solver[Any]] = {}  # by back-end name: built once per worker
-    settings = Settings(math.inf)  # a batch runs under the settings of the task before it
+    outbox = Outbox(conn, 0.0 if progress is None else ANSWERS_SECONDS)
     while True:
         try:
             message = conn.recv()
@@ -79,18 +91,98 @@ def main(conn: Connection, path: list[str]) -> None:
             return
         if message is None:
             return
-        if message[0] == "batch":  # tasks whose solvers this worker holds: each answered
-            try:
-                for task, backend in message[1]:
-                    conn.send(("done", _run(None, task, backend, settings, solvers)))
-            except OSError:
-                return
-            continue
-        task, backend, settings, announce = message
         try:
-            conn.send(("done", _run(conn if announce else None, task, backend, settings, solvers)))
+            if message[0] == "build":  # solvers to hold before the tasks come
+                conn.send(("built", _build(message[1], solvers)))
+                continue
+            if message[0] == "batch":  # tasks whose solvers this worker holds
+                settings = message[1]
+                _run_batch(message[2], settings, solvers, progress, outbox)
+                continue
+            task, backend, settings, announce = message
+            outcome = _run(conn if announce else None, task, backend, settings, solvers)
+            if progress is not None:
+                progress.value += 1
+            with outbox.lock:  # a batch's last answers have gone: only this send
+                conn.send(("done", outcome))
         except OSError:  # the parent is gone (stopped or killed): nobody to answer
             return
+
+
+def _build(backends: list[Backend], solvers: dict[str, Solver[Any]]) -> list[str]:
+    """Build the back-ends' solvers (their warm-up included); the names of those built. A
+    failure is left for the first task of that back-end to meet and report."""
+    for backend in backends:
+        if backend.name not in solvers:
+            with contextlib.suppress(Exception):
+                solvers[backend.name] = backend.create()
+    return [backend.name for backend in backends if backend.name in solvers]
+
+
+def _run_batch(
+    tasks: list[tuple[Task, Backend]],
+    settings: Settings,
+    solvers: dict[str, Solver[Any]],
+    progress: ctypes.c_int64 | None,
+    outbox: Outbox,
+) -> None:
+    """Run the tasks in order, each answer handed to the outbox as it is finished."""
+    for task, backend in tasks:
+        outcome = _run(None, task, backend, settings, solvers)
+        if progress is not None:
+            progress.value += 1
+        outbox.add(outcome)
+    outbox.send()
+
+
+class Outbox:
+    """A batch's answers on their way to the parent, sent together once the oldest has
+    waited ANSWERS_SECONDS, and at the end of the batch. A thread sends the late ones, so
+    that a long task does not hold back the answers of the quick ones before it. With
+    `gather` 0 (no shared progress count to tell the parent which task a killed worker
+    was in) each answer goes at once."""
+
+    def __init__(self, conn: Connection, gather: float) -> None:
+        self.conn = conn
+        self.gather = gather
+        self.waiting: list[Outcome] = []
+        self.since = 0.0  # when the oldest waiting answer came (time.monotonic)
+        self.lock = threading.Condition()
+        if gather:
+            threading.Thread(target=self._send_late, daemon=True, name="outbox").start()
+
+    def add(self, outcome: Outcome) -> None:
+        with self.lock:
+            if not self.waiting:
+                self.since = time.monotonic()
+                self.lock.notify()
+            self.waiting.append(outcome)
+            if not self.gather:
+                self._send()
+
+    def send(self) -> None:
+        with self.lock:
+            self._send()
+
+    def _send(self) -> None:  # with the lock held
+        if self.waiting:
+            answers, self.waiting = self.waiting, []
+            self.conn.send(("answers", answers))
+
+    def _send_late(self) -> None:
+        with self.lock:
+            while True:
+                if not self.waiting:
+                    self.lock.wait()
+                    continue
+                late = self.since + self.gather - time.monotonic()
+                if late > 0:
+                    self.lock.wait(late)
+                    continue
+                try:
+                    self._send()
+                except OSError:  # the parent is gone: the main thread finds out too
+                    return
 
 
 def _run(
@@ -188,13 +280,14 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
 
-@contextlib.contextmanager
-def _memory_capped(limit_mb: float | None) -> Iterator[None]:
+def _memory_capped(limit_mb: float | None) -> contextlib.AbstractContextManager[None]:
     """Let this process's data (heap, anonymous maps, thread stacks) grow by at most
     `limit_mb` while the block runs: past it, allocation fails (MemoryError in Python)."""
-    if limit_mb is None:
-        yield
-        return
+    return contextlib.nullcontext() if limit_mb is None else _data_capped(limit_mb)
+
+
+@contextlib.contextmanager
+def _data_capped(limit_mb: float) -> Iterator[None]:
     soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
     cap = _data_bytes() + int(limit_mb * 1024 * 1024)
     resource.setrlimit(resource.RLIMIT_DATA, (cap if hard < 0 else min(cap, hard), hard))

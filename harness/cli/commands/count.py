@@ -10,7 +10,7 @@ from tabulate import tabulate
 
 from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.cli.output import print_json
-from harness.running.solving import Answer, add_solver_arguments, choose, format_seconds, solve_all
+from harness.running.solving import Answer, Solving, add_solver_arguments, choose, format_seconds
 
 EXAMPLES = """\
 examples:
@@ -39,7 +39,6 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    entries = read_inputs(args)
     backends = choose(args.solver)
     alphabet = read_options(args).alphabet
     finished: list[Answer] = []
@@ -52,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
         answer.report_failure()
         finished.append(answer)
 
-    solve_all(entries, backends, show, limit=args.limit, timeout=args.timeout)
+    with Solving(backends, limit=args.limit, timeout=args.timeout) as solving:
+        entries = read_inputs(args)  # while the worker builds the solvers
+        solving.run(entries, show)
     if not args.json and len(entries) > 1:
         print()
         print(summary(finished))

@@ -7,7 +7,7 @@ from typing import Any
 
 from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.cli.output import print_json
-from harness.running.solving import Answer, add_solver_arguments, choose, format_seconds, solve_all
+from harness.running.solving import Answer, Solving, add_solver_arguments, choose, format_seconds
 from puzzles.symbols import Alphabet
 from solvers.base import Status
 
@@ -49,7 +49,6 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    entries = read_inputs(args)
     backends = choose(args.solver)
     alphabet = read_options(args).alphabet  # write solutions the way the puzzles were read
     failed = 0
@@ -63,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
         answer.report_failure()
         failed += answer.failed
 
-    solve_all(entries, backends, show, limit=args.limit, timeout=args.timeout)
+    with Solving(backends, limit=args.limit, timeout=args.timeout) as solving:
+        entries = read_inputs(args)  # while the worker builds the solvers
+        solving.run(entries, show)
     return 1 if failed else 0
 
 
