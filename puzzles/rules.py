@@ -427,13 +427,6 @@ class Rules:
         return tuple(tuple(owner) for owner in owners)
 
     @cached_property
-    def unit_keys(self) -> tuple[tuple[int, ...], ...]:
-        """For each cell, `unit * (N + 1)` per unit it is in: adding a digit gives a number
-        that stands for (unit, digit), so a repeated number is a digit twice in a unit."""
-        stride = self.size + 1
-        return tuple(tuple(unit * stride for unit in units) for units in self.units_of)
-
-    @cached_property
     def knight_pairs(self) -> tuple[tuple[int, int], ...]:
         """Pairs of cells a knight's move apart (a < b), when anti-knight is on."""
         return self._move_pairs(KNIGHT_MOVES) if self.anti_knight else ()

@@ -56,6 +56,9 @@ class Verdict(StrEnum):
     UNKNOWN = "unknown"  # not settled (a timeout, an error, a limit of 1)
 
 
+_EXACT_VERDICTS = {0: Verdict.NONE, 1: Verdict.UNIQUE}  # else multiple
+
+
 class UnsupportedPuzzleError(SudokuBenchError):
     """A back-end cannot take this puzzle (a rule it cannot express, a size too large for its
     method); `Solver.solve` answers it with the status `unsupported`."""
@@ -146,7 +149,7 @@ class Result:
     def verdict(self) -> Verdict:
         """`none`, `unique` or `multiple` when the result settles it, else `unknown`."""
         if self.exact:
-            return {0: Verdict.NONE, 1: Verdict.UNIQUE}.get(self.count, Verdict.MULTIPLE)
+            return _EXACT_VERDICTS.get(self.count, Verdict.MULTIPLE)
         if self.count >= 2:
             return Verdict.MULTIPLE
         return Verdict.UNKNOWN

@@ -89,6 +89,19 @@ def test_fast_check_agrees_with_conflicts(rules: Rules, seed: int) -> None:
     assert has_conflicts(broken) == bool(conflicts(broken))
 
 
+@pytest.mark.parametrize("rules", GEOMETRIES[:6] + GEOMETRIES[8:], ids=str)
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS)
+def test_the_house_sum_finds_exactly_the_repeats(rules: Rules, seed: int) -> None:
+    """Random values in random cells, repeats or not: the one-sum check says what the
+    unit-by-unit check says."""
+    rng = random.Random(seed)
+    filled = rng.randrange(len(rules.cells) + 1)
+    cells = rng.sample(range(len(rules.cells)), filled)
+    grid = Grid.empty(rules).with_values({cell: rng.randint(1, rules.size) for cell in cells})
+    assert has_conflicts(grid) == bool(conflicts(grid))
+
+
 def test_the_house_sum_rejects_grids_whose_units_add_up_but_repeat() -> None:
     """The fast path's sum is of distinct bits, not of digits: every row, column and box of
     an all-5 grid adds up to 45, and each house of this one holds 1..9 once except that two

@@ -264,3 +264,15 @@ def test_a_36x36_grid_is_written_as_numbers_and_read_back() -> None:
     assert Grid.from_string(empty) == Grid.empty(rules)
     entries = read_text(line + "\n", "big", "line", ReadOptions())
     assert entries[0].puzzle == grid
+
+
+def test_a_number_json_cannot_hold_is_written_as_null() -> None:
+    """A counter's NaN or infinity would make the line no JSON: it is written as null."""
+    from harness.cli.output import json_line
+
+    record = {"nodes": 3, "counters": {"bound": float("nan"), "gap": [1.5, float("-inf")]}}
+    assert json.loads(json_line(record)) == {
+        "nodes": 3,
+        "counters": {"bound": None, "gap": [1.5, None]},
+    }
+    assert json_line({"nodes": 3}) == '{"nodes": 3}'

@@ -45,17 +45,22 @@ def result_record(
     }
 
 
-def print_json(record: dict[str, Any], out: TextIO | None = None) -> None:
-    """One object per line (JSON Lines) on stdout (or `out`), flushed so a pipe sees each."""
+def print_json(record: dict[str, Any], out: TextIO | None = None, *, flush: bool = True) -> None:
+    """One object per line (JSON Lines) on stdout (or `out`), flushed so a pipe sees each
+    (unless the caller flushes: `solve` and `count` after each message of answers)."""
     stream = out or sys.stdout
     stream.write(json_line(record) + "\n")
-    stream.flush()
+    if flush:
+        stream.flush()
 
 
 def json_line(record: Any) -> str:
     """`record` as one line of JSON. A number that is not finite (a counter's NaN) is written
     as null: `NaN` and `Infinity` are not JSON, and readers of JSON Lines reject them."""
-    return json.dumps(_finite(record), allow_nan=False)
+    try:  # the common case, at C speed: no such number (json refuses them here)
+        return json.dumps(record, allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(record), allow_nan=False)
 
 
 def _finite(value: Any) -> Any:

@@ -122,9 +122,9 @@ class Pool:
                 if not pending:
                     break
                 if self.batch > 1 and self._holds(slot, pending[0]):
-                    # the next batch goes while the worker still has the last one's second
-                    # half: it never waits for the parent between two batches
-                    if slot.task is None or (slot.solving and len(slot.queued) < self.batch // 2):
+                    # the next batch goes while the worker still has a whole one to do (as
+                    # far as the parent knows, which lags): it never waits for the parent
+                    if slot.task is None or (slot.solving and len(slot.queued) < self.batch):
                         self._assign_batch(slot, pending)
                 elif slot.task is None:
                     self._assign(slot, pending.popleft())

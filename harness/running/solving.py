@@ -138,7 +138,7 @@ class Solving:
             math.inf if timeout is None else timeout,
             limit,
             keep_result=keep_result,
-            peak_memory=False,  # not reported here
+            resources=False,  # not reported here
         )
         self.pool = Pool(
             1, self.settings, {backend.name: backend for backend in backends}, batch=BATCH
@@ -151,9 +151,16 @@ class Solving:
     def __exit__(self, *exc: object) -> None:
         self.pool.close()
 
-    def run(self, entries: Sequence[PuzzleEntry], on_answer: Callable[[Answer], None]) -> None:
+    def run(
+        self,
+        entries: Sequence[PuzzleEntry],
+        on_answer: Callable[[Answer], None],
+        *,
+        after_answers: Callable[[], None] | None = None,
+    ) -> None:
         """Every puzzle with every back-end, puzzle by puzzle; `on_answer` hears each checked
-        answer in that order, as it comes."""
+        answer in that order, as it comes, and `after_answers` is called once the answers
+        that came together have been heard (to flush the output once, not per answer)."""
         tasks = plan(entries, [backend.name for backend in self.backends], 1)
         per_puzzle = len(self.backends)
         kill_at = kill_after(self.settings.timeout)
@@ -172,7 +179,7 @@ class Solving:
                 left = kill_at - outcome.total_s
                 on_answer(answer_of(entry, outcome, time.monotonic() + max(left, 0.05)))
 
-        self.pool.run(tasks, finished)
+        self.pool.run(tasks, finished, tick=after_answers)
 
 
 def solve_all(

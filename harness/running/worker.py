@@ -58,9 +58,10 @@ class Settings:
     memory_limit_mb: float | None = None
     permute_seed: int | None = None
     keep_result: bool = False
-    # the peak resident memory of each solve (two /proc reads, most of a fast engine's task
-    # time): `solve` and `count`, which do not report it, turn it off
-    peak_memory: bool = True
+    # the CPU time and peak resident memory of each solve (two /proc reads and two system
+    # calls, most of a fast engine's task time): `solve` and `count`, which report neither,
+    # turn them off
+    resources: bool = True
 
     def isomorph_seed(self, task: Task, solve: int) -> int | None:
         """The seed of the isomorph that solve number `solve` of `task` meets (warm-ups come
@@ -192,7 +193,7 @@ def _run(
     settings: Settings,
     solvers: dict[str, Solver[Any]],
 ) -> Outcome:
-    meter = Meter(peak=settings.peak_memory)
+    meter = Meter(resources=settings.resources)
     seed = settings.isomorph_seed(task, settings.warmup)
     try:
         if backend.name not in solvers:
@@ -251,19 +252,20 @@ class Meter:
     cpu_s: float | None = None
     peak_mb: float | None = None
 
-    def __init__(self, *, peak: bool = True) -> None:
-        self.peak = peak  # False: no peak memory (None), no /proc reads
+    def __init__(self, *, resources: bool = True) -> None:
+        self.resources = resources  # False: wall time only (CPU and peak None)
 
     def __enter__(self) -> Meter:
-        if self.peak:
+        if self.resources:
             _reset_peak_rss()
-        self._wall, self._cpu = time.perf_counter(), time.process_time()
+            self._cpu = time.process_time()
+        self._wall = time.perf_counter()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.wall_s = time.perf_counter() - self._wall
-        self.cpu_s = time.process_time() - self._cpu
-        if self.peak:
+        if self.resources:
+            self.cpu_s = time.process_time() - self._cpu
             self.peak_mb = _peak_rss_mb()
 
 
@@ -320,7 +322,6 @@ def outcome_of(task: Task, result: Result) -> Outcome:
         guesses=result.guesses,
         counters=dict(result.counters),
         error=result.message if result.status in (Status.ERROR, Status.UNSUPPORTED) else "",
-        worker=os.getpid(),
     )
 
 

@@ -138,6 +138,8 @@ class Workspace:
             ]
         )
         self.buffer = np.zeros((SOLUTION_BUFFER, cells), dtype=np.int64)
+        # the buffer as the kernel gets it for a limit below its size (slicing costs per call)
+        self.buffers = [self.buffer[:limit] for limit in range(SOLUTION_BUFFER)]
         self.state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
 
 
@@ -273,7 +275,7 @@ def run(
     st = space.state
     st.fill(0)
     st[_FLAGS] = model.flags
-    buffer = space.buffer if limit >= SOLUTION_BUFFER else space.buffer[:limit]
+    buffer = space.buffer if limit >= SOLUTION_BUFFER else space.buffers[limit]
     found: list[tuple[int, ...]] = []
     seen: list[tuple[int, ...]] = []  # the solutions of abandoned runs
     while True:
@@ -283,7 +285,10 @@ def run(
         )  # fmt: skip
         state = st.tolist()  # one conversion: numpy scalars one by one cost more
         buffered = state[_BUFFERED]
-        if buffered:
+        if buffered == 1:  # the usual case: one row, without slicing
+            found.append(tuple(buffer[0].tolist()))
+            st[_BUFFERED] = 0
+        elif buffered:
             found += map(tuple, buffer[:buffered].tolist())
             st[_BUFFERED] = 0
         if code == _EXHAUSTED:

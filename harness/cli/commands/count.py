@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -41,23 +42,23 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     backends = choose(args.solver)
     alphabet = read_options(args).alphabet
-    finished: list[Answer] = []
+    tally = Tally()  # not the answers themselves: a file may hold millions of puzzles
 
     def show(answer: Answer) -> None:
         if args.json:
-            print_json(answer.record(alphabet))
+            print_json(answer.record(alphabet), flush=False)
         else:
             print(count_line(answer))
         answer.report_failure()
-        finished.append(answer)
+        tally.add(answer)
 
     with Solving(backends, limit=args.limit, timeout=args.timeout) as solving:
         entries = read_inputs(args)  # while the worker builds the solvers
-        solving.run(entries, show)
+        solving.run(entries, show, after_answers=sys.stdout.flush)
     if not args.json and len(entries) > 1:
         print()
-        print(summary(finished))
-    return 1 if any(answer.failed for answer in finished) else 0
+        print(tally.table())
+    return 1 if tally.failed else 0
 
 
 def count_line(answer: Answer) -> str:
@@ -73,20 +74,27 @@ def count_line(answer: Answer) -> str:
     return line
 
 
-def summary(finished: list[Answer]) -> str:
+class Tally:
     """Per back-end: how many puzzles got each verdict, wrong answers, total time."""
-    verdicts: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    seconds: defaultdict[str, float] = defaultdict(float)
-    for answer in finished:
+
+    def __init__(self) -> None:
+        self.verdicts: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self.seconds: defaultdict[str, float] = defaultdict(float)
+        self.failed = False  # a wrong grid or a crashed back-end
+
+    def add(self, answer: Answer) -> None:
         solver = answer.result.solver
-        verdicts[solver][answer.result.verdict] += 1
-        verdicts[solver]["wrong"] += answer.wrong
-        seconds[solver] += answer.result.total_s
-    rows = [
-        [solver, sum(counts[v] for v in VERDICTS)]
-        + [counts[v] for v in (*VERDICTS, "wrong")]
-        + [format_seconds(seconds[solver])]
-        for solver, counts in verdicts.items()
-    ]
-    headers = ["solver", "puzzles", *VERDICTS, "wrong", "total time"]
-    return tabulate(rows, headers=headers)
+        self.verdicts[solver][answer.result.verdict] += 1
+        self.verdicts[solver]["wrong"] += answer.wrong
+        self.seconds[solver] += answer.result.total_s
+        self.failed = self.failed or answer.failed
+
+    def table(self) -> str:
+        rows = [
+            [solver, sum(counts[v] for v in VERDICTS)]
+            + [counts[v] for v in (*VERDICTS, "wrong")]
+            + [format_seconds(self.seconds[solver])]
+            for solver, counts in self.verdicts.items()
+        ]
+        headers = ["solver", "puzzles", *VERDICTS, "wrong", "total time"]
+        return tabulate(rows, headers=headers)

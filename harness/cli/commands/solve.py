@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     def show(answer: Answer) -> None:
         nonlocal failed
         if args.json:
-            print_json(answer.record(alphabet))
+            print_json(answer.record(alphabet), flush=False)
         else:
             print_answer(answer, alphabet, line=args.line, limit=args.limit)
         answer.report_failure()
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
     with Solving(backends, limit=args.limit, timeout=args.timeout) as solving:
         entries = read_inputs(args)  # while the worker builds the solvers
-        solving.run(entries, show)
+        solving.run(entries, show, after_answers=sys.stdout.flush)
     return 1 if failed else 0
 
 
