@@ -172,6 +172,9 @@ class Grid:
         is drawn in a frame with borders where the regions change (`puzzles.picture`)."""
         rules = self.rules
         covered = alphabet.covers(rules.size)  # else numbers, right-aligned (a 36x36 grid)
+        if covered and rules.layout is None and len(blank) == 1:  # a character a cell: the line
+            template = _picture_template(rules.size, rules.box_rows, rules.box_cols)
+            return template.format(*self.to_line(alphabet, blank))
         width = 1 if covered else len(str(rules.size))
         digits = (blank, *_symbols(alphabet if covered else None, rules.size))
         digits = tuple(digit.rjust(width) for digit in digits)

@@ -57,10 +57,14 @@ def print_json(record: dict[str, Any], out: TextIO | None = None, *, flush: bool
 def json_line(record: Any) -> str:
     """`record` as one line of JSON. A number that is not finite (a counter's NaN) is written
     as null: `NaN` and `Infinity` are not JSON, and readers of JSON Lines reject them."""
-    try:  # the common case, at C speed: no such number (json refuses them here)
-        return json.dumps(record, allow_nan=False)
+    try:  # the common case, at C speed: no such number (the encoder refuses them)
+        return _STRICT.encode(record)
     except ValueError:
-        return json.dumps(_finite(record), allow_nan=False)
+        return _STRICT.encode(_finite(record))
+
+
+# made once: `json.dumps` with any option builds a new encoder per call
+_STRICT = json.JSONEncoder(allow_nan=False)
 
 
 def _finite(value: Any) -> Any:

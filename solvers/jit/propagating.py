@@ -186,8 +186,9 @@ class PropagatingJitSolver(Solver[JitModel]):
         self, model: JitModel, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
         space = self._space if puzzle.rules is self._rules else None
+        space = space or workspace(puzzle.rules)
         found, exhausted, timed_out, st = run(
-            model, space or workspace(puzzle.rules), limit, deadline
+            model.values, model.tables, model.flags, space, limit, deadline
         )
         return SearchOutcome(
             [_grid(puzzle.rules, digits) for digits in found],
@@ -208,10 +209,11 @@ class PropagatingJitSolver(Solver[JitModel]):
         assert self._tables is not None and self._space is not None
         start = time.perf_counter()
         values = bytearray(puzzle.values)  # numba reads it as uint8: the cheapest conversion
-        model = JitModel(self._tables, values, self._flags)
         built = time.perf_counter()
         deadline = _NO_DEADLINE if timeout is None else Deadline(timeout)
-        found, exhausted, timed_out, st = run(model, self._space, limit, deadline)
+        found, exhausted, timed_out, st = run(
+            values, self._tables, self._flags, self._space, limit, deadline
+        )
         solutions = [_grid(rules, digits) for digits in found]
         end = time.perf_counter()
         if timed_out:
@@ -263,7 +265,12 @@ _BUFFERED, _UNTRIED, _FLAGS = kernel.BUFFERED, kernel.UNTRIED, kernel.FLAGS
 
 
 def run(
-    model: JitModel, space: Workspace, limit: int, deadline: Deadline
+    values: bytearray,
+    tables: JitTables,
+    flags: int,
+    space: Workspace,
+    limit: int,
+    deadline: Deadline,
 ) -> tuple[list[tuple[int, ...]], bool, bool, list[int]]:
     """Search to the limit: (solutions' digits, exhausted, timed out, state vector as a list).
 
@@ -271,17 +278,16 @@ def run(
     longer count (the next run finds them again); on a timeout every solution seen in any
     run is returned, as `propagating` does.
     """
-    tables = model.tables
     st = space.state
     st.fill(0)
-    st[_FLAGS] = model.flags
+    st[_FLAGS] = flags
     buffer = space.buffer if limit >= SOLUTION_BUFFER else space.buffers[limit]
     found: list[tuple[int, ...]] = []
     seen: list[tuple[int, ...]] = []  # the solutions of abandoned runs
     while True:
         code = kernel.search(
-            model.values, tables.blob, tables.meta, space.blob, space.meta, tables.full, st,
-            buffer, limit, CHECK_EVERY,
+            values, tables.blob, tables.meta, space.blob, space.meta, tables.full, st, buffer,
+            limit, CHECK_EVERY,
         )  # fmt: skip
         state = st.tolist()  # one conversion: numpy scalars one by one cost more
         buffered = state[_BUFFERED]
@@ -314,6 +320,5 @@ def warm_up() -> None:
     rules = Rules.of_size(4)
     # a bytearray, as `_build` makes them: numba compiles per argument type
     empty = bytearray(rules.cell_count)
-    model = JitModel(jit_tables(rules), empty)
-    run(model, workspace(rules), 2, Deadline(None))
+    run(empty, jit_tables(rules), 0, workspace(rules), 2, Deadline(None))
     _warm = True
