@@ -219,13 +219,24 @@ def _encoding(symbols: str) -> bytes | None:
     return bytes(encoded[v] if v < len(encoded) else v for v in range(256))
 
 
+INVALID = 255  # what `_decoding` makes of a byte that is no symbol of the puzzle
+
+
 @cache
-def _decoding(alphabet: Alphabet, size: int) -> dict[int, int]:
-    """`str.translate` table: character -> value for the first `size` symbols and the blanks."""
-    table = {ord(blank): 0 for blank in alphabet.blanks}
-    for value, symbol in enumerate(alphabet.symbols[:size], 1):
-        table[ord(symbol)] = table[ord(symbol.lower())] = value
-    return table
+def _decoding(alphabet: Alphabet, size: int) -> bytes:
+    """`bytes.translate` table: byte -> value for the first `size` symbols and the blanks that
+    are one latin-1 byte (either case), INVALID for every other byte."""
+    table = bytearray([INVALID]) * 256
+    pairs = [(blank, 0) for blank in alphabet.blanks]
+    pairs += [
+        (char, value)
+        for value, symbol in enumerate(alphabet.symbols[:size], 1)
+        for char in (symbol, symbol.lower())
+    ]
+    for char, value in pairs:
+        if ord(char) < 256:
+            table[ord(char)] = value
+    return bytes(table)
 
 
 def _decode(
@@ -233,7 +244,8 @@ def _decode(
 ) -> tuple[Rules, tuple[int, ...]] | None:
     """The fast path of `Grid.from_string` (C speed): a well-formed line without spaces.
 
-    None sends the caller to the slow path, which finds and names what is wrong.
+    None sends the caller to the slow path, which finds and names what is wrong (or reads
+    the symbols that are not one latin-1 byte).
     """
     if rules is None:
         side = math.isqrt(len(text))
@@ -243,14 +255,13 @@ def _decode(
             rules = Rules.of_size(side)
         except RulesError:
             return None
-    if not text.isprintable():  # control characters would pass through as small values
+    if rules.size >= INVALID:
         return None
     try:
-        values = tuple(text.translate(_decoding(alphabet, rules.size)).encode("latin-1"))
+        values = tuple(text.encode("latin-1").translate(_decoding(alphabet, rules.size)))
     except UnicodeEncodeError:
         return None
-    # characters outside the table are left as they are: printable, so 32 or more
-    return (rules, values) if max(values) <= rules.size else None
+    return (rules, values) if max(values, default=0) <= rules.size else None
 
 
 def _invisible(text: str) -> tuple[int, str] | None:
