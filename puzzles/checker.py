@@ -217,8 +217,22 @@ class HouseSum:
         return (total >> self.low).bit_count() != total & ((1 << self.low) - 1)
 
 
-@cache
 def _house_sum(rules: Rules) -> HouseSum:
+    # by the fields that make the units: a file of killers (each with its own cages) has one
+    key: tuple[object, ...] = (rules.size, rules.box_rows, rules.box_cols, rules.diagonals)
+    key += (rules.layout, rules.extra_regions)
+    found = _HOUSE_SUMS.get(key)
+    if found is None:
+        if len(_HOUSE_SUMS) >= 64:  # a file of jigsaws, each its own: keep a few
+            _HOUSE_SUMS.clear()
+        found = _HOUSE_SUMS[key] = _house_sum_of(rules)
+    return found
+
+
+_HOUSE_SUMS: dict[tuple[object, ...], HouseSum] = {}
+
+
+def _house_sum_of(rules: Rules) -> HouseSum:
     n = rules.size
     low = (len(rules.houses) * n).bit_length()  # the count of a full grid fits
     width = n + n.bit_length()  # a house field's largest sum, N * 2^(N-1), fits
@@ -226,8 +240,8 @@ def _house_sum(rules: Rules) -> HouseSum:
     shares = []
     for units in rules.units_of:
         houses = [field[unit] for unit in units if unit in field]
-        digits = (sum(1 << (offset + d - 1) for offset in houses) for d in range(1, n + 1))
-        shares.append((0, *(share + len(houses) for share in digits)))
+        ones = sum(1 << offset for offset in houses)  # digit 1 in each of the cell's houses
+        shares.append((0, *((ones << digit) + len(houses) for digit in range(n))))
     full = sum(((1 << n) - 1) << offset for offset in field.values()) + len(rules.houses) * n
     return HouseSum(tuple(shares), low, full)
 

@@ -158,13 +158,14 @@ class Pool:
         for slot in self.slots:
             if not slot.building:
                 continue
-            slot.building = False
-            try:
+            try:  # still `building` meanwhile: Ctrl-C here kills it at once (`close`)
                 if slot.conn.poll(SETUP_SECONDS):
                     slot.built.update(slot.conn.recv()[1])
+                    slot.building = False
                     continue
             except (EOFError, OSError):
                 pass
+            slot.building = False
             self._replace(slot)  # it died or hung building: the first task builds anew
 
     def close(self) -> None:
