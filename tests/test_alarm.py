@@ -1,6 +1,7 @@
 """The in-process time limit (harness.running.alarm) stops work that swallows exceptions."""
 
 import signal
+import sys
 import time
 
 import pytest
@@ -43,3 +44,23 @@ def test_work_within_the_limit_leaves_no_timer_behind() -> None:
         sum(range(1000))
     assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_an_interruption_inside_a_finaliser_is_dropped_quietly() -> None:
+    """Python cannot raise in a finaliser: it would print "Exception ignored in ..." with a
+    traceback. The interruption is dropped there and the next one stops the work."""
+    reported: list[object] = []
+    outer = sys.unraisablehook
+    sys.unraisablehook = reported.append  # what Python would otherwise print
+    try:
+
+        class Slow:
+            def __del__(self) -> None:
+                plain_work(0.3)  # runs past the limit: interrupted inside a finaliser
+
+        with pytest.raises(TimeLimitExceeded), time_limit(0.1, "the work"):
+            Slow()
+            plain_work(30)
+    finally:
+        sys.unraisablehook = outer
+    assert reported == []

@@ -5,13 +5,16 @@ The work is interrupted by a timer signal (SIGALRM), which Python delivers betwe
 sound for pure-Python work such as building a sympy ideal. Only the main thread gets signals;
 elsewhere, or without SIGALRM, the limit is not enforced. The timer repeats until the block
 has ended: library code that catches every exception (sympy has such places) may swallow one
-interruption, but not all of them.
+interruption, but not all of them. An interruption that lands where Python cannot raise it (a
+finaliser, a weak reference's callback) is dropped quietly, not printed as "Exception
+ignored": the next repetition interrupts the work again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
@@ -47,7 +50,14 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
         if armed:
             raise TimeLimitExceeded(f"{what} took longer than the time limit ({seconds:g} s)")
 
+    report_unraisable = sys.unraisablehook
+
+    def unraisable(info: sys.UnraisableHookArgs) -> None:
+        if not isinstance(info.exc_value, TimeLimitExceeded):
+            report_unraisable(info)
+
     previous = signal.signal(signal.SIGALRM, expired)
+    sys.unraisablehook = unraisable
     signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_SECONDS)
     try:
         yield
@@ -57,3 +67,4 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 armed = False
         signal.signal(signal.SIGALRM, previous)
+        sys.unraisablehook = report_unraisable
