@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from puzzles.collections import load
 from puzzles.formats import PuzzleEntry
 from solvers.registry import Backend
 
@@ -165,6 +166,27 @@ def sample(entries: Sequence[PuzzleEntry], count: int | None) -> list[PuzzleEntr
         return list(entries)
     step = len(entries) / count
     return [entries[int(i * step)] for i in range(count)]
+
+
+def picked(
+    counts: Iterable[tuple[str, int | None]],
+) -> tuple[tuple[PuzzleEntry, ...], tuple[str, ...]]:
+    """The puzzles of the named collections, `count` of each (`sample`; None: all of them, 0:
+    the collection is left out), and each collection as a batch's `inputs` names it."""
+    entries: list[PuzzleEntry] = []
+    inputs: list[str] = []
+    for name, count in counts:
+        if count == 0:
+            continue
+        found = load(name)
+        chosen = sample(found, count)
+        entries += chosen
+        inputs.append(
+            name
+            if len(chosen) == len(found)
+            else f"{name} ({len(chosen)} of {len(found)}, evenly spread)"
+        )
+    return tuple(entries), tuple(inputs)
 
 
 def answered(row: dict[str, Any]) -> bool:

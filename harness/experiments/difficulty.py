@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.analysing.correlation import Correlation, spearman
-from harness.experiments.base import Batch, Design, Experiment, Results, sample, timed_out
+from harness.experiments.base import Batch, Design, Experiment, Results, picked, timed_out
 from harness.experiments.document import Document, percent
 from harness.generating.rating import LABELS, Rating, rating_from
 from harness.running.session import choose_backends
-from puzzles.collections import load
 from solvers.registry import get
 
 LABEL = "all"
@@ -137,33 +136,15 @@ class Difficulty(Experiment):
     )
 
     def design(self, quick: bool) -> Design:
-        entries = []
-        inputs = []
-        for name in SETS:
-            found = load(name)
-            chosen = sample(found, QUICK_PER_SET if quick else FULL_COUNTS[name])
-            entries += chosen
-            inputs.append(
-                name
-                if len(chosen) == len(found)
-                else f"{name} ({len(chosen)} of {len(found)}, evenly spread)"
-            )
+        entries, inputs = picked(
+            (name, QUICK_PER_SET if quick else FULL_COUNTS[name]) for name in SETS
+        )
         backends = choose_backends("all", lambda text: None)
         batch = Batch(
-            LABEL,
-            tuple(entries),
-            tuple(backends),
-            QUICK_TIMEOUT_S if quick else FULL_TIMEOUT_S,
-            tuple(inputs),
+            LABEL, entries, tuple(backends), QUICK_TIMEOUT_S if quick else FULL_TIMEOUT_S, inputs
         )
         # quick mode rates from the back-ends' run: a second pool of workers costs seconds
-        rating = Batch(
-            RATING_LABEL,
-            tuple(entries),
-            (get(RATER),),
-            RATING_TIMEOUT_S,
-            tuple(inputs),
-        )
+        rating = Batch(RATING_LABEL, entries, (get(RATER),), RATING_TIMEOUT_S, inputs)
         return Design(
             (batch,) if quick else (batch, rating),
             (

@@ -29,14 +29,12 @@ from harness.experiments.base import (
     answered,
     counter,
     median,
-    sample,
+    picked,
     share,
     spread,
     timed_out,
 )
 from harness.experiments.document import Document, percent
-from puzzles.collections import load
-from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
 from reductions.cnf import CnfReduction
 from solvers.registry import Backend, get
@@ -112,23 +110,12 @@ class Encodings(Experiment):
         chosen = tuple(e.backend for e in encodings())
         batches = []
         for size in SIZES:
-            entries: list[PuzzleEntry] = []
-            inputs = []
-            for name, full, few in size.sets:
-                count = few if quick else full
-                if count == 0:
-                    continue
-                found = load(name)
-                picked = sample(found, count)
-                entries += picked
-                inputs.append(
-                    name
-                    if len(picked) == len(found)
-                    else f"{name} ({len(picked)} of {len(found)}, evenly spread)"
-                )
+            entries, inputs = picked(
+                (name, few if quick else full) for name, full, few in size.sets
+            )
             if entries:
                 timeout = size.quick_timeout if quick else size.timeout
-                batches.append(Batch(size.label, tuple(entries), chosen, timeout, tuple(inputs)))
+                batches.append(Batch(size.label, entries, chosen, timeout, inputs))
         notes = [
             "Each puzzle is solved once per encoding (limit 1: the first solution), by CaDiCaL "
             "1.5.3 through PySAT, one worker process per task.",

@@ -32,13 +32,11 @@ from harness.experiments.base import (
     answered,
     counter,
     median,
-    sample,
+    picked,
     spread,
     timed_out,
 )
 from harness.experiments.document import Document
-from puzzles.collections import load
-from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
 from solvers.registry import Backend, get
 
@@ -200,23 +198,10 @@ class Models(Experiment):
     def design(self, quick: bool) -> Design:
         batches = []
         for label, methods, sets, full_timeout, quick_timeout in BATCHES:
-            entries: list[PuzzleEntry] = []
-            inputs = []
-            for name, full, few in sets:
-                count = few if quick else full
-                if count == 0:
-                    continue
-                found = load(name)
-                picked = sample(found, count)
-                entries += picked
-                inputs.append(
-                    name
-                    if len(picked) == len(found)
-                    else f"{name} ({len(picked)} of {len(found)}, evenly spread)"
-                )
+            entries, inputs = picked((name, few if quick else full) for name, full, few in sets)
             chosen = tuple(m.backend for m in models() if m.method in methods)
             timeout = quick_timeout if quick else full_timeout
-            batches.append(Batch(label, tuple(entries), chosen, timeout, tuple(inputs)))
+            batches.append(Batch(label, entries, chosen, timeout, inputs))
         notes = [
             "Each puzzle is solved once per configuration (limit 1: the first solution), one "
             "worker process per task, every solver on one thread.",

@@ -24,12 +24,11 @@ from harness.experiments.base import (
     Results,
     answered,
     median,
-    sample,
+    picked,
     share,
     timed_out,
 )
 from harness.experiments.document import Document, percent
-from puzzles.collections import load
 from solvers.logic import LEVELS
 from solvers.logic.techniques import TECHNIQUES
 from solvers.registry import Backend, get
@@ -106,24 +105,16 @@ class Propagation(Experiment):
     )
 
     def design(self, quick: bool) -> Design:
-        entries = []
-        inputs = []
-        for name in SETS:
-            found = load(name)
-            count = QUICK_PER_SET if quick else (FULL_17CLUE if name == "17clue" else None)
-            chosen = sample(found, count)
-            entries += chosen
-            inputs.append(
-                name
-                if len(chosen) == len(found)
-                else f"{name} ({len(chosen)} of {len(found)}, evenly spread)"
-            )
+        entries, inputs = picked(
+            (name, QUICK_PER_SET if quick else (FULL_17CLUE if name == "17clue" else None))
+            for name in SETS
+        )
         batch = Batch(
             LABEL,
-            tuple(entries),
+            entries,
             tuple(level.backend for level in levels()),
             QUICK_TIMEOUT_S if quick else FULL_TIMEOUT_S,
-            tuple(inputs),
+            inputs,
         )
         return Design(
             (batch,),
