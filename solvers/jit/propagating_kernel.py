@@ -68,6 +68,24 @@ def _is_single(mask: int) -> bool:
     return mask & (mask - 1) == 0
 
 
+@njit(cache=True, inline="always")
+def _mark_units(
+    cell: int,
+    units_of: np.ndarray,
+    nunits_of: np.ndarray,
+    dirty: np.ndarray,
+    ndirty: int,
+    low: int,
+) -> tuple[int, int]:
+    """Mark the cell's units dirty: the number of dirty units then, and the lowest of them."""
+    for j in range(nunits_of[cell]):
+        unit = units_of[cell, j]
+        ndirty += 1 - dirty[unit]
+        dirty[unit] = 1
+        low = min(low, unit)
+    return ndirty, low
+
+
 @njit(cache=True)
 def _write_digits(row: np.ndarray, cand: np.ndarray) -> None:
     """A solved state's digits (bit d-1 set -> d) into a row of the solution buffer."""
@@ -167,11 +185,7 @@ def propagate(
                         weights[units_of[peer, j]] += 1
                     ok = False
                     break
-                for j in range(nunits_of[peer]):
-                    unit = units_of[peer, j]
-                    ndirty += 1 - dirty[unit]
-                    dirty[unit] = 1
-                    low = min(low, unit)
+                ndirty, low = _mark_units(peer, units_of, nunits_of, dirty, ndirty, low)
                 if _is_single(mask):
                     pending[npending] = peer
                     npending += 1
@@ -218,11 +232,7 @@ def propagate(
                         cand[cell] = mask
                         pending[npending] = cell
                         npending += 1
-                        for j in range(nunits_of[cell]):
-                            unit = units_of[cell, j]
-                            ndirty += 1 - dirty[unit]
-                            dirty[unit] = 1
-                            low = min(low, unit)
+                        ndirty, low = _mark_units(cell, units_of, nunits_of, dirty, ndirty, low)
                         hidden_singles += 1
                 if not ok:
                     break
@@ -269,11 +279,7 @@ def propagate(
                             ok = False
                             break
                         cand[cell] = mask
-                        for j in range(nunits_of[cell]):
-                            unit = units_of[cell, j]
-                            ndirty += 1 - dirty[unit]
-                            dirty[unit] = 1
-                            low = min(low, unit)
+                        ndirty, low = _mark_units(cell, units_of, nunits_of, dirty, ndirty, low)
                         if _is_single(mask):
                             pending[npending] = cell
                             npending += 1
@@ -325,11 +331,7 @@ def propagate(
                     filtered += _popcount(masks[k] ^ mask)
                     cell = cells[k]
                     cand[cell] = mask
-                    for j in range(nunits_of[cell]):
-                        unit = units_of[cell, j]
-                        ndirty += 1 - dirty[unit]
-                        dirty[unit] = 1
-                        low = min(low, unit)
+                    ndirty, low = _mark_units(cell, units_of, nunits_of, dirty, ndirty, low)
                     if _is_single(mask):
                         pending[npending] = cell
                         npending += 1
