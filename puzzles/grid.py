@@ -258,10 +258,11 @@ def _decode(
     if rules.size >= INVALID:
         return None
     try:
-        values = tuple(text.encode("latin-1").translate(_decoding(alphabet, rules.size)))
+        raw = text.encode("latin-1").translate(_decoding(alphabet, rules.size))
     except UnicodeEncodeError:
         return None
-    return (rules, values) if max(values, default=0) <= rules.size else None
+    # the table maps every byte that is no symbol of a value up to the size to INVALID
+    return None if INVALID in raw else (rules, tuple(raw))
 
 
 def _invisible(text: str) -> tuple[int, str] | None:

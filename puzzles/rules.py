@@ -248,8 +248,13 @@ class Rules:
         """The JSON form: only what differs from classic rules of this size is written.
 
         Cells are named `r1c1` (row and column from 1); `regions` is N rows of N region
-        numbers (from 1), a picture of the jigsaw.
+        numbers (from 1), a picture of the jigsaw. A new dict each call; the lists in it are
+        shared by every call: copy one before changing it.
         """
+        return dict(self._json_form)
+
+    @cached_property  # written into every `--json` record of `solve` and `count`
+    def _json_form(self) -> dict[str, Any]:
         data: dict[str, Any] = {"size": self.size}
         if (self.box_rows, self.box_cols) != default_box_shape(self.size):
             data["box"] = f"{self.box_rows}x{self.box_cols}"
