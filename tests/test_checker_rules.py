@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from puzzles import Grid, Rules, conflicts, is_solution, is_valid_puzzle, solution_problems
-from puzzles.checker import has_conflicts
+from puzzles.checker import _fills_every_house, has_conflicts
 from puzzles.collections import load
 from tests.formats_strategies import GEOMETRIES, SEEDS, X_BASES, random_solution, remove_cells
 
@@ -100,6 +100,29 @@ def test_the_house_sum_finds_exactly_the_repeats(rules: Rules, seed: int) -> Non
     cells = rng.sample(range(len(rules.cells)), filled)
     grid = Grid.empty(rules).with_values({cell: rng.randint(1, rules.size) for cell in cells})
     assert has_conflicts(grid) == bool(conflicts(grid))
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [rules for rules in GEOMETRIES if rules.layout is None and not rules.diagonals],
+    ids=str,
+)
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS)
+def test_the_box_houses_check_agrees_with_the_units(rules: Rules, seed: int) -> None:
+    """Complete grids, solutions with cells traded or changed: the rows, columns and boxes
+    checked by shifted additions (`BoxHouses`) say what the unit-by-unit check says."""
+    rng = random.Random(seed)
+    values = list(random_solution(rules, rng).values)
+    for _ in range(rng.randrange(3)):
+        cell, other = rng.sample(range(len(values)), 2)
+        if rng.random() < 0.5:
+            values[cell], values[other] = values[other], values[cell]
+        else:
+            values[cell] = rng.randint(1, rules.size)
+    grid = Grid(rules, tuple(values))
+    assert _fills_every_house(grid) == (not conflicts(grid))
+    assert is_solution(Grid.empty(rules), grid) == (not conflicts(grid))
 
 
 def test_the_house_sum_rejects_grids_whose_units_add_up_but_repeat() -> None:
