@@ -309,6 +309,8 @@ class Pool:
                     self._restart_clock(slot, time.monotonic())
                     continue
                 for answer in message[1] if message[0] == "answers" else [message[1]]:
+                    if message[0] == "answers":  # in the order of the worker's tasks
+                        answer = Outcome.unpacked(slot.task, answer)
                     if answer.status != Status.ERROR:  # the worker keeps the solver
                         slot.built.add(answer.task.solver)
                     answers.append(answer)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 from puzzles.formats import PuzzleEntry
@@ -87,6 +88,19 @@ class Outcome:
     def answered(self) -> bool:
         return Status(self.status).answered
 
+    def packed(self) -> tuple[Any, ...]:
+        """The outcome without its task, for a worker's message of answers: the task's key,
+        then every other field in order. The parent holds the task (`unpacked`); sending it
+        back, and the objects of a whole dataclass, cost more than a compiled engine's solve."""
+        return (self.task.key, *_PACKED(self))
+
+    @classmethod
+    def unpacked(cls, task: Task, packed: tuple[Any, ...]) -> Outcome:
+        """The outcome of `task` from its `packed` form; the key must be the task's."""
+        if packed[0] != task.key:
+            raise RuntimeError(f"the answer of task {packed[0]} came for task {task.key}")
+        return cls(task, *packed[1:])
+
     def record(self) -> dict[str, Any]:
         """Flat keys for the store, CSV and JSON."""
         row = asdict(self.task)
@@ -114,6 +128,10 @@ class Outcome:
             "permutation": self.permutation,
             "host": self.host,
         }
+
+
+# every field but the task, in the order of the class (`Outcome.packed`)
+_PACKED = attrgetter(*[item.name for item in fields(Outcome)][1:])
 
 
 def collection_of(entry: PuzzleEntry) -> str:

@@ -4,8 +4,8 @@ Protocol (parent -> worker): `(task, backend, settings, announce)` or None to st
 Worker -> parent: if `announce`, `("start",)` once the solver is built and warmed up (the
 parent starts the task's clock there, so importing a library is not timed); then
 `("done", outcome)`. Or (parent -> worker) `("batch", settings, [(task, backend), ...])`:
-tasks whose solvers the worker already built, answered with `("answers", [outcome, ...])`
-messages (`Outbox`): the answers finished within ANSWERS_SECONDS of each other, together
+tasks whose solvers the worker already built, answered in task order with `("answers",
+[packed outcome, ...])` messages (`Outbox`, `Outcome.packed`): the answers finished within ANSWERS_SECONDS of each other, together
 (one message per fast answer cost a system call each way, more than a compiled engine's
 solve). The parent asks for the announcement only when this worker has not built the solver
 yet or warm-up solves come first. Or `("build", [backend, ...])`: build those solvers now
@@ -132,7 +132,7 @@ def _run_batch(
         outcome = _run(None, task, backend, settings, solvers)
         if progress is not None:
             progress.value += 1
-        outbox.add(outcome)
+        outbox.add(outcome.packed())
     outbox.send()
 
 
@@ -146,18 +146,18 @@ class Outbox:
     def __init__(self, conn: Connection, gather: float) -> None:
         self.conn = conn
         self.gather = gather
-        self.waiting: list[Outcome] = []
+        self.waiting: list[tuple[Any, ...]] = []  # `Outcome.packed`
         self.since = 0.0  # when the oldest waiting answer came (time.monotonic)
         self.lock = threading.Condition()
         if gather:
             threading.Thread(target=self._send_late, daemon=True, name="outbox").start()
 
-    def add(self, outcome: Outcome) -> None:
+    def add(self, packed: tuple[Any, ...]) -> None:
         with self.lock:
             if not self.waiting:
                 self.since = time.monotonic()
                 self.lock.notify()
-            self.waiting.append(outcome)
+            self.waiting.append(packed)
             if not self.gather:
                 self._send()
 
