@@ -192,7 +192,7 @@ def _keeps_givens(puzzle: Grid, grid: Grid) -> bool:
 
 def _fills_every_house(grid: Grid) -> bool:
     """Every house holds every digit once, at C speed: the rows, columns and boxes alone by
-    three products (`BoxHouses`), other houses by one sum (`HouseSum`)."""
+    shifted additions (`BoxHouses`), other houses by one sum (`HouseSum`)."""
     rules = grid.rules
     if rules.layout is None and not rules.diagonals and not rules.extra_regions:
         return _box_houses(rules.size, rules.box_rows, rules.box_cols).full(grid.values)

@@ -63,8 +63,9 @@ def json_line(record: Any) -> str:
         return _STRICT.encode(_finite(record))
 
 
-# made once: `json.dumps` with any option builds a new encoder per call
-_STRICT = json.JSONEncoder(allow_nan=False)
+# made once: `json.dumps` with any option builds a new encoder per call; records are trees
+# of fresh dicts and lists, never circular
+_STRICT = json.JSONEncoder(allow_nan=False, check_circular=False)
 
 
 def _finite(value: Any) -> Any:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 import multiprocessing
 import platform
 import signal
@@ -344,6 +345,8 @@ class Pool:
         """An answer that came after the time limit counts as a timeout: every back-end gets
         the same limit, whether it stops itself or is stopped."""
         limit = self.settings.timeout
+        if limit == math.inf:
+            return outcome
         if (outcome.answered or outcome.status is Status.GAVE_UP) and outcome.total_s > limit:
             outcome.error = (
                 f"{outcome.status} after {outcome.total_s:.3f} s, past the {limit:g} s limit"

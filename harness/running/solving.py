@@ -104,7 +104,9 @@ class Answer:
 
     def record(self, alphabet: Alphabet = DEFAULT) -> dict[str, Any]:
         """The `--json` record, plus `verified`: every returned grid passed the rule checker."""
-        return {**result_record(self.entry, self.result, alphabet), "verified": not self.wrong}
+        record = result_record(self.entry, self.result, alphabet)
+        record["verified"] = not self.wrong
+        return record
 
 
 def choose(spec: str) -> list[Backend]:
@@ -171,14 +173,20 @@ class Solving:
 
         def finished(outcome: Outcome) -> None:
             nonlocal next_key
-            early[outcome.task.key] = outcome
-            while next_key in early:
-                outcome = early.pop(next_key)
+            if outcome.task.key != next_key:  # held until the answers before it have come
+                early[outcome.task.key] = outcome
+                return
+            while True:
                 next_key += 1
                 entry = entries[outcome.task.key // per_puzzle]
                 # the checker gets what the puzzle's time limit leaves (at least a moment)
-                left = kill_at - outcome.total_s
-                on_answer(answer_of(entry, outcome, time.monotonic() + max(left, 0.05)))
+                until = kill_at
+                if until != math.inf:
+                    until = time.monotonic() + max(kill_at - outcome.total_s, 0.05)
+                on_answer(answer_of(entry, outcome, until))
+                if next_key not in early:
+                    return
+                outcome = early.pop(next_key)
 
         # The puzzles and tasks live to the end: a full collection scanning them all again
         # and again cost more per answer than a compiled engine's solve.
