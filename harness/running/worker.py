@@ -285,7 +285,10 @@ def _peak_rss_mb() -> float:
 def _memory_capped(limit_mb: float | None) -> contextlib.AbstractContextManager[None]:
     """Let this process's data (heap, anonymous maps, thread stacks) grow by at most
     `limit_mb` while the block runs: past it, allocation fails (MemoryError in Python)."""
-    return contextlib.nullcontext() if limit_mb is None else _data_capped(limit_mb)
+    return _NO_CAP if limit_mb is None else _data_capped(limit_mb)
+
+
+_NO_CAP = contextlib.nullcontext()  # reusable: made once, not per task
 
 
 @contextlib.contextmanager
