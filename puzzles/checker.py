@@ -204,8 +204,8 @@ def _fills_every_house(grid: Grid) -> bool:
 class BoxHouses:
     """The rows, columns and boxes of a grid checked by a few big-integer additions.
 
-    Digit d of a cell becomes 2^(d-1) in a field of `width` bytes, and the grid one number
-    of those fields in cell order. Adding copies of it shifted by a house's cell offsets
+    Digit d of a cell becomes 2^(d-1) in a field of a few bytes (`tables`: one per byte),
+    and the grid one number of those fields in cell order. Adding copies of it shifted by a house's cell offsets
     adds up, in every field, the window of cells that ends there: at each house's last
     cell, the house (a box shape of R x C makes rows C then R windows, columns R then C).
     N powers of two add up to N set bits only when no two are equal (else they carry), so

@@ -188,7 +188,7 @@ class Solving:
                     return
                 outcome = early.pop(next_key)
 
-        # The puzzles and tasks live to the end: a full collection scanning them all again
+        # The puzzles and tasks live to the end: full collections scanning them all again
         # and again cost more per answer than a compiled engine's solve.
         gc.freeze()
         try:

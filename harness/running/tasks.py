@@ -90,8 +90,8 @@ class Outcome:
 
     def packed(self) -> tuple[Any, ...]:
         """The outcome without its task, for a worker's message of answers: the task's key,
-        then every other field in order. The parent holds the task (`unpacked`); sending it
-        back, and the objects of a whole dataclass, cost more than a compiled engine's solve."""
+        then every other field in order. The parent holds the task (`unpacked`): sending it
+        back, and pickling a whole dataclass, costs more than a compiled engine's solve."""
         return (self.task.key, *_PACKED(self))
 
     @classmethod

@@ -5,9 +5,9 @@ Worker -> parent: if `announce`, `("start",)` once the solver is built and warme
 parent starts the task's clock there, so importing a library is not timed); then
 `("done", outcome)`. Or (parent -> worker) `("batch", settings, [(task, backend), ...])`:
 tasks whose solvers the worker already built, answered in task order with `("answers",
-[packed outcome, ...])` messages (`Outbox`, `Outcome.packed`): the answers finished within ANSWERS_SECONDS of each other, together
-(one message per fast answer cost a system call each way, more than a compiled engine's
-solve). The parent asks for the announcement only when this worker has not built the solver
+[packed outcome, ...])` messages (`Outbox`, `Outcome.packed`): the answers finished within
+ANSWERS_SECONDS of each other, together (one message per fast answer costs a system call
+each way, more than a compiled engine's solve). The parent asks for the announcement only when this worker has not built the solver
 yet or warm-up solves come first. Or `("build", [backend, ...])`: build those solvers now
 (while the parent reads its puzzles), answered by `("built", [name, ...])`.
 
