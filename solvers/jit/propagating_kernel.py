@@ -23,6 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import cgutils, types
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 # Indices into the kernel's state vector `st`.
 DEPTH = 0
@@ -555,13 +559,38 @@ def choose(
     return count
 
 
+@intrinsic
+def _as_matrix(typingctx, vector, rows, cols):  # type: ignore[no-untyped-def]
+    """A contiguous vector of rows * cols items viewed as a C-ordered matrix, by setting the
+    shape and strides only: `reshape` calls a generic stride helper, and for the 14
+    matrices unpacked per call of `search` that cost 0.5 µs, 4% of a 17-clue puzzle."""
+    matrix = types.Array(vector.dtype, 2, "C")
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        source = make_array(signature.args[0])(context, builder, args[0])
+        view = make_array(matrix)(context, builder)
+        itemsize = source.itemsize
+        populate_array(
+            view,
+            data=source.data,
+            shape=cgutils.pack_array(builder, [args[1], args[2]]),
+            strides=cgutils.pack_array(builder, [builder.mul(args[2], itemsize), itemsize]),
+            itemsize=itemsize,
+            meminfo=source.meminfo,
+            parent=source.parent,
+        )
+        return impl_ret_borrowed(context, builder, matrix, view._getvalue())
+
+    return matrix(vector, types.intp, types.intp), codegen
+
+
 @njit(cache=True)
 def _matrix(blob: np.ndarray, meta: np.ndarray, index: int) -> np.ndarray:
     """Array `index` of a packed blob, as a matrix (see `solvers.jit.propagating.pack`)."""
     offset = meta[3 * index]
     rows = meta[3 * index + 1]
     cols = meta[3 * index + 2]
-    return blob[offset : offset + rows * cols].reshape((rows, cols))
+    return _as_matrix(blob[offset : offset + rows * cols], rows, cols)  # type: ignore[call-arg]
 
 
 @njit(cache=True)
