@@ -662,9 +662,9 @@ def search(
                 npending += 1
             else:
                 start[cell] = full
-        placeds[0, :] = 0
-        weights[:] = 1
         for index in range(units.shape[0]):
+            placeds[0, index] = 0
+            weights[index] = 1
             dirty[index] = True
         if not propagate(
             cands[0], placeds[0], pending, npending, dirty, changed, peers, npeers, units,
@@ -727,11 +727,16 @@ def search(
         number = current[depth]
         cell = choice_cells[depth, number]
         bit = choice_bits[depth, number]
+        # element by element: a slice assignment tests the arrays for overlap and broadcasts
         trial = cands[depth + 1]
-        trial[:] = cands[depth]
+        source = cands[depth]
+        for index in range(trial.shape[0]):
+            trial[index] = source[index]
         trial[cell] = bit
         trial_placed = placeds[depth + 1]
-        trial_placed[:] = placeds[depth]
+        source = placeds[depth]
+        for index in range(trial_placed.shape[0]):
+            trial_placed[index] = source[index]
         pending[0] = cell
         for k in range(nunits_of[cell]):
             dirty[units_of[cell, k]] = True
