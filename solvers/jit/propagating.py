@@ -14,6 +14,7 @@ so that no timed `solve` ever pays for it.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -188,7 +189,7 @@ class PropagatingJitSolver(Solver[JitModel]):
         space = self._space if puzzle.rules is self._rules else None
         space = space or workspace(puzzle.rules)
         found, exhausted, timed_out, st = run(
-            model.values, model.tables, model.flags, space, limit, deadline
+            model.values, model.tables, model.flags, space, limit, deadline.at
         )
         return SearchOutcome(
             [_grid(puzzle.rules, digits) for digits in found],
@@ -204,17 +205,21 @@ class PropagatingJitSolver(Solver[JitModel]):
         (model, outcome, deadline, the counters merged twice) cost half as much again.
         """
         rules = puzzle.rules
-        if rules is not self._rules or limit < 1:
+        if rules is not self._rules or limit < 1 or (timeout is not None and timeout <= 0):
             return super().solve(puzzle, limit=limit, timeout=timeout)
         assert self._tables is not None and self._space is not None
         start = time.perf_counter()
         values = bytearray(puzzle.values)  # numba reads it as uint8: the cheapest conversion
         built = time.perf_counter()
-        deadline = _NO_DEADLINE if timeout is None else Deadline(timeout)
+        deadline = math.inf if timeout is None else start + timeout
         found, exhausted, timed_out, st = run(
             values, self._tables, self._flags, self._space, limit, deadline
         )
-        solutions = [_grid(rules, digits) for digits in found]
+        # one solution is the usual case: a comprehension costs more than making its grid
+        if len(found) == 1:
+            solutions = [_grid(rules, found[0])]
+        else:
+            solutions = [_grid(rules, digits) for digits in found]
         end = time.perf_counter()
         if timed_out:
             status = Status.TIMEOUT
@@ -231,9 +236,6 @@ class PropagatingJitSolver(Solver[JitModel]):
             search_s=end - built,
             counters=counters_of(st),
         )
-
-
-_NO_DEADLINE = Deadline(None)
 
 
 def _grid(rules: Rules, digits: tuple[int, ...]) -> Grid:
@@ -270,9 +272,10 @@ def run(
     flags: int,
     space: Workspace,
     limit: int,
-    deadline: Deadline,
+    deadline: float,
 ) -> tuple[list[tuple[int, ...]], bool, bool, list[int]]:
-    """Search to the limit: (solutions' digits, exhausted, timed out, state vector as a list).
+    """Search to the limit, or to `deadline` (a `time.perf_counter` reading; math.inf: no
+    limit): (solutions' digits, exhausted, timed out, state vector as a list).
 
     With restarts, a run that spends its node budget is abandoned and its solutions no
     longer count (the next run finds them again); on a timeout every solution seen in any
@@ -283,7 +286,7 @@ def run(
     st[_FLAGS] = flags
     buffer = space.buffer if limit >= SOLUTION_BUFFER else space.buffers[limit]
     found: list[tuple[int, ...]] = []
-    seen: list[tuple[int, ...]] = []  # the solutions of abandoned runs
+    seen: list[tuple[int, ...]] = []  # the solutions of abandoned runs (with restarts)
     while True:
         code = kernel.search(
             values, tables.blob, tables.meta, space.blob, space.meta, tables.full, st, buffer,
@@ -304,7 +307,7 @@ def run(
         if code == _RESTARTED:
             seen += [solution for solution in found if solution not in seen]
             found = []
-        if deadline.expired():
+        if time.perf_counter() >= deadline:
             found += [solution for solution in seen if solution not in found]
             return found[:limit], False, True, state
 
@@ -320,5 +323,5 @@ def warm_up() -> None:
     rules = Rules.of_size(4)
     # a bytearray, as `_build` makes them: numba compiles per argument type
     empty = bytearray(rules.cell_count)
-    run(empty, jit_tables(rules), 0, workspace(rules), 2, Deadline(None))
+    run(empty, jit_tables(rules), 0, workspace(rules), 2, math.inf)
     _warm = True
