@@ -248,3 +248,23 @@ def test_solve_hears_answers_in_puzzle_order_after_a_kill_in_a_batch() -> None:
         timeout=0.5,
     )
     assert heard == [(f"p{n}", "timeout" if n == 3 else "limit") for n in range(8)]
+
+
+def test_a_packed_answer_is_its_outcome_less_the_task() -> None:
+    """A batch's answers cross the pipe without their task, which the parent holds: packing
+    and unpacking give the same outcome back, and an answer for another task is refused."""
+    from dataclasses import replace
+
+    from harness.running.tasks import Task
+    from solvers.base import Status, Verdict
+
+    task = Task(5, "seeds", "seeds:1", "9x9", SEED, "propagating", 0)
+    outcome = Outcome(
+        task, Status.SOLVED, count=1, exact=True, verdict=Verdict.UNIQUE, solutions=["1" * 81],
+        build_s=0.25, solve_s=0.5, nodes=3, counters={"nodes": 3.0}, worker=7, wall_s=0.75,
+    )  # fmt: skip
+    packed = outcome.packed()
+    assert not any(isinstance(item, Task) for item in packed)
+    assert Outcome.unpacked(task, packed) == outcome
+    with pytest.raises(RuntimeError, match="task 5 came for task 6"):
+        Outcome.unpacked(replace(task, key=6), packed)
