@@ -256,6 +256,10 @@ def propagate(
             inside = 0
             for k in range(ncommon[number]):
                 inside |= cand[common[number, k]]
+            # A digit placed in u or v is in neither rest (its cell's peers lost it), so it
+            # is never locked: without other digits inside, nothing goes.
+            if not inside & ~(placed[u] | placed[v]):
+                continue
             u_mask = 0
             for k in range(nu_rest[number]):
                 u_mask |= cand[u_rest[number, k]]
