@@ -515,18 +515,22 @@ def choose(
     three candidates or more and some digit has only two places left in a house (`pairs`:
     off with AllDifferent filtering, as in the pure-Python engine).
     """
+    # weight / candidates compared as integer cross products: the same order and ties as
+    # the floats (distinct quotients of small integers differ by far more than a rounding)
     best = -1
-    best_score = 0.0
+    best_weight = 0
+    best_count = 1
     for cell in range(cand.shape[0]):
         mask = cand[cell]
         if not _is_single(mask):
             weight = 0
             for k in range(nunits_of[cell]):
                 weight += weights[units_of[cell, k]]
-            score = weight / _popcount(mask)
-            if score >= best_score:
+            count = _popcount(mask)
+            if weight * best_count >= best_weight * count:
                 best = cell
-                best_score = score
+                best_weight = weight
+                best_count = count
     if best < 0:
         return 0
     if pairs and _popcount(cand[best]) > 2:
