@@ -45,19 +45,19 @@ def _padded(rows: tuple[tuple[int, ...], ...]) -> tuple[Array, Array]:
     return matrix, lengths
 
 
-def pack(arrays: list[Array]) -> tuple[Array, Array]:
-    """Arrays as one int64 blob and its index (offset, rows, columns per array)."""
-    meta = np.zeros(3 * len(arrays), dtype=np.int64)
-    offset = 0
+def pack(arrays: list[Array]) -> Array:
+    """Arrays as one int64 blob headed by its index: (offset, rows, columns) per array, the
+    offsets from the blob's start (one argument for the kernel: each costs at every call)."""
+    head = 3 * len(arrays)
+    sizes = [max(array.size, 1) for array in arrays]
+    blob = np.zeros(head + sum(sizes), dtype=np.int64)
+    offset = head
     for number, array in enumerate(arrays):
         matrix = array.reshape(array.shape[0], -1) if array.ndim else array.reshape(1, 1)
-        meta[3 * number : 3 * number + 3] = (offset, matrix.shape[0], matrix.shape[1])
-        offset += matrix.size
-    blob = np.zeros(max(offset, 1), dtype=np.int64)
-    for number, array in enumerate(arrays):
-        start = meta[3 * number]
-        blob[start : start + array.size] = array.ravel()
-    return blob, meta
+        blob[3 * number : 3 * number + 3] = (offset, matrix.shape[0], matrix.shape[1])
+        blob[offset : offset + array.size] = array.ravel()
+        offset += sizes[number]
+    return blob
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,6 @@ class JitTables:
     units: int
     width: int  # the most alternatives a branch point can have
     blob: Array
-    meta: Array
 
 
 @cache
@@ -93,8 +92,8 @@ def jit_tables(rules: Rules) -> JitTables:
     inter = np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)
     # the order `kernel.search` unpacks them in
     arrays = [peers, npeers, units, ulen, house, units_of, nunits_of, inter, common, ncommon]
-    arrays += [u_rest, nu_rest, v_rest, nv_rest]
-    blob, meta = pack(arrays)
+    arrays += [u_rest, nu_rest, v_rest, nv_rest, np.array([(1 << rules.size) - 1])]
+    blob = pack(arrays)
     return JitTables(
         size=rules.size,
         full=(1 << rules.size) - 1,
@@ -102,7 +101,6 @@ def jit_tables(rules: Rules) -> JitTables:
         units=len(rules.units),
         width=max(rules.size, int(ulen.max())),
         blob=blob,
-        meta=meta,
     )
 
 
@@ -119,7 +117,7 @@ class Workspace:
     def __init__(self, tables: JitTables) -> None:
         cells, nunits, width = tables.cells, tables.units, tables.width
         levels = cells + 2  # the root, and every level places a cell at least
-        self.blob, self.meta = pack(
+        self.blob = pack(
             [
                 np.zeros((levels, cells)),  # candidates per level
                 np.zeros((levels, nunits)),  # digits placed per unit, per level
@@ -288,10 +286,7 @@ def run(
     found: list[tuple[int, ...]] = []
     seen: list[tuple[int, ...]] = []  # the solutions of abandoned runs (with restarts)
     while True:
-        code = kernel.search(
-            values, tables.blob, tables.meta, space.blob, space.meta, tables.full, st, buffer,
-            limit, CHECK_EVERY,
-        )  # fmt: skip
+        code = kernel.search(values, tables.blob, space.blob, st, buffer, limit, CHECK_EVERY)
         state = st.tolist()  # one conversion: numpy scalars one by one cost more
         buffered = state[_BUFFERED]
         if buffered == 1:  # the usual case: one row, without slicing

@@ -593,28 +593,25 @@ def _as_matrix(typingctx, vector, rows, cols):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _matrix(blob: np.ndarray, meta: np.ndarray, index: int) -> np.ndarray:
+def _matrix(blob: np.ndarray, index: int) -> np.ndarray:
     """Array `index` of a packed blob, as a matrix (see `solvers.jit.propagating.pack`)."""
-    offset = meta[3 * index]
-    rows = meta[3 * index + 1]
-    cols = meta[3 * index + 2]
+    offset = blob[3 * index]
+    rows = blob[3 * index + 1]
+    cols = blob[3 * index + 2]
     return _as_matrix(blob[offset : offset + rows * cols], rows, cols)  # type: ignore[call-arg]
 
 
 @njit(cache=True)
-def _vector(blob: np.ndarray, meta: np.ndarray, index: int) -> np.ndarray:
-    offset = meta[3 * index]
-    return blob[offset : offset + meta[3 * index + 1] * meta[3 * index + 2]]
+def _vector(blob: np.ndarray, index: int) -> np.ndarray:
+    offset = blob[3 * index]
+    return blob[offset : offset + blob[3 * index + 1] * blob[3 * index + 2]]
 
 
 @njit(cache=True)
 def search(
     values: bytearray,
     tab: np.ndarray,
-    tab_meta: np.ndarray,
     work: np.ndarray,
-    work_meta: np.ndarray,
-    full: int,
     st: np.ndarray,
     solutions: np.ndarray,
     limit: int,
@@ -622,39 +619,40 @@ def search(
 ) -> int:
     """Run (or resume) the search; EXHAUSTED, AT_LIMIT or PAUSED.
 
-    The tables and the work arrays come packed in two int64 blobs (a call with thirty
-    arrays costs more than solving an easy puzzle). The first call (`st` all zero) starts
+    The tables and the work arrays come packed in two int64 blobs, each headed by its
+    index (a call with thirty arrays costs more than solving an easy puzzle). The first call (`st` all zero) starts
     from the puzzle's `values` (0 = empty); the work arrays need no clearing, so one set of
     them serves every puzzle of a rules. Solutions are written to `solutions` as digits
     (`st[BUFFERED]` of them); when it is full the kernel pauses.
     """
-    peers = _matrix(tab, tab_meta, 0)
-    npeers = _vector(tab, tab_meta, 1)
-    units = _matrix(tab, tab_meta, 2)
-    ulen = _vector(tab, tab_meta, 3)
-    house = _vector(tab, tab_meta, 4)
-    units_of = _matrix(tab, tab_meta, 5)
-    nunits_of = _vector(tab, tab_meta, 6)
-    inter = _matrix(tab, tab_meta, 7)
-    common = _matrix(tab, tab_meta, 8)
-    ncommon = _vector(tab, tab_meta, 9)
-    u_rest = _matrix(tab, tab_meta, 10)
-    nu_rest = _vector(tab, tab_meta, 11)
-    v_rest = _matrix(tab, tab_meta, 12)
-    nv_rest = _vector(tab, tab_meta, 13)
-    cands = _matrix(work, work_meta, 0)
-    placeds = _matrix(work, work_meta, 1)
-    choice_cells = _matrix(work, work_meta, 2)
-    choice_bits = _matrix(work, work_meta, 3)
-    nchoices = _vector(work, work_meta, 4)
-    current = _vector(work, work_meta, 5)
-    pending = _vector(work, work_meta, 6)
-    dirty = _vector(work, work_meta, 7)
-    changed = _vector(work, work_meta, 8)
-    weights = _vector(work, work_meta, 9)
-    hits = _vector(work, work_meta, 10)
-    stale = _vector(work, work_meta, 11)
-    scratch = _matrix(work, work_meta, 12)
+    peers = _matrix(tab, 0)
+    npeers = _vector(tab, 1)
+    units = _matrix(tab, 2)
+    ulen = _vector(tab, 3)
+    house = _vector(tab, 4)
+    units_of = _matrix(tab, 5)
+    nunits_of = _vector(tab, 6)
+    inter = _matrix(tab, 7)
+    common = _matrix(tab, 8)
+    ncommon = _vector(tab, 9)
+    u_rest = _matrix(tab, 10)
+    nu_rest = _vector(tab, 11)
+    v_rest = _matrix(tab, 12)
+    nv_rest = _vector(tab, 13)
+    full = _vector(tab, 14)[0]  # every digit's bit
+    cands = _matrix(work, 0)
+    placeds = _matrix(work, 1)
+    choice_cells = _matrix(work, 2)
+    choice_bits = _matrix(work, 3)
+    nchoices = _vector(work, 4)
+    current = _vector(work, 5)
+    pending = _vector(work, 6)
+    dirty = _vector(work, 7)
+    changed = _vector(work, 8)
+    weights = _vector(work, 9)
+    hits = _vector(work, 10)
+    stale = _vector(work, 11)
+    scratch = _matrix(work, 12)
     alldiff = (st[FLAGS] & WITH_ALLDIFF) != 0
     pairs = not alldiff  # two-place branching helps singles, not full filtering (measured)
     capacity = solutions.shape[0]
