@@ -134,12 +134,19 @@ class Workspace:
                 # AllDifferent filtering's cells, masks, results, mates, owners, queue,
                 # parents (cell, digit) and unmatched cells
                 np.zeros((9, max(width + 1, kernel.SLOTS))),
+                np.zeros(kernel.STATE_SIZE),  # the kernel's state vector
+                np.zeros((SOLUTION_BUFFER, cells)),  # solutions' digits not yet read
             ]
         )
-        self.buffer = np.zeros((SOLUTION_BUFFER, cells), dtype=np.int64)
-        # the buffer as the kernel gets it for a limit below its size (slicing costs per call)
-        self.buffers = [self.buffer[:limit] for limit in range(SOLUTION_BUFFER)]
-        self.state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+        # views of the last two, which Python reads and sets between calls
+        start, stop = self._bounds(13)
+        self.state = self.blob[start:stop]
+        start, stop = self._bounds(14)
+        self.buffer = self.blob[start:stop].reshape(SOLUTION_BUFFER, cells)
+
+    def _bounds(self, index: int) -> tuple[int, int]:
+        offset, rows, cols = self.blob[3 * index : 3 * index + 3].tolist()
+        return offset, offset + rows * cols
 
 
 @cache
@@ -282,11 +289,11 @@ def run(
     st = space.state
     st.fill(0)
     st[_FLAGS] = flags
-    buffer = space.buffer if limit >= SOLUTION_BUFFER else space.buffers[limit]
+    buffer = space.buffer
     found: list[tuple[int, ...]] = []
     seen: list[tuple[int, ...]] = []  # the solutions of abandoned runs (with restarts)
     while True:
-        code = kernel.search(values, tables.blob, space.blob, st, buffer, limit, CHECK_EVERY)
+        code = kernel.search(values, tables.blob, space.blob, limit, CHECK_EVERY)
         state = st.tolist()  # one conversion: numpy scalars one by one cost more
         buffered = state[_BUFFERED]
         if buffered == 1:  # the usual case: one row, without slicing

@@ -612,18 +612,18 @@ def search(
     values: bytearray,
     tab: np.ndarray,
     work: np.ndarray,
-    st: np.ndarray,
-    solutions: np.ndarray,
     limit: int,
     check_every: int,
 ) -> int:
     """Run (or resume) the search; EXHAUSTED, AT_LIMIT or PAUSED.
 
     The tables and the work arrays come packed in two int64 blobs, each headed by its
-    index (a call with thirty arrays costs more than solving an easy puzzle). The first call (`st` all zero) starts
-    from the puzzle's `values` (0 = empty); the work arrays need no clearing, so one set of
-    them serves every puzzle of a rules. Solutions are written to `solutions` as digits
-    (`st[BUFFERED]` of them); when it is full the kernel pauses.
+    index: every argument costs at every call (a call with thirty arrays costs more than
+    solving an easy puzzle). The work blob holds the state vector `st` and the solution
+    buffer too. The first call (`st` all zero) starts from the puzzle's `values`
+    (0 = empty); the work arrays need no clearing, so one set of them serves every puzzle
+    of a rules. Solutions are written to the buffer as digits (`st[BUFFERED]` of them);
+    when it is full (`limit` rows at most are used), the kernel pauses.
     """
     peers = _matrix(tab, 0)
     npeers = _vector(tab, 1)
@@ -653,9 +653,11 @@ def search(
     hits = _vector(work, 10)
     stale = _vector(work, 11)
     scratch = _matrix(work, 12)
+    st = _vector(work, 13)
+    solutions = _matrix(work, 14)
     alldiff = (st[FLAGS] & WITH_ALLDIFF) != 0
     pairs = not alldiff  # two-place branching helps singles, not full filtering (measured)
-    capacity = solutions.shape[0]
+    capacity = min(limit, solutions.shape[0])
     if st[STARTED] == 0:
         st[STARTED] = 1
         st[NODES] = 1
