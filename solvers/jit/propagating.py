@@ -139,14 +139,14 @@ class Workspace:
             ]
         )
         # views of the last two, which Python reads and sets between calls
-        start, stop = self._bounds(13)
-        self.state = self.blob[start:stop]
-        start, stop = self._bounds(14)
-        self.buffer = self.blob[start:stop].reshape(SOLUTION_BUFFER, cells)
+        self.state = unpacked(self.blob, kernel.STATE_ARRAY).reshape(-1)
+        self.buffer = unpacked(self.blob, kernel.SOLUTIONS_ARRAY)
 
-    def _bounds(self, index: int) -> tuple[int, int]:
-        offset, rows, cols = self.blob[3 * index : 3 * index + 3].tolist()
-        return offset, offset + rows * cols
+
+def unpacked(blob: Array, index: int) -> Array:
+    """Array `index` of a packed blob, as a matrix view (what the kernel's `_matrix` reads)."""
+    offset, rows, cols = blob[3 * index : 3 * index + 3].tolist()
+    return blob[offset : offset + rows * cols].reshape(rows, cols)
 
 
 @cache

@@ -46,6 +46,10 @@ RUN_BUDGET = 13  # the node budget of the current run
 FLAGS = 14  # set by the caller: WITH_ALLDIFF | WITH_RESTARTS
 STATE_SIZE = 15
 
+# the work blob's arrays that Python reads and sets between calls (`Workspace`)
+STATE_ARRAY = 13
+SOLUTIONS_ARRAY = 14
+
 WITH_ALLDIFF = 1  # AllDifferent filtering, locked candidates in whole passes, cell branching
 WITH_RESTARTS = 2
 RESTART_FIRST = 100  # solvers.propagating's: the first run's node budget, growing 1.5 times
@@ -653,8 +657,8 @@ def search(
     hits = _vector(work, 10)
     stale = _vector(work, 11)
     scratch = _matrix(work, 12)
-    st = _vector(work, 13)
-    solutions = _matrix(work, 14)
+    st = _vector(work, STATE_ARRAY)
+    solutions = _matrix(work, SOLUTIONS_ARRAY)
     alldiff = (st[FLAGS] & WITH_ALLDIFF) != 0
     pairs = not alldiff  # two-place branching helps singles, not full filtering (measured)
     capacity = min(limit, solutions.shape[0])
