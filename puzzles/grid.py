@@ -64,6 +64,8 @@ class Grid:
                 grid = object.__new__(cls)
                 object.__setattr__(grid, "rules", fast[0])
                 object.__setattr__(grid, "values", fast[1])
+                if alphabet is DEFAULT and "0" not in text and text == text.upper():
+                    object.__setattr__(grid, "_line", text)  # what `to_line` writes
                 return grid
         invisible = _invisible(text)
         if invisible is not None:  # else it counted as a cell: "82 cells is no puzzle size"
@@ -153,8 +155,20 @@ class Grid:
     def to_line(self, alphabet: Alphabet = DEFAULT, blank: str | None = None) -> str:
         """One line of N² symbols; `blank` defaults to the alphabet's first blank (`.`).
 
-        Past the alphabet's symbols (a 36x36 grid), N² numbers separated by spaces."""
+        Past the alphabet's symbols (a 36x36 grid), N² numbers separated by spaces. The
+        default line is kept once written or read (`from_string`): `solve` and `count`
+        write the puzzle and the solution of every answer, a file of them.
+        """
         empty = alphabet.blanks[0] if blank is None else blank
+        if alphabet is DEFAULT and empty == DEFAULT.blanks[0]:
+            line: str | None = self.__dict__.get("_line")
+            if line is None:
+                line = self._written(DEFAULT, empty)
+                object.__setattr__(self, "_line", line)
+            return line
+        return self._written(alphabet, empty)
+
+    def _written(self, alphabet: Alphabet, empty: str) -> str:
         if not alphabet.covers(self.rules.size):
             return " ".join(str(v) if v else empty for v in self.values)
         # value v is symbol v (0: the blank), at C speed: `solve` and `count` write every

@@ -96,3 +96,25 @@ def test_grids_are_immutable_and_checked() -> None:
         Grid(grid.rules, (10, *grid.values[1:]))
     with pytest.raises(PuzzleFormatError, match="9 rows of 9 values"):
         Grid.from_rows(BOARD[:8], grid.rules)
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79", 9),
+        ("530070000600195000098000060800060003400803001700020006060000280000419005000080079", 9),
+        ("abc.....g1" * 25 + "abcdef", 16),
+    ],
+    ids=["canonical", "zero-blanks", "lower-case"],
+)
+def test_the_line_kept_is_the_line_written(text: str, size: int) -> None:
+    """A grid keeps its default line once read or written: always the canonical one (`.`
+    for empty, upper-case symbols), whatever the line it was read from; equality and hashing
+    look at the values only."""
+    grid = Grid.from_string(text, Rules.of_size(size))
+    fresh = Grid(grid.rules, grid.values)  # no line kept yet
+    assert grid.to_line() == fresh.to_line() == fresh.to_line()
+    symbols = ".123456789ABCDEFG"
+    assert grid.to_line() == "".join(symbols[value] for value in grid.values)
+    assert grid == fresh and hash(grid) == hash(fresh)
+    assert grid.picture() == fresh.picture()
