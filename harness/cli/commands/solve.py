@@ -72,15 +72,12 @@ def run(args: argparse.Namespace) -> int:
 def print_answer(answer: Answer, alphabet: Alphabet, *, line: bool, limit: int = 1) -> None:
     result = answer.result
     head = f"{answer.entry.id}  {result.solver}  {describe_outcome(answer, limit)}"
-    print(f"{head}  {describe_times(answer)}")
+    text = [f"{head}  {describe_times(answer)}\n"]
     if result.message:
-        print(f"  {result.message}")
+        text.append(f"  {result.message}\n")
     for grid in result.solutions:
-        if line:
-            print(grid.to_line(alphabet))
-        else:
-            print(grid.picture(alphabet))
-            print()
+        text.append(f"{grid.to_line(alphabet)}\n" if line else f"{grid.picture(alphabet)}\n\n")
+    sys.stdout.write("".join(text))  # one write: `solve FILE` prints thousands of answers
 
 
 def describe_outcome(answer: Answer, limit: int) -> str:
