@@ -65,7 +65,6 @@ class JitTables:
     """A rules' index tables packed for the kernel (see `kernel.search` for the order)."""
 
     size: int
-    full: int
     cells: int
     units: int
     width: int  # the most alternatives a branch point can have
@@ -92,11 +91,10 @@ def jit_tables(rules: Rules) -> JitTables:
     inter = np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)
     # the order `kernel.search` unpacks them in
     arrays = [peers, npeers, units, ulen, house, units_of, nunits_of, inter, common, ncommon]
-    arrays += [u_rest, nu_rest, v_rest, nv_rest, np.array([(1 << rules.size) - 1])]
+    arrays += [u_rest, nu_rest, v_rest, nv_rest, np.array([(1 << rules.size) - 1])]  # every digit
     blob = pack(arrays)
     return JitTables(
         size=rules.size,
-        full=(1 << rules.size) - 1,
         cells=rules.cell_count,
         units=len(rules.units),
         width=max(rules.size, int(ulen.max())),
