@@ -11,6 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from harness.cli import main
 from puzzles.collections import load
@@ -276,3 +278,22 @@ def test_a_number_json_cannot_hold_is_written_as_null() -> None:
         "counters": {"bound": None, "gap": [1.5, None]},
     }
     assert json_line({"nodes": 3}) == '{"nodes": 3}'
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(JSON_VALUES)
+def test_json_lines_are_what_json_dumps_writes(value: object) -> None:
+    """The encoder made once (`output._strict_encoder`) writes what `json.dumps` writes."""
+    from harness.cli.output import json_line
+
+    assert json_line(value) == json.dumps(value)

@@ -94,6 +94,7 @@ class Pool:
         self.backends = dict(backends)
         self.ctx = context()
         self.host = platform.node()  # the workers run here: every outcome records it
+        self.kill_s = kill_after(settings.timeout)  # a task's clock runs this long
         self.slots = [self._start_worker() for _ in range(jobs)]
 
     def __enter__(self) -> Pool:
@@ -119,23 +120,20 @@ class Pool:
         self._await_builds()
         pending = deque(tasks)
         while pending or self._busy():
-            for slot in self.slots:
-                if not pending:
-                    break
-                if self.batch > 1 and self._holds(slot, pending[0]):
-                    # the next batch goes while the worker still has a whole one to do (as
-                    # far as the parent knows, which lags): it never waits for the parent
-                    if slot.task is None or (slot.solving and len(slot.queued) < self.batch):
-                        self._assign_batch(slot, pending)
-                elif slot.task is None:
-                    self._assign(slot, pending.popleft())
+            self._feed(pending)
             busy = self._busy()
             nearest = min(slot.deadline for slot in busy)
             timeout = min(max(nearest - time.monotonic(), 0.0), tick_seconds)
             ready = set(wait([w for s in busy for w in (s.conn, s.process.sentinel)], timeout))
+            arrived: list[Outcome] = []
             for slot in busy:
                 if slot.conn in ready or slot.process.sentinel in ready:
-                    self._receive(slot, on_done, pending)
+                    self._receive(slot, arrived.append, pending)
+            # the workers get their next tasks before the answers are reported: reporting a
+            # message's answers takes about as long as the worker's work left in hand
+            self._feed(pending)
+            for outcome in arrived:
+                on_done(outcome)
             now = time.monotonic()
             for slot in self._busy():
                 self._observe(slot, now)
@@ -143,6 +141,19 @@ class Pool:
                     self._kill(slot, now, on_done, pending)
             if tick is not None:
                 tick()
+
+    def _feed(self, pending: deque[Task]) -> None:
+        """Give idle workers a task, or a batch; a batching worker its next batch while it
+        still has a whole one to do (as far as the parent knows, which lags): it never
+        waits for the parent."""
+        for slot in self.slots:
+            if not pending:
+                return
+            if self.batch > 1 and self._holds(slot, pending[0]):
+                if slot.task is None or (slot.solving and len(slot.queued) < self.batch):
+                    self._assign_batch(slot, pending)
+            elif slot.task is None:
+                self._assign(slot, pending.popleft())
 
     def prepare(self, names: Iterable[str]) -> None:
         """Have every worker build these back-ends' solvers now, while the caller does
@@ -210,11 +221,10 @@ class Pool:
         ready = backend.name in slot.built and not warmup
         slot.task, slot.solving = task, ready
         slot.started = time.monotonic()
-        limit = kill_after(self.settings.timeout)
         if ready:
-            slot.deadline = slot.started + limit
+            slot.deadline = slot.started + self.kill_s
         else:  # no warm-up, no product: 0 times an infinite limit is NaN
-            slot.deadline = slot.started + SETUP_SECONDS + (warmup * limit if warmup else 0.0)
+            slot.deadline = slot.started + SETUP_SECONDS + (warmup * self.kill_s if warmup else 0.0)
         try:
             slot.conn.send((task, backend, self.settings, not ready))
         except OSError:  # the idle worker died (killed from outside): give the task a new one
@@ -247,18 +257,19 @@ class Pool:
         else:
             slot.queued.extend(tasks)
 
-    def _next(self, slot: _Slot) -> None:
-        """The worker answered its current task: its clock moves to the next of its batch."""
+    def _next(self, slot: _Slot, now: float) -> None:
+        """The worker answered its current task: its clock moves to the next of its batch,
+        starting `now` (when the answer was read)."""
         slot.answered += 1
         if not slot.queued:
             self._free(slot)
             return
         slot.task = slot.queued.popleft()
-        self._restart_clock(slot, time.monotonic())
+        self._restart_clock(slot, now)
 
     def _restart_clock(self, slot: _Slot, now: float) -> None:
         slot.started = now
-        slot.deadline = now + kill_after(self.settings.timeout)
+        slot.deadline = now + self.kill_s
 
     def _observe(self, slot: _Slot, now: float) -> None:
         """A worker that finished a task since the parent last looked has begun the next:
@@ -305,9 +316,10 @@ class Pool:
         try:
             while slot.task is not None and slot.conn.poll():
                 message = slot.conn.recv()
+                now = time.monotonic()  # once per message: it holds up to hundreds of answers
                 if message[0] == "start":
                     slot.solving = True
-                    self._restart_clock(slot, time.monotonic())
+                    self._restart_clock(slot, now)
                     continue
                 for answer in message[1] if message[0] == "answers" else [message[1]]:
                     if message[0] == "answers":  # in the order of the worker's tasks
@@ -315,7 +327,7 @@ class Pool:
                     if answer.status != Status.ERROR:  # the worker keeps the solver
                         slot.built.add(answer.task.solver)
                     answers.append(answer)
-                    self._next(slot)
+                    self._next(slot, now)
         except (EOFError, OSError):  # the pipe broke: the worker died (see the caller)
             pass
         # outside the `try`: an error of the caller's (its stdout is full) is its own
