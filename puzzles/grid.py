@@ -189,10 +189,9 @@ class Grid:
         if covered and rules.layout is None and len(blank) == 1:  # a character a cell: the line
             line = self.to_line(alphabet, blank)
             if line.isascii():  # a byte a cell: bytes' %-format, twice as fast as str.format
-                template = _picture_bytes(rules.size, rules.box_rows, rules.box_cols)
-                return (template % tuple(line.encode())).decode()
-            template = _picture_template(rules.size, rules.box_rows, rules.box_cols)
-            return template.format(*line)
+                cells = _picture_bytes(rules.size, rules.box_rows, rules.box_cols)
+                return (cells % tuple(line.encode())).decode()
+            return _picture_template(rules.size, rules.box_rows, rules.box_cols).format(*line)
         width = 1 if covered else len(str(rules.size))
         digits = (blank, *_symbols(alphabet if covered else None, rules.size))
         digits = tuple(digit.rjust(width) for digit in digits)
