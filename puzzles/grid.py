@@ -159,14 +159,17 @@ class Grid:
         default line is kept once written or read (`from_string`): `solve` and `count`
         write the puzzle and the solution of every answer, a file of them.
         """
-        empty = alphabet.blanks[0] if blank is None else blank
-        if alphabet is DEFAULT and empty == DEFAULT.blanks[0]:
-            line: str | None = self.__dict__.get("_line")
+        if alphabet is DEFAULT and (blank is None or blank == _DEFAULT_BLANK):
+            fields = self.__dict__
+            line: str | None = fields.get("_line")
             if line is None:
-                line = self._written(DEFAULT, empty)
-                object.__setattr__(self, "_line", line)
+                if self.rules.size <= _DEFAULT_COVERS:
+                    line = bytes(self.values).translate(_DEFAULT_ENCODING).decode("latin-1")
+                else:
+                    line = self._written(DEFAULT, _DEFAULT_BLANK)
+                fields["_line"] = line  # set directly: the dataclass is frozen
             return line
-        return self._written(alphabet, empty)
+        return self._written(alphabet, alphabet.blanks[0] if blank is None else blank)
 
     def _written(self, alphabet: Alphabet, empty: str) -> str:
         if not alphabet.covers(self.rules.size):
@@ -241,6 +244,13 @@ def _encoding(symbols: str) -> bytes | None:
         return None
     return bytes(encoded[v] if v < len(encoded) else v for v in range(256))
 
+
+# the default line's table and the sizes it covers, looked up once: `solve` and `count` write
+# every solution of a file of puzzles
+_DEFAULT_BLANK = DEFAULT.blanks[0]
+_DEFAULT_ENCODING = _encoding(_DEFAULT_BLANK + DEFAULT.symbols)
+assert _DEFAULT_ENCODING is not None  # the default symbols are ASCII
+_DEFAULT_COVERS = len(DEFAULT.symbols)
 
 INVALID = 255  # what `_decoding` makes of a byte that is no symbol of the puzzle
 

@@ -268,3 +268,41 @@ def test_a_packed_answer_is_its_outcome_less_the_task() -> None:
     assert Outcome.unpacked(task, packed) == outcome
     with pytest.raises(RuntimeError, match="task 5 came for task 6"):
         Outcome.unpacked(replace(task, key=6), packed)
+
+
+def test_a_solvers_result_is_packed_in_the_order_of_the_outcome() -> None:
+    """The worker packs a result without making its Outcome (`packed_outcome`): unpacked,
+    it is the outcome made field by field, by name."""
+    import os
+
+    from harness.running.tasks import Task
+    from harness.running.worker import Meter, packed_outcome
+    from puzzles.grid import Grid
+    from solvers.registry import get
+
+    task = Task(5, "seeds", "seeds:1", "9x9", SEED, "propagating", 0)
+    result = get("propagating").create().solve(Grid.from_string(SEED), limit=2)
+    with Meter(resources=True) as meter:
+        pass
+    packed = packed_outcome(task.key, result, meter, 17, keep_result=True)
+    assert Outcome.unpacked(task, packed) == Outcome(
+        task,
+        status=result.status,
+        count=result.count,
+        exact=result.exact,
+        verdict=result.verdict,
+        solutions=[grid.to_line() for grid in result.solutions],
+        build_s=result.build_s,
+        solve_s=result.search_s,
+        nodes=result.nodes,
+        guesses=result.guesses,
+        counters=result.counters,
+        error="",
+        worker=os.getpid(),
+        wall_s=meter.wall_s,
+        cpu_s=meter.cpu_s,
+        peak_rss_mb=meter.peak_mb,
+        permutation=17,
+        host="",
+    )
+    assert Outcome.unpacked(task, packed).result is result

@@ -243,8 +243,10 @@ class Pool:
             tasks.append(pending.popleft())
         idle = slot.task is None
         try:
-            batch = [(task, self.backends[task.solver]) for task in tasks]
-            slot.conn.send(("batch", self.settings, batch))
+            jobs = [
+                (task.key, self.backends[task.solver], task.geometry, task.puzzle) for task in tasks
+            ]
+            slot.conn.send(("batch", self.settings, jobs))
         except OSError:  # the worker died: its sentinel tells, a new one builds the solver
             pending.extendleft(reversed(tasks))
             if idle:

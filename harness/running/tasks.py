@@ -36,7 +36,7 @@ class Task:
     repeat: int
 
     def grid(self) -> Grid:
-        return Grid.from_string(self.puzzle, Rules.parse(self.geometry))
+        return puzzle_grid(self.geometry, self.puzzle)
 
     @property
     def group(self) -> Group:
@@ -47,6 +47,11 @@ class Task:
     def puzzle_key(self) -> tuple[str, str, str, str]:
         """The puzzle: the same for every back-end and repeat of it (one chunk or shard)."""
         return (self.collection, self.puzzle_id, self.geometry, self.puzzle)
+
+
+def puzzle_grid(geometry: str, puzzle: str) -> Grid:
+    """The grid of a task's puzzle line under its rules (`Task.geometry`)."""
+    return Grid.from_string(puzzle, Rules.parse(geometry))
 
 
 @dataclass

@@ -3,9 +3,11 @@
 Protocol (parent -> worker): `(task, backend, settings, announce)` or None to stop.
 Worker -> parent: if `announce`, `("start",)` once the solver is built and warmed up (the
 parent starts the task's clock there, so importing a library is not timed); then
-`("done", outcome)`. Or (parent -> worker) `("batch", settings, [(task, backend), ...])`:
-tasks whose solvers the worker already built, answered in task order with `("answers",
-[packed outcome, ...])` messages (`Outbox`, `Outcome.packed`): the answers finished within
+`("done", outcome)`. Or (parent -> worker) `("batch", settings, [(key, backend, geometry,
+puzzle), ...])`: tasks whose solvers the worker already built, reduced to what the worker
+needs of them (their keys, back-ends, rules and puzzle lines: a whole `Task` costs four
+times as much to send), answered in task order with `("answers", [packed outcome, ...])`
+messages (`Outbox`, `Outcome.packed`): the answers finished within
 ANSWERS_SECONDS of each other, together (one message per fast answer costs a system call
 each way, more than a compiled engine's solve). The parent asks for the announcement only when this worker has not built the solver
 yet or warm-up solves come first. Or `("build", [backend, ...])`: build those solvers now
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from harness.running.tasks import Outcome, Task
+from harness.running.tasks import Outcome, Task, puzzle_grid
 from puzzles.grid import Grid
 from puzzles.transform import Isomorph, random_isomorph
 from solvers.base import Result, Solver, Status
@@ -64,13 +66,13 @@ class Settings:
     # turn them off
     resources: bool = True
 
-    def isomorph_seed(self, task: Task, solve: int) -> int | None:
-        """The seed of the isomorph that solve number `solve` of `task` meets (warm-ups come
-        first, then the timed solve), or None without `--permute`. The same run seed gives
-        the same isomorphs, and every repeat and warm-up a different one."""
+    def isomorph_seed(self, key: int, solve: int) -> int | None:
+        """The seed of the isomorph that solve number `solve` of the task of `key` meets
+        (warm-ups come first, then the timed solve), or None without `--permute`. The same
+        run seed gives the same isomorphs, and every repeat and warm-up a different one."""
         if self.permute_seed is None:
             return None
-        return random.Random(f"{self.permute_seed}:{task.key}:{solve}").getrandbits(32)
+        return random.Random(f"{self.permute_seed}:{key}:{solve}").getrandbits(32)
 
 
 def main(conn: Connection, path: list[str], progress: ctypes.c_int64 | None) -> None:
@@ -102,7 +104,10 @@ def main(conn: Connection, path: list[str], progress: ctypes.c_int64 | None) -> 
                 _run_batch(message[2], settings, solvers, progress, outbox)
                 continue
             task, backend, settings, announce = message
-            outcome = _run(conn if announce else None, task, backend, settings, solvers)
+            job = (task.key, backend, task.geometry, task.puzzle)
+            outcome = Outcome.unpacked(
+                task, _run(conn if announce else None, job, settings, solvers)
+            )
             if progress is not None:
                 progress.value += 1
             with outbox.lock:  # a batch's last answers have gone: only this send
@@ -121,19 +126,23 @@ def _build(backends: list[Backend], solvers: dict[str, Solver[Any]]) -> list[str
     return [backend.name for backend in backends if backend.name in solvers]
 
 
+# What the worker needs of a task: its key, back-end, rules (`Task.geometry`) and puzzle line.
+Job = tuple[int, Backend, str, str]
+
+
 def _run_batch(
-    tasks: list[tuple[Task, Backend]],
+    jobs: list[Job],
     settings: Settings,
     solvers: dict[str, Solver[Any]],
     progress: ctypes.c_int64 | None,
     outbox: Outbox,
 ) -> None:
     """Run the tasks in order, each answer handed to the outbox as it is finished."""
-    for task, backend in tasks:
-        outcome = _run(None, task, backend, settings, solvers)
+    for job in jobs:
+        answer = _run(None, job, settings, solvers)
         if progress is not None:
             progress.value += 1
-        outbox.add(outcome.packed())
+        outbox.add(answer)
     outbox.send()
 
 
@@ -188,21 +197,19 @@ class Outbox:
 
 
 def _run(
-    conn: Connection | None,
-    task: Task,
-    backend: Backend,
-    settings: Settings,
-    solvers: dict[str, Solver[Any]],
-) -> Outcome:
+    conn: Connection | None, job: Job, settings: Settings, solvers: dict[str, Solver[Any]]
+) -> tuple[Any, ...]:
+    """Solve the task; its outcome in the packed form of a batch's answers (`Outcome.packed`)."""
+    key, backend, geometry, line = job
     meter = Meter(resources=settings.resources)
-    seed = settings.isomorph_seed(task, settings.warmup)
+    seed = settings.isomorph_seed(key, settings.warmup)
     try:
         solver = solvers.get(backend.name)
         if solver is None:
             solver = solvers[backend.name] = backend.create()
-        puzzle = task.grid()
+        puzzle = puzzle_grid(geometry, line)
         for number in range(settings.warmup):
-            warm = _isomorph(puzzle, settings.isomorph_seed(task, number))
+            warm = _isomorph(puzzle, settings.isomorph_seed(key, number))
             solver.solve(warm[0], limit=settings.limit, timeout=settings.timeout)
         target, isomorph = _isomorph(puzzle, seed)
         if conn is not None:
@@ -213,18 +220,17 @@ def _run(
             result = _mapped_back(result, isomorph)
     except MemoryError:
         limit = settings.memory_limit_mb
-        outcome = Outcome(task, Status.MEMOUT, error=f"out of memory (limit {limit:g} MB)")
-    except Exception as error:  # a back-end's bug is a result to record, not a crash
-        outcome = Outcome(task, Status.ERROR, error=describe(error))
+        status, error = Status.MEMOUT, f"out of memory (limit {limit:g} MB)"
+    except Exception as failure:  # a back-end's bug is a result to record, not a crash
+        status, error = Status.ERROR, describe(failure)
     else:
-        outcome = outcome_of(task, result, meter, seed)
-        if settings.keep_result:
-            outcome.result = result
-        return outcome
-    outcome.worker = _pid()
-    outcome.wall_s, outcome.cpu_s, outcome.peak_rss_mb = meter.wall_s, meter.cpu_s, meter.peak_mb
-    outcome.permutation = seed
-    return outcome
+        return packed_outcome(key, result, meter, seed, keep_result=settings.keep_result)
+    # packed, an outcome holds only its task's key: the parent holds the task
+    failed = Outcome(Task(key, "", "", geometry, line, backend.name, 0), status, error=error)
+    failed.worker = _pid()
+    failed.wall_s, failed.cpu_s, failed.peak_rss_mb = meter.wall_s, meter.cpu_s, meter.peak_mb
+    failed.permutation = seed
+    return failed.packed()
 
 
 def _isomorph(puzzle: Grid, seed: int | None) -> tuple[Grid, Isomorph | None]:
@@ -313,16 +319,22 @@ def _data_bytes() -> int:
     raise OSError("no VmData in /proc/self/status")
 
 
-def outcome_of(
-    task: Task, result: Result, meter: Meter | None = None, seed: int | None = None
-) -> Outcome:
-    """The outcome of `task` from the solver's result, measured by `meter`, on the isomorph
-    of `seed`. Made in one call, fields in order: a compiled engine's whole solve costs
-    about as much as building it field by field."""
+def packed_outcome(
+    key: int,
+    result: Result,
+    meter: Meter | None = None,
+    seed: int | None = None,
+    *,
+    keep_result: bool = False,
+) -> tuple[Any, ...]:
+    """The outcome of the task of `key` from the solver's result, measured by `meter`, on the
+    isomorph of `seed`, packed (`Outcome.packed`) without making the Outcome: a batch sends only
+    this, and making and packing an Outcome costs a tenth of a compiled engine's solve.
+    The fields are in `Outcome`'s order (a test holds the two together)."""
     status = result.status
     solutions = result.solutions
-    return Outcome(
-        task,
+    return (
+        key,
         status,
         len(solutions),
         result.exact,
@@ -334,11 +346,13 @@ def outcome_of(
         result.guesses,
         dict(result.counters),
         result.message if status in _FAILED else "",
-        _pid(),
+        _pid(),  # worker
         None if meter is None else meter.wall_s,
         None if meter is None else meter.cpu_s,
         None if meter is None else meter.peak_mb,
-        seed,
+        seed,  # permutation
+        "",  # host: the parent's to set
+        result if keep_result else None,
     )
 
 
