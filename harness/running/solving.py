@@ -216,25 +216,29 @@ def answer_of(entry: PuzzleEntry, outcome: Outcome, check_until: float = math.in
     rules (a back-end's bug) is a wrong answer, not a crash of the command."""
     problems: list[str] = []
     grids: list[Grid] = []
+    rules = entry.puzzle.rules
     for number, line in enumerate(outcome.solutions, 1):
         try:
-            grids.append(Grid.from_string(line, entry.puzzle.rules))
+            grids.append(Grid.from_string(line, rules))
         except SudokuBenchError as error:
-            problems.append(f"grid {number} cannot be read as a {entry.puzzle.rules} grid: {error}")
+            problems.append(f"grid {number} cannot be read as a {rules} grid: {error}")
+    status = Status(outcome.status)  # the pool's verdict: late answers time out
     if outcome.result is not None:
         result = replace(outcome.result, solutions=grids)
-        result.status = Status(outcome.status)  # the pool's verdict: late answers time out
+        result.status = status
         result.message = outcome.error or result.message
     else:
+        # exhausted, build_s, search_s, counters (the outcome's are the answer's alone) and
+        # message, by position: `solve FILE` makes one per puzzle
         result = Result(
             outcome.task.solver,
-            Status(outcome.status),
+            status,
             grids,
-            exhausted=outcome.exact,
-            build_s=outcome.build_s,
-            search_s=outcome.solve_s,
-            counters=dict(outcome.counters),
-            message=outcome.error,
+            outcome.exact,
+            outcome.build_s,
+            outcome.solve_s,
+            outcome.counters,
+            outcome.error,
         )
     checked, wrong = check(entry, result, check_until)
     if checked < len(grids):  # honest and bounded: grids not checked in time are no answer
