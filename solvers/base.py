@@ -57,6 +57,10 @@ class Verdict(StrEnum):
 
 
 _EXACT_VERDICTS = {0: Verdict.NONE, 1: Verdict.UNIQUE}  # else multiple
+# looked up once: an enum member read from its class costs a tenth of a microsecond, and
+# every answer of `solve FILE` asks for its exactness and verdict
+_MULTIPLE, _UNKNOWN = Verdict.MULTIPLE, Verdict.UNKNOWN
+_EXACT_STATUSES = (Status.SOLVED, Status.NO_SOLUTION)  # with the search space exhausted
 
 
 class UnsupportedPuzzleError(SudokuBenchError):
@@ -128,7 +132,7 @@ class Result:
     @property
     def exact(self) -> bool:
         """True when `count` is the true number of solutions, not a lower bound."""
-        return self.exhausted and self.status in (Status.SOLVED, Status.NO_SOLUTION)
+        return self.exhausted and self.status in _EXACT_STATUSES
 
     @property
     def total_s(self) -> float:
@@ -148,11 +152,10 @@ class Result:
     @property
     def verdict(self) -> Verdict:
         """`none`, `unique` or `multiple` when the result settles it, else `unknown`."""
+        count = len(self.solutions)
         if self.exact:
-            return _EXACT_VERDICTS.get(self.count, Verdict.MULTIPLE)
-        if self.count >= 2:
-            return Verdict.MULTIPLE
-        return Verdict.UNKNOWN
+            return _EXACT_VERDICTS.get(count, _MULTIPLE)
+        return _MULTIPLE if count >= 2 else _UNKNOWN
 
     @classmethod
     def failure(cls, solver: str, status: Status, message: str) -> Result:
