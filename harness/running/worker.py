@@ -3,15 +3,18 @@
 Protocol (parent -> worker): `(task, backend, settings, announce)` or None to stop.
 Worker -> parent: if `announce`, `("start",)` once the solver is built and warmed up (the
 parent starts the task's clock there, so importing a library is not timed); then
-`("done", outcome)`. Or (parent -> worker) `("batch", settings, [(key, backend, geometry,
-puzzle), ...])`: tasks whose solvers the worker already built, reduced to what the worker
-needs of them (their keys, back-ends, rules and puzzle lines: a whole `Task` costs four
-times as much to send), answered in task order with `("answers", [packed outcome, ...])`
-messages (`Outbox`, `Outcome.packed`): the answers finished within
-ANSWERS_SECONDS of each other, together (one message per fast answer costs a system call
-each way, more than a compiled engine's solve). The parent asks for the announcement only when this worker has not built the solver
-yet or warm-up solves come first. Or `("build", [backend, ...])`: build those solvers now
-(while the parent reads its puzzles), answered by `("built", [name, ...])`.
+`("done", outcome)`. The parent asks for the announcement only when this worker has not
+built the solver yet or warm-up solves come first.
+
+Or (parent -> worker) `("batch", settings, [(key, backend, geometry, puzzle), ...])`: tasks
+whose solvers the worker already built, reduced to what the worker needs of them (a whole
+`Task` costs four times as much to send), answered in task order with `("answers", [packed
+outcome, ...])` messages (`Outbox`, `packed_outcome`, `Outcome.packed`): the answers
+finished within ANSWERS_SECONDS of each other, together (one message per fast answer costs
+a system call each way, more than a compiled engine's solve).
+
+Or `("build", [backend, ...])`: build those solvers now (while the parent reads its
+puzzles), answered by `("built", [name, ...])`.
 
 Besides the pipe, the worker counts the tasks it has finished in `progress`, a shared
 integer the parent reads at every wake-up: it tells the parent when each task of a batch
