@@ -231,29 +231,25 @@ class BoxHouses:
         for byte, table in enumerate(self.tables):
             fields[byte::width] = digits.translate(table)
         grid = int.from_bytes(fields, "little")
-        in_box_row = in_box_column = grid
-        for shift in self.shifts[0]:
-            in_box_row += grid << shift
-        for shift in self.shifts[1]:
-            in_box_column += grid << shift
+        in_box_row = _windowed(grid, self.shifts[0])
+        in_box_column = _windowed(grid, self.shifts[1])
         # each kind of house checked as soon as it is summed: a wrong grid stops early
-        rows = in_box_row
-        for shift in self.shifts[2]:
-            rows += in_box_row << shift
-        mask, expected = self.rows
-        if rows & mask != expected:
-            return False
-        boxes = in_box_row
-        for shift in self.shifts[3]:
-            boxes += in_box_row << shift
-        mask, expected = self.boxes
-        if boxes & mask != expected:
-            return False
-        columns = in_box_column
-        for shift in self.shifts[4]:
-            columns += in_box_column << shift
-        mask, expected = self.columns
-        return columns & mask == expected
+        for windows, shifts, (mask, expected) in (
+            (in_box_row, self.shifts[2], self.rows),
+            (in_box_row, self.shifts[3], self.boxes),
+            (in_box_column, self.shifts[4], self.columns),
+        ):
+            if _windowed(windows, shifts) & mask != expected:
+                return False
+        return True
+
+
+def _windowed(number: int, shifts: tuple[int, ...]) -> int:
+    """`number` plus its copies shifted by `shifts`: in each field, the window ending there."""
+    total = number
+    for shift in shifts:
+        total += number << shift
+    return total
 
 
 @cache
