@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+
+def documentation() -> str:
+    """The user documentation as one text: the README, then every page under `docs/` in
+    path order. The contract holds when the documentation names a thing somewhere."""
+    pages = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+    return "\n\n".join(page.read_text(encoding="utf-8") for page in pages)
 
 # `harness.cli.output.result_record`: every result-printing command
 RESULT = frozenset(

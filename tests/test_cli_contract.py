@@ -10,13 +10,13 @@ import json
 import pytest
 
 from harness.cli import main
-from tests.cli_contract import DOCUMENTED, MATRIX_SIZE, README, REDUCE
+from tests.cli_contract import DOCUMENTED, MATRIX_SIZE, REDUCE, documentation
 
 FOURS = "....3.2..4.1...."  # the thesis's 4x4 puzzle
 
 
 def test_the_readme_names_every_documented_key() -> None:
-    text = README.read_text(encoding="utf-8")
+    text = documentation()
     missing = {
         what: sorted(key for key in keys if f"`{key}`" not in text)
         for what, keys in DOCUMENTED.items()

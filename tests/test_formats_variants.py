@@ -17,7 +17,7 @@ from harness.cli import main
 from puzzles import Cage, Grid, PuzzleFormatError, Rules
 from puzzles.formats import FORMATS, PuzzleEntry, ReadOptions, read_text, write_text
 from puzzles.picture import cage_legend, marks
-from tests.cli_contract import README, SHOW, SOLVE
+from tests.cli_contract import SHOW, SOLVE, documentation
 
 SEED = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 ANTI_KNIGHT = Rules.of_size(9).with_rules(anti_knight=True)
@@ -242,7 +242,7 @@ _COUNT = re.compile(r"^sudoku-bench count (\S+) --rules '([^']+)' --limit \d+ +#
 def _readme_counts() -> list[Any]:
     """The README's `count PUZZLE --rules ... # variant: N` examples, each a test case."""
     cases = []
-    for line in README.read_text(encoding="utf-8").splitlines():
+    for line in documentation().splitlines():
         match = _COUNT.match(line)
         if match:
             puzzle, spec, count = match.groups()

@@ -24,7 +24,7 @@ from puzzles.formats.fpuzzles import (
     main_diagonal,
 )
 from solvers.registry import create, select
-from tests.cli_contract import README
+from tests.cli_contract import documentation
 
 lzstring = pytest.importorskip("lzstring")  # the fpuzzles extra
 LZ = lzstring.LZString()
@@ -372,7 +372,7 @@ def test_the_examples_have_one_solution_for_every_back_end_that_takes_them(
 
 
 def test_the_readme_jigsaw_link_is_the_jigsaw_example(tmp_path: Path) -> None:
-    text = README.read_text(encoding="utf-8")
+    text = documentation()
     (url,) = re.findall(r"sudoku-bench show '(https://www\.f-puzzles\.com/[^']+)' +# jigsaw", text)
     source = tmp_path / "jigsaw.json"
     source.write_text(json.dumps(JIGSAW))
