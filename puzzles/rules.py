@@ -23,7 +23,23 @@ from enum import StrEnum
 from functools import cache, cached_property, lru_cache
 from typing import Any
 
+from puzzles.constraints import (
+    KING_MOVES,
+    KNIGHT_MOVES,
+    ORTHOGONAL_MOVES,
+    AntiKing,
+    AntiKnight,
+    Cage,
+    Constraint,
+    Diagonal,
+    ExtraRegion,
+    NonConsecutive,
+    Parity,
+    move_pairs,
+)
 from puzzles.errors import RulesError
+
+__all__ = ["ALL_KINDS", "CLASSIC", "COMMON_SIZES", "MAX_SIZE", "Cage", "RuleKind", "Rules"]
 
 
 def default_box_shape(size: int) -> tuple[int, int]:
@@ -71,20 +87,6 @@ class RuleKind(StrEnum):
 
 CLASSIC: frozenset[RuleKind] = frozenset()
 ALL_KINDS: frozenset[RuleKind] = frozenset(RuleKind)
-
-# The moves of the pair rules, as (row, column) offsets; each pair is listed once (a < b).
-KNIGHT_MOVES = ((1, -2), (1, 2), (2, -1), (2, 1))
-KING_MOVES = ((1, -1), (1, 0), (1, 1), (0, 1))
-ORTHOGONAL_MOVES = ((0, 1), (1, 0))
-
-
-@dataclass(frozen=True)
-class Cage:
-    """Killer cage: its cells hold distinct digits that add up to `total` (None: any sum)."""
-
-    cells: tuple[int, ...]
-    total: int | None = None
-
 
 @dataclass(frozen=True)
 class Rules:
@@ -202,6 +204,26 @@ class Rules:
         if self.cages:
             kinds.add(RuleKind.CAGES)
         return frozenset(kinds)
+
+    @cached_property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """The rules beyond the shape as constraint values (`puzzles.constraints`), in a
+        fixed order: diagonals, extra regions, anti-knight, anti-king, non-consecutive,
+        parity, cages. Models encode these through their encoder tables."""
+        found: list[Constraint] = []
+        if self.diagonals:
+            found += [Diagonal(anti=False), Diagonal(anti=True)]
+        found += [ExtraRegion(region) for region in self.extra_regions]
+        if self.anti_knight:
+            found.append(AntiKnight())
+        if self.anti_king:
+            found.append(AntiKing())
+        if self.non_consecutive:
+            found.append(NonConsecutive())
+        if self.odd or self.even:
+            found.append(Parity(self.odd, self.even))
+        found += self.cages
+        return tuple(found)
 
     @property
     def is_classic(self) -> bool:
@@ -511,15 +533,7 @@ class Rules:
     # ----- checks of the rules themselves ---------------------------------------------------
 
     def _move_pairs(self, moves: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-        n = self.size
-        pairs = []
-        for cell in self.cells:
-            row, col = divmod(cell, n)
-            for dr, dc in moves:
-                r, c = row + dr, col + dc
-                if 0 <= r < n and 0 <= c < n:
-                    pairs.append((cell, r * n + c))
-        return tuple(sorted((min(a, b), max(a, b)) for a, b in pairs))
+        return move_pairs(self, moves)
 
     def _names(self, cells: Iterable[int]) -> list[str]:
         return [self.cell_name(cell) for cell in cells]

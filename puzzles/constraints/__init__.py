@@ -1,0 +1,59 @@
+"""Constraints: the rules of a puzzle beyond its shape, one module per kind.
+
+Glossary (Norvig's essay is the model):
+- *shape*: side N, the regions (boxes of a box shape, or a jigsaw), and the unit families
+  rows, columns and regions; every puzzle has them.
+- *constraint*: one value of a kind (`AntiKnight()`, `Cage((0, 1), 3)`); `Rules.constraints`
+  holds a puzzle's.
+- *kind*: a class of constraint, named by `kind` (`"anti_knight"`); one module each.
+- *family*: a base class that models encode once for all its kinds: `UnitConstraint` (cells
+  with distinct digits), `PairConstraint` (a relation between two cells' digits; its
+  subclass `DistinctPairs`), `CellDigits` (digits a cell may hold), `SumConstraint` (cells
+  whose digits add up to a total).
+- *scope*: the cells a constraint is about.
+- *encoder table*: a model's map from kind or family to encoder (`EncoderTable`); the
+  model accepts exactly the rules whose every constraint has an encoder there.
+"""
+
+from puzzles.constraints.anti_king import KING_MOVES, AntiKing
+from puzzles.constraints.anti_knight import KNIGHT_MOVES, AntiKnight
+from puzzles.constraints.base import (
+    KINDS,
+    CellDigits,
+    Constraint,
+    DistinctPairs,
+    EncoderTable,
+    PairConstraint,
+    Shape,
+    SumConstraint,
+    UnitConstraint,
+    move_pairs,
+)
+from puzzles.constraints.diagonal import Diagonal
+from puzzles.constraints.extra_region import ExtraRegion
+from puzzles.constraints.killer_cage import Cage
+from puzzles.constraints.non_consecutive import ORTHOGONAL_MOVES, NonConsecutive
+from puzzles.constraints.parity import Parity
+
+__all__ = [
+    "KINDS",
+    "KING_MOVES",
+    "KNIGHT_MOVES",
+    "ORTHOGONAL_MOVES",
+    "AntiKing",
+    "AntiKnight",
+    "Cage",
+    "CellDigits",
+    "Constraint",
+    "Diagonal",
+    "DistinctPairs",
+    "EncoderTable",
+    "ExtraRegion",
+    "NonConsecutive",
+    "PairConstraint",
+    "Parity",
+    "Shape",
+    "SumConstraint",
+    "UnitConstraint",
+    "move_pairs",
+]
