@@ -19,6 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any, ClassVar, Generic, TypeVar
 
+from puzzles.constraints import EncoderTable
 from puzzles.errors import PuzzleFormatError
 from puzzles.grid import Grid
 from puzzles.rules import CLASSIC, RuleKind, Rules
@@ -41,10 +42,15 @@ class Reduction(ABC, Generic[ModelT, AnswerT]):
     """
 
     name: str = ""
+    # The model's table from constraint kind (or family) to its encoder; `accepts` is derived
+    # from it. None: the older `rule_kinds` declaration, kept while models move to tables.
+    encoders: ClassVar[EncoderTable[Any] | None] = None
     rule_kinds: ClassVar[frozenset[RuleKind]] = CLASSIC
 
     def accepts(self, rules: Rules) -> bool:
-        """Whether the model can express these rules."""
+        """Whether the model can express these rules: an encoder for every constraint."""
+        if self.encoders is not None:
+            return self.encoders.accepts(rules.constraints)
         return rules.kinds <= self.rule_kinds
 
     @abstractmethod
