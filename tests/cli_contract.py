@@ -315,7 +315,7 @@ _TASK = (
     "position",
     "collection",
     "puzzle_id",
-    "geometry",
+    "rules",  # `geometry` up to schema version 4
     "puzzle",
     "solver",
     "configuration",

@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from harness.results import TIMED_OUT, Outcome, Task
 from harness.running.runner import Pool, kill_after
 from harness.running.session import Plan
-from harness.running.tasks import TIMED_OUT, Outcome, Task
 from harness.storing.store import Store
 from solvers.base import Status
 

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness.results import Outcome, Task
 from harness.running.runner import Pool, kill_after
 from harness.running.session import Plan, host_info, run_plan
-from harness.running.tasks import Outcome, Task
 from harness.running.worker import Settings
 from harness.storing.store import HostInfo, Store
 from puzzles.errors import SudokuBenchError

@@ -10,7 +10,7 @@ import time
 from types import TracebackType
 from typing import TextIO
 
-from harness.running.tasks import Outcome
+from harness.results import Outcome
 
 FAILURES = ("timeout", "error", "skipped")  # a skipped repeat counts as a timeout
 

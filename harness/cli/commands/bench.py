@@ -23,9 +23,9 @@ from harness.cli.arguments import (
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json
 from harness.cli.records import outcome_record
+from harness.results import Outcome
 from harness.running import budget, cluster, session, suite
 from harness.running.progress import TaskProgress
-from harness.running.tasks import Outcome
 from harness.running.worker import Settings
 from harness.storing.store import Store, StoreError, open_store
 from puzzles.errors import SudokuBenchError

@@ -15,11 +15,12 @@ from harness.cli.arguments import add_task_arguments
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import json_line
 from harness.cli.records import outcome_record
+from harness.results import Outcome
 from harness.running import session
 from harness.running.crosscheck import PuzzleCheck, answers_of, check_puzzle
 from harness.running.progress import TaskProgress
 from harness.running.runner import Pool
-from harness.running.tasks import Outcome, plan
+from harness.running.tasks import plan
 from harness.running.worker import Settings
 from puzzles.formats import PuzzleEntry
 
