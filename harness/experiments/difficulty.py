@@ -255,7 +255,7 @@ class Difficulty(Experiment):
             caption="Median total time (ms) of the puzzles of each level that the back-end "
             "finished (timeouts left out here).",
         )
-        limit = results[LABEL].batch.timeout
+        timeout = results[LABEL].batch.timeout
         names = [item.solver for item in found]
         for what, words in (("time", "total time"), ("nodes", "search nodes")):
             doc.plot(
@@ -263,11 +263,11 @@ class Difficulty(Experiment):
                 f"{words.capitalize()} against the logic rating, one panel per back-end (log "
                 f"scale; x jittered a little"
                 + (
-                    f"; timeouts as red crosses at the {limit:g} s limit)"
+                    f"; timeouts as red crosses at the {timeout:g} s limit)"
                     if what == "time"
                     else ")"
                 ),
-                _scatter_drawer(what, names, rows, rated, limit),
+                _scatter_drawer(what, names, rows, rated, timeout),
                 size=(3.0 * PANEL_COLUMNS, 2.4 * math.ceil(len(names) / PANEL_COLUMNS)),
             )
 

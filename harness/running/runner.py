@@ -358,12 +358,12 @@ class Pool:
     def _judged(self, outcome: Outcome) -> Outcome:
         """An answer that came after the time limit counts as a timeout: every back-end gets
         the same limit, whether it stops itself or is stopped."""
-        limit = self.settings.timeout
-        if limit == math.inf:
+        timeout = self.settings.timeout
+        if timeout == math.inf:
             return outcome
-        if (outcome.answered or outcome.status is Status.GAVE_UP) and outcome.total_s > limit:
+        if (outcome.answered or outcome.status is Status.GAVE_UP) and outcome.total_s > timeout:
             outcome.error = (
-                f"{outcome.status} after {outcome.total_s:.3f} s, past the {limit:g} s limit"
+                f"{outcome.status} after {outcome.total_s:.3f} s, past the {timeout:g} s limit"
             )
             outcome.status = Status.TIMEOUT
         return outcome

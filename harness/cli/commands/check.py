@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from tabulate import tabulate
 
+from harness import defaults
 from harness.cli.arguments import add_task_arguments
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import json_line
@@ -24,7 +25,6 @@ from harness.running.tasks import plan
 from harness.running.worker import Settings
 from puzzles.formats import PuzzleEntry
 
-DEFAULT_TIMEOUT_S = 10.0
 # Summary columns: the verdicts, then what kept a back-end from one, then what is wrong.
 COLUMNS = ("none", "unique", "multiple", "unknown", "gave_up", "timeout", "error", "unsupported")
 
@@ -49,7 +49,7 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_puzzle_arguments(parser)
-    add_task_arguments(parser, f"seconds per puzzle and back-end (default {DEFAULT_TIMEOUT_S:g})")
+    add_task_arguments(parser, f"seconds per puzzle and back-end (default {defaults.TIMEOUT_S:g})")
     parser.add_argument(
         "--json", action="store_true", help="one JSON object per puzzle per back-end"
     )
@@ -64,7 +64,7 @@ NOTHING_VERIFIED = 3
 def run(args: argparse.Namespace) -> int:
     entries = read_inputs(args)
     chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))
-    settings = Settings(args.timeout or DEFAULT_TIMEOUT_S, limit=2)
+    settings = Settings(args.timeout or defaults.TIMEOUT_S, limit=defaults.COUNT_LIMIT)
     tasks = plan(entries, [b.name for b in chosen], 1)
     order = [b.name for b in chosen]
     outcomes: dict[int, list[Outcome]] = defaultdict(list)  # by the puzzle's place in `entries`
