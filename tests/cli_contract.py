@@ -18,6 +18,7 @@ def documentation() -> str:
     pages = [README, *sorted((ROOT / "docs").rglob("*.md"))]
     return "\n\n".join(page.read_text(encoding="utf-8") for page in pages)
 
+
 # `harness.cli.output.result_record`: every result-printing command
 RESULT = frozenset(
     {

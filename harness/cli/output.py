@@ -43,9 +43,9 @@ _STRICT = json.JSONEncoder(allow_nan=False, check_circular=False)
 
 
 def _strict_encoder() -> Callable[[Any], str]:
-    """`_STRICT.encode`, without the C encoder it builds anew on every call (a fifth of
-    encoding a record; `solve FILE --json` writes thousands): json's own C encoder, made
-    once with `_STRICT`'s settings, where this Python has one."""
+    """`_STRICT.encode`, without the C encoder it builds anew on every call (`solve FILE
+    --json` writes thousands of records): json's own C encoder, made once with `_STRICT`'s
+    settings, where this Python has one."""
     make = getattr(json.encoder, "c_make_encoder", None)
     if make is None:
         return _STRICT.encode

@@ -9,7 +9,7 @@ warm-up solves come first.
 
 Or (parent -> worker) `("batch", settings, [(key, backend, rules, puzzle), ...])`: tasks
 whose solvers the worker already built, reduced to what the worker needs of them (a whole
-`Task` costs four times as much to send), answered in task order with `("answers", [packed
+`Task` costs more to send than these four fields), answered in task order with `("answers", [packed
 outcome, ...])` messages (`Outbox`, `packed_outcome`, `Outcome.packed`): the answers
 finished within ANSWERS_SECONDS of each other, together (one message per fast answer costs
 a system call each way, more than a compiled engine's solve).
@@ -66,8 +66,8 @@ class Settings:
     permute_seed: int | None = None
     keep_result: bool = False
     # the CPU time and peak resident memory of each solve (two /proc reads and two system
-    # calls, most of a fast engine's task time): `solve` and `count`, which report neither,
-    # turn them off
+    # calls per task, more than a fast engine's solve): `solve` and `count`, which report
+    # neither, turn them off
     resources: bool = True
 
     def isomorph_seed(self, key: int, solve: int) -> int | None:
@@ -325,7 +325,7 @@ def _data_bytes() -> int:
 
 @functools.cache
 def _pid() -> int:
-    """This process's id, asked once (a system call per task costs a fast engine 1%)."""
+    """This process's id, asked once: not a system call per task."""
     return os.getpid()
 
 
