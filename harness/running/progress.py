@@ -11,8 +11,9 @@ from types import TracebackType
 from typing import TextIO
 
 from harness.results import Outcome
+from solvers.base import Status
 
-FAILURES = ("timeout", "error", "skipped")  # a skipped repeat counts as a timeout
+FAILURES = (Status.TIMEOUT, Status.ERROR, Status.SKIPPED)  # a skipped repeat: a timeout
 
 
 class TaskProgress:

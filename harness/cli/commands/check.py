@@ -24,6 +24,7 @@ from harness.running.runner import Pool
 from harness.running.tasks import plan
 from harness.running.worker import Settings
 from puzzles.formats import PuzzleEntry
+from solvers.base import Status
 
 # Summary columns: the verdicts, then what kept a back-end from one, then what is wrong.
 COLUMNS = ("none", "unique", "multiple", "unknown", "gave_up", "timeout", "error", "unsupported")
@@ -151,7 +152,7 @@ def _lines(entry: PuzzleEntry, found: list[Outcome], verdict: PuzzleCheck) -> li
             + f" [verdicts: {_verdicts(said)}]"
         )
     for outcome in found:  # gave_up is an incomplete method's normal answer: counted, not listed
-        if outcome.status in ("timeout", "error"):
+        if outcome.status in (Status.TIMEOUT, Status.ERROR):
             why = f": {outcome.error}" if outcome.error else ""
             lines.append(f"{outcome.status}  {entry.id}: {outcome.task.solver}{why}")
     return lines
