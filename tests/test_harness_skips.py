@@ -68,17 +68,36 @@ def test_a_back_end_that_stops_at_its_own_deadline_is_skipped_as_plan_predicts(
         ("sleeper", "timeout"): 2,
         ("sleeper", "skipped"): 4,
     }
-    assert predicted == {"reference": 0, "patient": 4, "sleeper": 4}
+    assert predicted == {"reference": 0, "patient": 4, "sleeper": 4}  # from a pilot
+    capsys.readouterr()
+    with registered("reference", "patient", "sleeper"):
+        assert bench(db, *args, "--plan", "--json") == 0  # now from the stored run
+    plan = json.loads(capsys.readouterr().out)
+    assert {e["solver"]: (e["source"], e["skipped"]) for e in plan["estimates"]} == {
+        "reference": ("store", 0),
+        "patient": ("store", 4),
+        "sleeper": ("store", 4),
+    }
     rows = SQLiteStore(db, read_only=True).results(1)
     patient = [r for r in rows if r["solver"] == "patient" and r["status"] == "timeout"]
     assert all("killed" not in r["error"] for r in patient)  # not the pool's doing
 
 
-def test_backtracking_stopping_at_its_deadline_is_not_repeated(tmp_path: Path) -> None:
+def test_backtracking_stopping_at_its_deadline_is_not_repeated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "b.sqlite"
-    assert bench(db, AGAINST_BACKTRACKING, "-s", "backtracking", "--repeat", "3",
-                 "--timeout", "0.3") == 0  # fmt: skip
-    assert counts(db) == {("backtracking", "timeout"): 1, ("backtracking", "skipped"): 2}
+    args = [AGAINST_BACKTRACKING, FOURS[0], "-s", "backtracking", "--repeat", "3"]
+    assert bench(db, *args, "--timeout", "0.3") == 0
+    assert counts(db) == {
+        ("backtracking", "timeout"): 1,
+        ("backtracking", "skipped"): 2,
+        ("backtracking", "limit"): 3,
+    }
+    capsys.readouterr()
+    assert bench(db, *args, "--timeout", "0.3", "--plan", "--json") == 0
+    (estimate,) = json.loads(capsys.readouterr().out)["estimates"]
+    assert estimate["skipped"] == 2 and estimate["timeout_share"] == 0.5
     (timed_out,) = [
         r for r in SQLiteStore(db, read_only=True).results(1) if r["status"] == "timeout"
     ]

@@ -51,8 +51,9 @@ class Sample:
 
     def add(self, status: str, seconds: float, run_timeout: float, timeout: float) -> None:
         """One earlier result, of a run with time limit `run_timeout`, read for `timeout`."""
-        if status == Status.SKIPPED:  # its probe is a sample already
-            return
+        # A skipped repeat counts as the timeout it stands for: then a puzzle that timed out
+        # weighs as many repeats in the share as one that answered every repeat, and the
+        # share is that of puzzles whose first repeat times out (what skips the others).
         if status in TIMED_OUT or seconds > timeout:
             self.timeouts += 1
         elif status == Status.UNSUPPORTED or seconds <= min(run_timeout, timeout):
