@@ -24,7 +24,6 @@ neither.
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Protocol
@@ -71,15 +70,9 @@ def parse_rules(spec: str) -> Rules:
     return Rules.parse(spec)
 
 
-@functools.lru_cache(maxsize=RULES_CACHE)
-def _rules_json(spec: str) -> str:
-    return json.dumps(parse_rules(spec).to_json())
-
-
-def rules_json(spec: str) -> Any:
-    """`Rules.to_json()` of a serialised form: the `rules` value of a `--json` record (a fresh
-    copy each time, so a caller may change it)."""
-    return json.loads(_rules_json(spec))
+def rules_json(spec: str) -> dict[str, Any]:
+    """`Rules.to_json()` of a serialised form: the `rules` value of a `--json` record."""
+    return parse_rules(spec).to_json()
 
 
 def puzzle_grid(rules: str, puzzle: str) -> Grid:
