@@ -38,12 +38,12 @@ try:  # schema version 5 and later
 
     LAYOUT = "harness.results"
 except ImportError:  # the layout before it
-    from harness.cli.records import outcome_record as outcome_json  # type: ignore[no-redef]
-    from harness.running.tasks import Outcome, Task  # type: ignore[no-redef,attr-defined]
-    from harness.running.worker import packed_outcome  # type: ignore[attr-defined,no-redef]
+    from harness.cli.records import outcome_record as outcome_json
+    from harness.running.tasks import Outcome, Task
+    from harness.running.worker import packed_outcome
 
     def pack(key: int, result: Any) -> tuple[Any, ...]:
-        return packed_outcome(key, result, None, None)  # type: ignore[call-arg]
+        return packed_outcome(key, result, None, None)
 
     LAYOUT = "harness.running.tasks"
 
