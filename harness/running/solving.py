@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from harness import defaults
 from harness.results import Outcome, result_json
 from harness.running.runner import Pool, kill_after
 from harness.running.tasks import plan
@@ -32,7 +31,6 @@ from puzzles.symbols import DEFAULT, Alphabet
 from solvers.base import Result, Status
 from solvers.registry import Backend
 
-DEFAULT_SOLVER = defaults.SOLVER
 # Tasks a worker gets in one message (`runner.Pool`): a round trip per task cost more than
 # a compiled engine's whole solve; each task keeps its own clock and kill all the same.
 BATCH = 256
