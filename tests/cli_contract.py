@@ -18,6 +18,7 @@ def documentation() -> str:
     pages = [README, *sorted((ROOT / "docs").rglob("*.md"))]
     return "\n\n".join(page.read_text(encoding="utf-8") for page in pages)
 
+
 # `harness.cli.output.result_record`: every result-printing command
 RESULT = frozenset(
     {
@@ -315,7 +316,7 @@ _TASK = (
     "position",
     "collection",
     "puzzle_id",
-    "geometry",
+    "rules",  # `geometry` up to schema version 4
     "puzzle",
     "solver",
     "configuration",

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.cli import main
-from harness.running.crosscheck import Answer, check_puzzle, contradiction
+from harness.running.crosscheck import Claim, check_puzzle, contradiction
 from harness.running.testing import ReferenceSolver, registered
 from puzzles.grid import Grid
 from tests.cli_contract import CHECK
@@ -92,22 +92,22 @@ def test_json_records_say_who_agrees(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_collection_solution_disproves_a_different_unique_claim(tmp_path: Path) -> None:
     puzzle = Grid.from_string(TWO)
-    claim = Answer("x", 1, True, (TWO_A,))
+    claim = Claim("x", 1, True, (TWO_A,))
     verdict = check_puzzle(puzzle, [claim], known=Grid.from_string(TWO_B))
     assert set(verdict.contradicted) == {"x"}
 
 
 def test_lower_bounds_contradict_nothing() -> None:
-    assert contradiction(Answer("a", 1, False, (TWO_A,)), Answer("b", 1, False, (TWO_B,))) is None
+    assert contradiction(Claim("a", 1, False, (TWO_A,)), Claim("b", 1, False, (TWO_B,))) is None
     assert (
-        contradiction(Answer("a", 2, True, (TWO_A, TWO_B)), Answer("b", 1, False, (TWO_B,))) is None
+        contradiction(Claim("a", 2, True, (TWO_A, TWO_B)), Claim("b", 1, False, (TWO_B,))) is None
     )
-    found = contradiction(Answer("a", 0, True, ()), Answer("b", 1, False, (TWO_B,)))
+    found = contradiction(Claim("a", 0, True, ()), Claim("b", 1, False, (TWO_B,)))
     assert found is not None and found[0] == "a"
 
 
 def test_a_grid_returned_twice_is_wrong() -> None:
-    verdict = check_puzzle(Grid.from_string(TWO), [Answer("a", 2, True, (TWO_A, TWO_A))])
+    verdict = check_puzzle(Grid.from_string(TWO), [Claim("a", 2, True, (TWO_A, TWO_A))])
     assert verdict.wrong == {"a": ["the same grid is returned twice"]}
 
 
@@ -121,9 +121,9 @@ ALL_EMPTY = tuple(
 )
 
 
-def truthful(solutions: tuple[str, ...], truth: tuple[str, ...], name: str) -> Answer:
+def truthful(solutions: tuple[str, ...], truth: tuple[str, ...], name: str) -> Claim:
     """An honest answer: exact only when it found every solution."""
-    return Answer(name, len(solutions), len(solutions) == len(truth), solutions)
+    return Claim(name, len(solutions), len(solutions) == len(truth), solutions)
 
 
 subsets = st.lists(st.sampled_from(ALL_EMPTY), unique=True, max_size=6).map(tuple)
@@ -144,7 +144,7 @@ def test_honest_answers_never_contradict(a: tuple[str, ...], b: tuple[str, ...])
 @settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=0, max_value=287))
 def test_an_exact_claim_short_of_the_truth_is_disproved_by_the_full_answer(count: int) -> None:
-    claim = Answer("liar", count, True, ALL_EMPTY[:count])
+    claim = Claim("liar", count, True, ALL_EMPTY[:count])
     full = truthful(ALL_EMPTY, ALL_EMPTY, "honest")
     found = contradiction(full, claim)
     assert found is not None and found[0] == "liar"

@@ -97,6 +97,25 @@ def test_a_run_on_two_workers_equals_the_local_pool(
     assert set(host.versions) == set(run.settings["solvers"])
 
 
+def test_the_skip_rule_holds_on_the_cluster(tmp_path: Path) -> None:
+    """A back-end that stops at its own deadline (`patient`) and one the pool kills
+    (`sleeper`): after each timeout, the later repeats are `skipped` on the nodes too."""
+    puzzles = write_puzzles(tmp_path / "fours.txt", FOURS[:2])
+    args = [str(puzzles), "-s", "patient,sleeper", "--repeat", "3", "--timeout", "0.2"]
+    with registered("patient", "sleeper"):
+        assert bench(tmp_path / "c.sqlite", *args, "--cluster", "local:2", "--seed", "4") == 0
+    rows = SQLiteStore(tmp_path / "c.sqlite").results(1)
+    found: dict[tuple[str, str], int] = {}
+    for row in rows:
+        found[(row["solver"], row["status"])] = found.get((row["solver"], row["status"]), 0) + 1
+    assert found == {
+        ("patient", "timeout"): 2,
+        ("patient", "skipped"): 4,
+        ("sleeper", "timeout"): 2,
+        ("sleeper", "skipped"): 4,
+    }
+
+
 def test_every_back_end_and_repeat_of_a_puzzle_share_a_chunk() -> None:
     grid = Grid.from_string(FOURS[0])
     entries = [PuzzleEntry(f"p:{i}", grid) for i in range(10)]

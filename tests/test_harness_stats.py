@@ -71,7 +71,7 @@ def _row(solver: str, puzzle: str, status: str, total: float, guesses: int = 0) 
         "collection": "c",
         "puzzle_id": puzzle,
         "puzzle": "1234341221434321",  # a solved 4x4: every answer below is checked against it
-        "geometry": "4x4",
+        "rules": "4x4",
         "status": status,
         "count": 1 if status == "solved" else 0,
         "exact": status == "solved",

@@ -275,8 +275,8 @@ def test_a_solvers_result_is_packed_in_the_order_of_the_outcome() -> None:
     it is the outcome made field by field, by name."""
     import os
 
-    from harness.running.tasks import Task
-    from harness.running.worker import Meter, packed_outcome
+    from harness.results import Task, packed_outcome
+    from harness.running.worker import Meter
     from puzzles.grid import Grid
     from solvers.registry import get
 
@@ -284,7 +284,7 @@ def test_a_solvers_result_is_packed_in_the_order_of_the_outcome() -> None:
     result = get("propagating").create().solve(Grid.from_string(SEED), limit=2)
     with Meter(resources=True) as meter:
         pass
-    packed = packed_outcome(task.key, result, meter, 17, keep_result=True)
+    packed = packed_outcome(task.key, result, meter, 17, os.getpid(), keep_result=True)
     assert Outcome.unpacked(task, packed) == Outcome(
         task,
         status=result.status,

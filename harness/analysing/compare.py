@@ -119,7 +119,7 @@ def sample_of(
     for row in rows:
         if row["solver"] != solver or row["status"] == Status.UNSUPPORTED:
             continue
-        key = (row["geometry"], row["puzzle"])
+        key = (row["rules"], row["puzzle"])
         value = row.get(metric)
         if Status(row["status"]).answered and value is not None:
             per_puzzle[key].append(max(float(value), TIME_FLOOR_S))

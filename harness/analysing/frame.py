@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.analysing.report import RAW_KEYS
+from harness.analysing.report import RAW_KEYS, exported
 from harness.storing.store import Store, open_store
 from puzzles.errors import SudokuBenchError
 from solvers.base import Status, Verdict
@@ -49,7 +49,7 @@ def results_frame(store: Store, run: int | str | None = None) -> pandas.DataFram
         ids = [store.run(None if run is None else int(run)).id]
     rows = [
         {
-            **{key: row.get(key) for key in COLUMNS},
+            **exported(row),
             "configuration": json.dumps(row["configuration"]),
         }
         for run_id in ids

@@ -20,8 +20,8 @@ from typing import Any
 from harness.analysing import compare
 from harness.analysing.report import Report
 from harness.analysing.summary import blamed
+from harness.results import puzzle_grid
 from puzzles.grid import Grid
-from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT
 from solvers.base import Status
 
@@ -180,7 +180,7 @@ def _puzzles(report: Report) -> str:
         parts.append(f"<p>The {len(shown)} worst of {len(flagged)} puzzles are shown.</p>")
     for _, key, rows in shown:
         first = rows[0]
-        puzzle = Grid.from_string(first["puzzle"], Rules.parse(first["geometry"]))
+        puzzle = puzzle_grid(first["rules"], first["puzzle"])
         statuses = []
         for row in sorted(rows, key=lambda r: (r["solver"], r["repeat"])):
             bad = row["solver"] in wrong.get(key, ()) or not Status(row["status"]).answered

@@ -22,6 +22,7 @@ from puzzles.errors import SudokuBenchError
 FORMATS = ("table", "md", "latex", "csv", "json", "html")
 
 # The per-task rows of CSV and JSON, in this order (JSON adds `solutions` and `counters`).
+# `geometry` is the published name of the store's `rules` column (`exported`).
 RAW_KEYS = (
     "run",
     "task",
@@ -76,6 +77,15 @@ COLUMNS = (
 # whose coefficient of variation is above 10% (pyperf's threshold for an unstable benchmark).
 CLOCK_SPREAD = 0.10
 REPEAT_CV = 0.10
+
+
+# Export key -> the store row's key it is read from, where the two names differ.
+_EXPORT_SOURCES = {"geometry": "rules"}
+
+
+def exported(row: Row) -> dict[str, Any]:
+    """A store row (`Store.results()`) as a per-task row of the exports (`RAW_KEYS`)."""
+    return {key: row.get(_EXPORT_SOURCES.get(key, key)) for key in RAW_KEYS}
 
 
 class Report:
@@ -308,7 +318,7 @@ class Report:
         return [title for _, title in self.columns()]
 
     def raw(self) -> list[dict[str, Any]]:
-        return [{key: row.get(key) for key in RAW_KEYS} for row in self.rows]
+        return [exported(row) for row in self.rows]
 
     # ----- the formats ---------------------------------------------------------------------
 

@@ -109,7 +109,7 @@ def repeat_variation(rows: Iterable[Mapping[str, object]]) -> list[float]:
     times: dict[tuple[object, object, object], list[float]] = {}
     failed: set[tuple[object, object, object]] = set()
     for row in rows:
-        key = (row["solver"], row["geometry"], row["puzzle"])
+        key = (row["solver"], row["rules"], row["puzzle"])
         if Status(str(row["status"])).answered:
             times.setdefault(key, []).append(float(row["total_s"]))  # type: ignore[arg-type]
         else:

@@ -9,10 +9,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from harness.analysing import stats
-from harness.running.crosscheck import Answer, check_puzzle
-from harness.running.tasks import TIMED_OUT
-from puzzles.grid import Grid
-from puzzles.rules import Rules
+from harness.results import TIMED_OUT, puzzle_grid
+from harness.running.crosscheck import Claim, check_puzzle
 from solvers.base import Status
 
 ALL = "(all)"
@@ -68,12 +66,8 @@ def blamed(rows: Sequence[Row]) -> dict[PuzzleKey, set[str]]:
     found = {}
     for key, group in by_puzzle.items():
         first = group[0]
-        puzzle = Grid.from_string(first["puzzle"], Rules.parse(first["geometry"]))
-        answers = [
-            Answer(r["solver"], r["count"], r["exact"], tuple(r["solutions"]))
-            for r in group
-            if r["exact"] or r["solutions"]
-        ]
+        puzzle = puzzle_grid(first["rules"], first["puzzle"])
+        answers = [Claim.of_row(r) for r in group if r["exact"] or r["solutions"]]
         found[key] = check_puzzle(puzzle, answers).blamed()
     return found
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from harness import defaults
 from harness.storing.store import DEFAULT_PATH
 
 # Bounds that keep a careless value from reaching the machinery as an overflow or a hang:
@@ -106,4 +107,36 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
         default=str(DEFAULT_PATH),
         metavar="PATH",
         help=f"the results store, an SQLite file (default {DEFAULT_PATH})",
+    )
+
+
+def add_solver_arguments(parser: argparse.ArgumentParser, *, default_limit: int) -> None:
+    solving = parser.add_argument_group("solving")
+    solving.add_argument(
+        "-s",
+        "--solver",
+        "--solvers",  # the spelling of check and bench, so that either works everywhere
+        default=defaults.SOLVER,
+        metavar="NAME[,NAME...]",
+        help=f"back-ends to run, comma-separated, or 'all' (default: {defaults.SOLVER}; "
+        "see `sudoku-bench solvers`)",
+    )
+    solving.add_argument(
+        "--limit",
+        type=positive_int,
+        default=default_limit,
+        metavar="K",
+        help=f"stop after K solutions (default: {default_limit}); the count is exact when "
+        "the search ends before the limit",
+    )
+    solving.add_argument(
+        "--timeout",
+        type=positive_float,
+        metavar="S",
+        help="seconds per puzzle and back-end (default: none)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per puzzle per back-end per line (keys in the README)",
     )

@@ -12,38 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from harness.results import result_json
 from puzzles.errors import SudokuBenchError
-from puzzles.formats import PuzzleEntry
-from puzzles.symbols import DEFAULT, Alphabet
-from solvers.base import Result
 
-
-def result_record(
-    entry: PuzzleEntry, result: Result, alphabet: Alphabet = DEFAULT
-) -> dict[str, Any]:
-    """One JSON object per puzzle per solver.
-
-    Keys: id, puzzle, rules (`Rules.to_json()`: with the puzzle, its identity), solver,
-    status, solutions (line strings), count, exact, verdict, build_s, solve_s, nodes,
-    guesses, counters, message.
-    """
-    return {
-        "id": entry.id,
-        "puzzle": entry.puzzle.to_line(alphabet),
-        "rules": entry.puzzle.rules.to_json(),
-        "solver": result.solver,
-        "status": result.status.value,
-        "solutions": [grid.to_line(alphabet) for grid in result.solutions],
-        "count": result.count,
-        "exact": result.exact,
-        "verdict": result.verdict,
-        "build_s": round(result.build_s, 6),
-        "solve_s": round(result.search_s, 6),
-        "nodes": result.nodes,
-        "guesses": result.guesses,
-        "counters": result.counters,
-        "message": result.message,
-    }
+# The `--json` record of a solver's result: its one builder is `harness.results`'.
+result_record = result_json
 
 
 def print_json(record: dict[str, Any], out: TextIO | None = None, *, flush: bool = True) -> None:
@@ -70,9 +43,9 @@ _STRICT = json.JSONEncoder(allow_nan=False, check_circular=False)
 
 
 def _strict_encoder() -> Callable[[Any], str]:
-    """`_STRICT.encode`, without the C encoder it builds anew on every call (a fifth of
-    encoding a record; `solve FILE --json` writes thousands): json's own C encoder, made
-    once with `_STRICT`'s settings, where this Python has one."""
+    """`_STRICT.encode`, without the C encoder it builds anew on every call (`solve FILE
+    --json` writes thousands of records): json's own C encoder, made once with `_STRICT`'s
+    settings, where this Python has one."""
     make = getattr(json.encoder, "c_make_encoder", None)
     if make is None:
         return _STRICT.encode

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from puzzles.collections import load
 from puzzles.formats import PuzzleEntry
+from solvers.base import Status
 from solvers.registry import Backend
 
 if TYPE_CHECKING:  # the document imports matplotlib lazily; only its type is needed here
@@ -37,9 +38,9 @@ if TYPE_CHECKING:  # the document imports matplotlib lazily; only its type is ne
     from harness.storing.store import RunInfo
 
 # The statuses of a task that answered (found its solutions, or proved there were none).
-ANSWERED = ("solved", "limit", "no_solution")
+ANSWERED = (Status.SOLVED, Status.LIMIT, Status.NO_SOLUTION)
 # A task that ran out of time: a timeout, or a repeat not run after one.
-TIMED_OUT = ("timeout", "skipped", "memout")
+TIMED_OUT = (Status.TIMEOUT, Status.SKIPPED, Status.MEMOUT)
 
 
 @dataclass(frozen=True)

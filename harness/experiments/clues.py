@@ -52,6 +52,7 @@ from harness.running.session import choose_backends, importable
 from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
 from puzzles.rules import Rules
+from solvers.base import Status
 from solvers.registry import Backend, select
 
 SEED = 16  # the number: every sample is drawn from it
@@ -651,9 +652,9 @@ def effort(
                 cell.nodes.append(float(row["nodes"]))
             elif timed_out(row):
                 cell.timeouts += 1
-            elif row["status"] == "gave_up":
+            elif row["status"] == Status.GAVE_UP:
                 cell.gave_up += 1
-            elif row["status"] != "unsupported":
+            elif row["status"] != Status.UNSUPPORTED:
                 cell.errors += 1
         if cells:
             found[solver] = dict(sorted(cells.items()))

@@ -23,6 +23,7 @@ from harness.experiments.base import Batch, Design, Experiment, Results, picked,
 from harness.experiments.document import Document, percent
 from harness.generating.rating import LABELS, Rating, rating_from
 from harness.running.session import choose_backends
+from solvers.base import Status
 from solvers.registry import get
 
 LABEL = "all"
@@ -35,7 +36,7 @@ QUICK_PER_SET = 2
 FULL_TIMEOUT_S = 3.0
 QUICK_TIMEOUT_S = 0.5
 # Measured efforts: a task that ended with an answer, or gave up after measured work.
-MEASURED = ("solved", "limit", "no_solution", "gave_up")
+MEASURED = (Status.SOLVED, Status.LIMIT, Status.NO_SOLUTION, Status.GAVE_UP)
 # Pelánek's "weak" correlation, as a rule for the verdict: a median rho below this.
 WEAK_RHO = 0.5
 CENSORED = math.inf  # a timeout's effort: above every measured one
@@ -255,7 +256,7 @@ class Difficulty(Experiment):
             caption="Median total time (ms) of the puzzles of each level that the back-end "
             "finished (timeouts left out here).",
         )
-        limit = results[LABEL].batch.timeout
+        timeout = results[LABEL].batch.timeout
         names = [item.solver for item in found]
         for what, words in (("time", "total time"), ("nodes", "search nodes")):
             doc.plot(
@@ -263,11 +264,11 @@ class Difficulty(Experiment):
                 f"{words.capitalize()} against the logic rating, one panel per back-end (log "
                 f"scale; x jittered a little"
                 + (
-                    f"; timeouts as red crosses at the {limit:g} s limit)"
+                    f"; timeouts as red crosses at the {timeout:g} s limit)"
                     if what == "time"
                     else ")"
                 ),
-                _scatter_drawer(what, names, rows, rated, limit),
+                _scatter_drawer(what, names, rows, rated, timeout),
                 size=(3.0 * PANEL_COLUMNS, 2.4 * math.ceil(len(names) / PANEL_COLUMNS)),
             )
 

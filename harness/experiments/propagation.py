@@ -29,6 +29,7 @@ from harness.experiments.base import (
     timed_out,
 )
 from harness.experiments.document import Document, percent
+from solvers.base import Status
 from solvers.logic import LEVELS
 from solvers.logic.techniques import TECHNIQUES
 from solvers.registry import Backend, get
@@ -208,8 +209,8 @@ class Propagation(Experiment):
                         f"`{level.backend.name}`",
                         name,
                         len(found),
-                        sum(r["status"] == "solved" for r in found),
-                        sum(r["status"] == "gave_up" for r in found),
+                        sum(r["status"] == Status.SOLVED for r in found),
+                        sum(r["status"] == Status.GAVE_UP for r in found),
                         sum(timed_out(r) for r in found),
                         median(steps),
                         median([1000 * float(r["solve_s"]) for r in found]),

@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from harness.results import TIMED_OUT, Outcome, Task
 from harness.running.runner import Pool, kill_after
 from harness.running.session import Plan
-from harness.running.tasks import TIMED_OUT, Outcome, Task
 from harness.storing.store import Store
 from solvers.base import Status
 
@@ -49,13 +49,14 @@ class Sample:
     def mean_s(self) -> float:
         return self.answered_s / self.answered if self.answered else 0.0
 
-    def add(self, status: str, seconds: float, limit: float, timeout: float) -> None:
-        """One earlier result, of a run with time limit `limit`, read for limit `timeout`."""
-        if status == Status.SKIPPED:  # its probe is a sample already
-            return
+    def add(self, status: str, seconds: float, run_timeout: float, timeout: float) -> None:
+        """One earlier result, of a run with time limit `run_timeout`, read for `timeout`."""
+        # A skipped repeat counts as the timeout it stands for: then a puzzle that timed out
+        # weighs as many repeats in the share as one that answered every repeat, and the
+        # share is that of puzzles whose first repeat times out (what skips the others).
         if status in TIMED_OUT or seconds > timeout:
             self.timeouts += 1
-        elif status == Status.UNSUPPORTED or seconds <= min(limit, timeout):
+        elif status == Status.UNSUPPORTED or seconds <= min(run_timeout, timeout):
             self.answered += 1
             self.answered_s += seconds
         else:  # answered past its own run's limit: counted as a timeout there and here
@@ -128,8 +129,8 @@ def samples_from_store(store: Store | None, work: Plan) -> dict[Pair, Sample]:
     solvers = sorted({task.solver for task in work.tasks})
     collections = sorted({task.collection for task in work.tasks})
     timeout = work.settings.timeout
-    for solver, collection, status, seconds, limit in store.timings(solvers, collections):
-        found[(solver, collection)].add(status, seconds, limit, timeout)
+    for solver, collection, status, seconds, run_timeout in store.timings(solvers, collections):
+        found[(solver, collection)].add(status, seconds, run_timeout, timeout)
     return {pair: sample for pair, sample in found.items() if sample.count}
 
 

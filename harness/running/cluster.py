@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness.results import Group, Outcome, Task
 from harness.running.runner import Pool, kill_after
 from harness.running.session import Plan, host_info, run_plan
-from harness.running.tasks import Outcome, Task
 from harness.running.worker import Settings
 from harness.storing.store import HostInfo, Store
 from puzzles.errors import SudokuBenchError
@@ -81,7 +81,7 @@ def run_chunk(
     settings: Settings,
     jobs: int,
     repeat_timeouts: bool,
-    probed: set[tuple[str, str, str, str, str]],
+    probed: set[Group],
 ) -> ChunkResult:
     """Run one chunk with this node's pool (called by Dask on a worker)."""
     with _Node.lock:

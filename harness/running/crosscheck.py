@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
-from harness.running.tasks import Outcome
+from harness.results import Outcome
 from puzzles.checker import solution_problems
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
@@ -23,8 +24,9 @@ KNOWN = "collection's solution"
 
 
 @dataclass(frozen=True)
-class Answer:
-    """What one back-end said about one puzzle."""
+class Claim:
+    """What one back-end claims about one puzzle's solutions: how many (exactly, or at least)
+    and which. (A checked answer with its whole result is `harness.running.solving.Answer`.)"""
 
     solver: str
     count: int
@@ -32,8 +34,13 @@ class Answer:
     solutions: tuple[str, ...]
 
     @classmethod
-    def of(cls, outcome: Outcome) -> Answer:
+    def of(cls, outcome: Outcome) -> Claim:
         return cls(outcome.task.solver, outcome.count, outcome.exact, tuple(outcome.solutions))
+
+    @classmethod
+    def of_row(cls, row: dict[str, Any]) -> Claim:
+        """The claim of a store row (`Store.results()`)."""
+        return cls(row["solver"], row["count"], row["exact"], tuple(row["solutions"]))
 
     def describe(self) -> str:
         """E.g. `unique (534678912...)`, `exactly 2`, `at least 1`, `none`."""
@@ -46,7 +53,7 @@ class Answer:
         return said
 
 
-def wrong_grids(puzzle: Grid, answer: Answer) -> list[str]:
+def wrong_grids(puzzle: Grid, answer: Claim) -> list[str]:
     """Why the returned grids are not distinct solutions of `puzzle` (empty when they are)."""
     problems = []
     for number, line in enumerate(answer.solutions, 1):
@@ -61,7 +68,7 @@ def wrong_grids(puzzle: Grid, answer: Answer) -> list[str]:
     return problems
 
 
-def contradiction(a: Answer, b: Answer) -> tuple[str, str] | None:
+def contradiction(a: Claim, b: Claim) -> tuple[str, str] | None:
     """Which of `a` and `b` is proven wrong by the other, and why; None when both can be true.
 
     Both hold only checked, distinct solutions, so the one that claimed an exact count is the
@@ -99,11 +106,11 @@ class PuzzleCheck:
         return set(self.wrong) | set(self.contradicted)
 
 
-def check_puzzle(puzzle: Grid, answers: Iterable[Answer], known: Grid | None = None) -> PuzzleCheck:
+def check_puzzle(puzzle: Grid, answers: Iterable[Claim], known: Grid | None = None) -> PuzzleCheck:
     """Check each answer's grids, then compare the sound answers pairwise (and with the
     collection's solution, when it came with one)."""
     result = PuzzleCheck()
-    sound: list[Answer] = []
+    sound: list[Claim] = []
     for answer in answers:
         problems = wrong_grids(puzzle, answer)
         if problems:
@@ -111,7 +118,7 @@ def check_puzzle(puzzle: Grid, answers: Iterable[Answer], known: Grid | None = N
         else:
             sound.append(answer)
     if known is not None and not solution_problems(puzzle, known):
-        sound.append(Answer(KNOWN, 1, False, (known.to_line(),)))
+        sound.append(Claim(KNOWN, 1, False, (known.to_line(),)))
     for a, b in combinations(sound, 2):
         found = contradiction(a, b)
         if found is not None:
@@ -121,6 +128,6 @@ def check_puzzle(puzzle: Grid, answers: Iterable[Answer], known: Grid | None = N
     return result
 
 
-def answers_of(outcomes: Sequence[Outcome]) -> list[Answer]:
+def answers_of(outcomes: Sequence[Outcome]) -> list[Claim]:
     """The answers worth comparing: every outcome that returned grids or an exact count."""
-    return [Answer.of(o) for o in outcomes if o.exact or o.solutions]
+    return [Claim.of(o) for o in outcomes if o.exact or o.solutions]

@@ -10,9 +10,10 @@ import time
 from types import TracebackType
 from typing import TextIO
 
-from harness.running.tasks import Outcome
+from harness.results import Outcome
+from solvers.base import Status
 
-FAILURES = ("timeout", "error", "skipped")  # a skipped repeat counts as a timeout
+FAILURES = (Status.TIMEOUT, Status.ERROR, Status.SKIPPED)  # a skipped repeat: a timeout
 
 
 class TaskProgress:
@@ -20,7 +21,7 @@ class TaskProgress:
         self, total: int, description: str, *, enabled: bool = True, done: int = 0
     ) -> None:
         # rich is imported here, not at the top: every command imports this module through
-        # the parser, and ~30 ms of import should be paid by the commands that draw a bar
+        # the parser, and its import should be paid only by the commands that draw a bar
         from rich.console import Console
         from rich.progress import (
             BarColumn,

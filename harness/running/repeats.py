@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from harness.running.tasks import TIMED_OUT, Group, Outcome, Task
+from harness.results import TIMED_OUT, Group, Outcome, Task
 from solvers.base import Status
 
 # Runs tasks, calling back with each outcome as it ends (a pool's `run`).
@@ -50,7 +50,7 @@ def run_with_skips(
     """
     first: list[Task] = []
     later: list[Task] = []
-    leading: dict[Group, Task] = {}  # the probe of each group that has no result yet
+    leading: dict[Group, int] = {}  # the probe's key, for each group with no result yet
     for task in tasks:
         group = task.group
         if group in timed_out:
@@ -60,13 +60,14 @@ def run_with_skips(
         elif group in leading:
             later.append(task)
         else:
-            leading[group] = task
+            leading[group] = task.key
             first.append(task)
     failed: dict[Group, int] = {}
 
     def first_done(outcome: Outcome) -> None:
+        # by key: the outcome's task may be a copy (from a worker or a cluster node)
         task = outcome.task
-        if outcome.status in TIMED_OUT and leading.get(task.group) is task:
+        if outcome.status in TIMED_OUT and leading.get(task.group) == task.key:
             failed[task.group] = task.repeat
         on_done(outcome)
 

@@ -39,8 +39,8 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
+from harness.results import Outcome, Task
 from harness.running import worker
-from harness.running.tasks import Outcome, Task
 from harness.running.worker import Settings
 from solvers.base import Status
 from solvers.registry import Backend
@@ -244,7 +244,7 @@ class Pool:
         idle = slot.task is None
         try:
             jobs = [
-                (task.key, self.backends[task.solver], task.geometry, task.puzzle) for task in tasks
+                (task.key, self.backends[task.solver], task.rules, task.puzzle) for task in tasks
             ]
             slot.conn.send(("batch", self.settings, jobs))
         except OSError:  # the worker died: its sentinel tells, a new one builds the solver
@@ -323,9 +323,9 @@ class Pool:
                     slot.solving = True
                     self._restart_clock(slot, now)
                     continue
-                for answer in message[1] if message[0] == "answers" else [message[1]]:
-                    if message[0] == "answers":  # in the order of the worker's tasks
-                        answer = Outcome.unpacked(slot.task, answer)
+                for packed in message[1] if message[0] == "answers" else [message[1]]:
+                    # in the order of the worker's tasks: the parent's own task object
+                    answer = Outcome.unpacked(slot.task, packed)
                     if answer.status != Status.ERROR:  # the worker keeps the solver
                         slot.built.add(answer.task.solver)
                     answers.append(answer)
@@ -358,12 +358,12 @@ class Pool:
     def _judged(self, outcome: Outcome) -> Outcome:
         """An answer that came after the time limit counts as a timeout: every back-end gets
         the same limit, whether it stops itself or is stopped."""
-        limit = self.settings.timeout
-        if limit == math.inf:
+        timeout = self.settings.timeout
+        if timeout == math.inf:
             return outcome
-        if (outcome.answered or outcome.status is Status.GAVE_UP) and outcome.total_s > limit:
+        if (outcome.answered or outcome.status is Status.GAVE_UP) and outcome.total_s > timeout:
             outcome.error = (
-                f"{outcome.status} after {outcome.total_s:.3f} s, past the {limit:g} s limit"
+                f"{outcome.status} after {outcome.total_s:.3f} s, past the {timeout:g} s limit"
             )
             outcome.status = Status.TIMEOUT
         return outcome

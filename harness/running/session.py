@@ -13,10 +13,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.results import Group, Outcome, Task
 from harness.running import machine
 from harness.running.repeats import run_with_skips, timed_out_groups
 from harness.running.runner import Pool
-from harness.running.tasks import Group, Outcome, Task, plan, shuffled
+from harness.running.tasks import plan, shuffled
 from harness.running.worker import Settings
 from harness.storing.store import HostInfo, LockOwner, Resumption, RunInfo, Store, StoreError
 from puzzles.errors import SudokuBenchError

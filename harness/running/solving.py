@@ -11,7 +11,6 @@ left of the puzzle's time (so `--timeout` bounds the whole of each puzzle's work
 
 from __future__ import annotations
 
-import argparse
 import gc
 import math
 import sys
@@ -20,10 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from harness.cli.arguments import positive_float, positive_int
-from harness.cli.output import result_record
+from harness.results import Outcome, result_json
 from harness.running.runner import Pool, kill_after
-from harness.running.tasks import Outcome, plan
+from harness.running.tasks import plan
 from harness.running.worker import Settings
 from puzzles.checker import solution_problems
 from puzzles.errors import SudokuBenchError
@@ -33,42 +31,9 @@ from puzzles.symbols import DEFAULT, Alphabet
 from solvers.base import Result, Status
 from solvers.registry import Backend
 
-DEFAULT_SOLVER = "propagating"
 # Tasks a worker gets in one message (`runner.Pool`): a round trip per task cost more than
 # a compiled engine's whole solve; each task keeps its own clock and kill all the same.
 BATCH = 256
-
-
-def add_solver_arguments(parser: argparse.ArgumentParser, *, default_limit: int) -> None:
-    solving = parser.add_argument_group("solving")
-    solving.add_argument(
-        "-s",
-        "--solver",
-        "--solvers",  # the spelling of check and bench, so that either works everywhere
-        default=DEFAULT_SOLVER,
-        metavar="NAME[,NAME...]",
-        help=f"back-ends to run, comma-separated, or 'all' (default: {DEFAULT_SOLVER}; "
-        "see `sudoku-bench solvers`)",
-    )
-    solving.add_argument(
-        "--limit",
-        type=positive_int,
-        default=default_limit,
-        metavar="K",
-        help=f"stop after K solutions (default: {default_limit}); the count is exact when "
-        "the search ends before the limit",
-    )
-    solving.add_argument(
-        "--timeout",
-        type=positive_float,
-        metavar="S",
-        help="seconds per puzzle and back-end (default: none)",
-    )
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help="one JSON object per puzzle per back-end per line (keys in the README)",
-    )
 
 
 @dataclass
@@ -104,7 +69,7 @@ class Answer:
 
     def record(self, alphabet: Alphabet = DEFAULT) -> dict[str, Any]:
         """The `--json` record, plus `verified`: every returned grid passed the rule checker."""
-        record = result_record(self.entry, self.result, alphabet)
+        record = result_json(self.entry, self.result, alphabet)
         record["verified"] = not self.wrong
         return record
 

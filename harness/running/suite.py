@@ -41,7 +41,6 @@ DEFAULT_SUITE: tuple[Part, ...] = (
     Part("killer", 5),
     Part("ortools-killer"),
 )
-DEFAULT_TIMEOUT_S = 1.0  # per task: the cut-off of the default suite's report
 
 
 def describe() -> str:

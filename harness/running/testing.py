@@ -118,6 +118,18 @@ class SleeperSolver(ReferenceSolver):
             time.sleep(3600)
 
 
+class PatientSolver(ReferenceSolver):
+    """Never finds an answer but honours its deadline: it stops there itself and reports a
+    timeout, as backtracking, CP-SAT and the SAT back-ends do, so the pool never kills it."""
+
+    name = "patient"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        while True:
+            deadline.check()
+            time.sleep(0.01)
+
+
 class StallOnEmptySolver(ReferenceSolver):
     """Solves every puzzle but the empty grid, on which it hangs like `sleeper`: a task in
     the middle of a batch (`runner.Pool(batch=...)`) that must be killed alone."""
@@ -258,6 +270,7 @@ CLASSES: dict[str, type[ReferenceSolver]] = {
     for cls in (
         ReferenceSolver,
         SleeperSolver,
+        PatientSolver,
         StallOnEmptySolver,
         NativeBlockSolver,
         BlockOnEmptySolver,

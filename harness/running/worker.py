@@ -3,12 +3,13 @@
 Protocol (parent -> worker): `(task, backend, settings, announce)` or None to stop.
 Worker -> parent: if `announce`, `("start",)` once the solver is built and warmed up (the
 parent starts the task's clock there, so importing a library is not timed); then
-`("done", outcome)`. The parent asks for the announcement only when this worker has not
-built the solver yet or warm-up solves come first.
+`("done", packed)`, the outcome packed (`Outcome.packed`: the parent holds the task). The
+parent asks for the announcement only when this worker has not built the solver yet or
+warm-up solves come first.
 
-Or (parent -> worker) `("batch", settings, [(key, backend, geometry, puzzle), ...])`: tasks
+Or (parent -> worker) `("batch", settings, [(key, backend, rules, puzzle), ...])`: tasks
 whose solvers the worker already built, reduced to what the worker needs of them (a whole
-`Task` costs four times as much to send), answered in task order with `("answers", [packed
+`Task` costs more to send than these four fields), answered in task order with `("answers", [packed
 outcome, ...])` messages (`Outbox`, `packed_outcome`, `Outcome.packed`): the answers
 finished within ANSWERS_SECONDS of each other, together (one message per fast answer costs
 a system call each way, more than a compiled engine's solve).
@@ -39,7 +40,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from harness.running.tasks import Outcome, Task, puzzle_grid
+from harness.results import Outcome, Task, packed_outcome, puzzle_grid
 from puzzles.grid import Grid
 from puzzles.transform import Isomorph, random_isomorph
 from solvers.base import Result, Solver, Status
@@ -65,8 +66,8 @@ class Settings:
     permute_seed: int | None = None
     keep_result: bool = False
     # the CPU time and peak resident memory of each solve (two /proc reads and two system
-    # calls, most of a fast engine's task time): `solve` and `count`, which report neither,
-    # turn them off
+    # calls per task, more than a fast engine's solve): `solve` and `count`, which report
+    # neither, turn them off
     resources: bool = True
 
     def isomorph_seed(self, key: int, solve: int) -> int | None:
@@ -107,14 +108,14 @@ def main(conn: Connection, path: list[str], progress: ctypes.c_int64 | None) -> 
                 _run_batch(message[2], settings, solvers, progress, outbox)
                 continue
             task, backend, settings, announce = message
-            job = (task.key, backend, task.geometry, task.puzzle)
-            outcome = Outcome.unpacked(
-                task, _run(conn if announce else None, job, settings, solvers)
-            )
+            job = (task.key, backend, task.rules, task.puzzle)
+            # packed, like a batch's answers: the parent holds the task and makes the
+            # outcome with it (`Outcome.unpacked`)
+            answer = _run(conn if announce else None, job, settings, solvers)
             if progress is not None:
                 progress.value += 1
             with outbox.lock:  # a batch's last answers have gone: only this send
-                conn.send(("done", outcome))
+                conn.send(("done", answer))
         except OSError:  # the parent is gone (stopped or killed): nobody to answer
             return
 
@@ -129,7 +130,7 @@ def _build(backends: list[Backend], solvers: dict[str, Solver[Any]]) -> list[str
     return [backend.name for backend in backends if backend.name in solvers]
 
 
-# What the worker needs of a task: its key, back-end, rules (`Task.geometry`) and puzzle line.
+# What the worker needs of a task: its key, back-end, rules (`Task.rules`) and puzzle line.
 Job = tuple[int, Backend, str, str]
 
 
@@ -203,14 +204,14 @@ def _run(
     conn: Connection | None, job: Job, settings: Settings, solvers: dict[str, Solver[Any]]
 ) -> tuple[Any, ...]:
     """Solve the task; its outcome in the packed form of a batch's answers (`Outcome.packed`)."""
-    key, backend, geometry, line = job
+    key, backend, rules, line = job
     meter = Meter(resources=settings.resources)
     seed = settings.isomorph_seed(key, settings.warmup)
     try:
         solver = solvers.get(backend.name)
         if solver is None:
             solver = solvers[backend.name] = backend.create()
-        puzzle = puzzle_grid(geometry, line)
+        puzzle = puzzle_grid(rules, line)  # the rules parsed once per worker
         for number in range(settings.warmup):
             warm = _isomorph(puzzle, settings.isomorph_seed(key, number))
             solver.solve(warm[0], limit=settings.limit, timeout=settings.timeout)
@@ -227,9 +228,9 @@ def _run(
     except Exception as failure:  # a back-end's bug is a result to record, not a crash
         status, error = Status.ERROR, describe(failure)
     else:
-        return packed_outcome(key, result, meter, seed, keep_result=settings.keep_result)
+        return packed_outcome(key, result, meter, seed, _pid(), keep_result=settings.keep_result)
     # packed, an outcome holds only its task's key: the parent holds the task
-    failed = Outcome(Task(key, "", "", geometry, line, backend.name, 0), status, error=error)
+    failed = Outcome(Task(key, "", "", rules, line, backend.name, 0), status, error=error)
     failed.worker = _pid()
     failed.wall_s, failed.cpu_s, failed.peak_rss_mb = meter.wall_s, meter.cpu_s, meter.peak_mb
     failed.permutation = seed
@@ -322,49 +323,9 @@ def _data_bytes() -> int:
     raise OSError("no VmData in /proc/self/status")
 
 
-def packed_outcome(
-    key: int,
-    result: Result,
-    meter: Meter | None = None,
-    seed: int | None = None,
-    *,
-    keep_result: bool = False,
-) -> tuple[Any, ...]:
-    """The outcome of the task of `key` from the solver's result, measured by `meter`, on the
-    isomorph of `seed`, packed (`Outcome.packed`) without making the Outcome: a batch sends only
-    this, and making and packing an Outcome costs a tenth of a compiled engine's solve.
-    The fields are in `Outcome`'s order (a test holds the two together)."""
-    status = result.status
-    solutions = result.solutions
-    return (
-        key,
-        status,
-        len(solutions),
-        result.exact,
-        result.verdict,
-        [solutions[0].to_line()] if len(solutions) == 1 else [g.to_line() for g in solutions],
-        result.build_s,
-        result.search_s,
-        result.nodes,
-        result.guesses,
-        dict(result.counters),
-        result.message if status in _FAILED else "",
-        _pid(),  # worker
-        None if meter is None else meter.wall_s,
-        None if meter is None else meter.cpu_s,
-        None if meter is None else meter.peak_mb,
-        seed,  # permutation
-        "",  # host: the parent's to set
-        result if keep_result else None,
-    )
-
-
-_FAILED = (Status.ERROR, Status.UNSUPPORTED)  # the statuses whose message is an outcome's error
-
-
 @functools.cache
 def _pid() -> int:
-    """This process's id, asked once (a system call per task costs a fast engine 1%)."""
+    """This process's id, asked once: not a system call per task."""
     return os.getpid()
 
 

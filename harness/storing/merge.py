@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.running.tasks import Task
+from harness.results import Task
 from harness.storing.store import HostInfo, Resumption, RunInfo, Store, StoreError, open_store
 
 # Settings that may differ between the shards of one run: which shard, and where it ran.

@@ -10,7 +10,8 @@ Tables:
   versions (JSON: back-end -> "library version"), git_commit, seed, settings (JSON);
   from schema version 2 also conditions (JSON: load and CPU clock sampled while it ran).
 - `tasks`: the run's plan, in execution order (`position`): task, collection, puzzle_id,
-  geometry, puzzle, solver, configuration (JSON: target and options), repeat.
+  rules (the serialised rules, `Rules.spec`; called geometry up to schema version 4),
+  puzzle, solver, configuration (JSON: target and options), repeat.
 - `resumes`: one row per `--resume` of a run: run, started, command, host, cpu, cores, os,
   python, load, versions, git_commit (where and with what the run went on), settings (JSON:
   the resumption's own, `jobs`).
@@ -21,7 +22,9 @@ Tables:
   verdict, solution, solutions (JSON), build_s, solve_s, total_s, nodes, guesses,
   counters (JSON), error, worker, finished; from schema version 2 also wall_s, cpu_s,
   peak_rss_mb (measured by the worker) and permutation (the seed of a `--permute` isomorph);
-  from version 3 host (the machine that ran the task).
+  from version 3 host (the machine that ran the task); from version 5 `rules` for geometry,
+  and `guesses` NULL where the back-end does not count guesses (before: 0, with no
+  "guesses" in counters).
 - `hosts` (schema version 3): one row per machine that ran tasks of a run: run, host, cpu,
   cores, os, python, load, versions, git_commit (as in `runs`).
 
@@ -46,7 +49,7 @@ from functools import cache, wraps
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-from harness.running.tasks import Outcome, Task
+from harness.results import Outcome, Task
 from puzzles.errors import SudokuBenchError
 
 DEFAULT_PATH = Path("sudoku-bench.sqlite")
@@ -304,6 +307,10 @@ class Store(ABC):
     def results(self, run_id: int) -> list[dict[str, Any]]:
         """Every result row of the run, in task order, as `Outcome.record()` keys plus `run`."""
 
+    def outcomes(self, run_id: int) -> list[Outcome]:
+        """Every result of the run, in task order, as the harness's record (`Outcome`)."""
+        return [Outcome.from_row(row) for row in self.results(run_id)]
+
     def close(self) -> None:
         return None
 
@@ -374,6 +381,7 @@ CREATE TABLE IF NOT EXISTS results (
 # (table, column, SQL type and default). A store of an earlier version is brought up to date
 # when it is opened (`ALTER TABLE ... ADD COLUMN`); the rows it already has take the default.
 # `_SCHEMA` above is version 1, the first released one; PRAGMA user_version holds the version.
+# Version 5 renames and loosens columns: `_RENAMED` and `_migrate_to_5`.
 ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     # version 2: measured by the worker around each solve (NULL where it was killed first)
     ("results", "wall_s", "REAL DEFAULT NULL"),
@@ -410,8 +418,51 @@ ADDED_TABLES: tuple[tuple[str, str], ...] = (
         )""",
     ),
 )
-# The version of a store written now: the last version named in the lists above.
-SCHEMA_VERSION = 4
+# Version 5: the serialised rules are called `rules` in every table (`geometry` before), and
+# `results.guesses` may be NULL (not counted). (table, old name, new name).
+_RENAMED: tuple[tuple[str, str, str], ...] = (
+    ("tasks", "geometry", "rules"),
+    ("results", "geometry", "rules"),
+)
+# The results table of version 5, built by `_migrate_to_5` (SQLite cannot drop NOT NULL in
+# place): version 1's columns with the renames, then the added columns in their order.
+_RESULTS_V5 = """CREATE TABLE results (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    task INTEGER NOT NULL,
+    collection TEXT NOT NULL,
+    puzzle_id TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    puzzle TEXT NOT NULL,
+    solver TEXT NOT NULL,
+    configuration TEXT NOT NULL,
+    repeat INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    exact INTEGER NOT NULL,
+    verdict TEXT NOT NULL,
+    solution TEXT NOT NULL,
+    solutions TEXT NOT NULL,
+    build_s REAL NOT NULL,
+    solve_s REAL NOT NULL,
+    total_s REAL NOT NULL,
+    nodes INTEGER NOT NULL,
+    guesses INTEGER,
+    counters TEXT NOT NULL,
+    error TEXT NOT NULL,
+    worker INTEGER NOT NULL,
+    finished TEXT NOT NULL,
+    wall_s REAL DEFAULT NULL,
+    cpu_s REAL DEFAULT NULL,
+    peak_rss_mb REAL DEFAULT NULL,
+    permutation INTEGER DEFAULT NULL,
+    host TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (run, task)
+)"""
+# Up to version 4 a back-end that does not count guesses stored 0 and no "guesses" counter.
+_GUESSES_BEFORE_5 = "CASE WHEN instr(counters, '\"guesses\"') > 0 THEN guesses END"
+
+# The version of a store written now.
+SCHEMA_VERSION = 5
 
 _JSON_COLUMNS = ("solutions", "counters")
 _MACHINE_COLUMNS = ("host", "cpu", "cores", "os", "python", "load")
@@ -512,7 +563,7 @@ class SQLiteStore(Store):
                         position,
                         t.collection,
                         t.puzzle_id,
-                        t.geometry,
+                        t.rules,
                         t.puzzle,
                         t.solver,
                         encoded.get(t.solver, "{}"),  # once per back-end, not per task
@@ -576,7 +627,7 @@ class SQLiteStore(Store):
     @_reported
     def tasks(self, run_id: int) -> list[Task]:
         rows = self.db.execute(
-            "SELECT task, collection, puzzle_id, geometry, puzzle, solver, repeat FROM tasks"
+            "SELECT task, collection, puzzle_id, rules, puzzle, solver, repeat FROM tasks"
             " WHERE run = ? ORDER BY position",
             (run_id,),
         )
@@ -640,9 +691,6 @@ class SQLiteStore(Store):
         return self._write(verb, values)
 
     def _write(self, verb: str, values: dict[str, Any]) -> int:
-        # The column is NOT NULL (and OR IGNORE would drop the row silently): "not counted"
-        # is told by `counters` lacking "guesses", and `results` gives None back for it.
-        values = {**values, "guesses": values.get("guesses") or 0}
         columns = list(values)
         cursor = self.db.execute(
             f"{verb} INTO results ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
@@ -654,7 +702,7 @@ class SQLiteStore(Store):
     def timings(
         self, solvers: Sequence[str], collections: Sequence[str]
     ) -> list[tuple[str, str, str, float, float]]:
-        limits = {info.id: float(info.settings.get("timeout", math.inf)) for info in self.runs()}
+        timeouts = {info.id: float(info.settings.get("timeout", math.inf)) for info in self.runs()}
         solvers, collections = list(solvers), list(collections)
         rows = self.db.execute(
             "SELECT run, solver, collection, status, total_s FROM results"
@@ -663,7 +711,7 @@ class SQLiteStore(Store):
             [*solvers, *collections],
         )
         found = [
-            (solver, collection, status, float(total), limits.get(run, math.inf))
+            (solver, collection, status, float(total), timeouts.get(run, math.inf))
             for run, solver, collection, status, total in rows
         ]
         return found
@@ -756,12 +804,11 @@ class SQLiteStore(Store):
         found = []
         for row in rows:
             record = dict(row)
-            record.setdefault("host", "")  # an older store opened read-only
+            record.pop("geometry", None)  # an older store opened read-only: `rules` has it
+            record.setdefault("host", "")
             record["exact"] = bool(record["exact"])
             for key in (*_JSON_COLUMNS, "configuration"):
                 record[key] = json.loads(record[key])
-            if "guesses" not in record["counters"]:  # a back-end that does not count them
-                record["guesses"] = None
             found.append(record)
         return found
 
@@ -839,8 +886,15 @@ def _check_ours(db: sqlite3.Connection, path: Path) -> None:
             f"{path} is an SQLite database but not a results store (its tables: "
             f"{', '.join(sorted(tables))}): give --db a new file or a sudoku-bench store"
         )
+    renamed = {(table, old): new for table, old, new in _RENAMED}
     for table, wanted in _schema_columns().items():
-        missing = [column for column in wanted if table in tables and column not in tables[table]]
+        missing = [
+            column
+            for column in wanted
+            if table in tables
+            and column not in tables[table]
+            and renamed.get((table, column)) not in tables[table]
+        ]
         if missing:
             db.close()
             raise StoreError(
@@ -886,23 +940,54 @@ def _upgrade_in_views(db: sqlite3.Connection) -> None:
         if table in tables and column not in tables[table]:
             default = declaration.partition(" DEFAULT ")[2] or "NULL"
             missing.setdefault(table, []).append(f"{default} AS {column}")
+    for table, old, new in _RENAMED:
+        if table in tables and old in tables[table]:
+            missing.setdefault(table, []).append(f"{old} AS {new}")
     for table, added in missing.items():
-        db.execute(f"CREATE TEMP VIEW {table} AS SELECT *, {', '.join(added)} FROM main.{table}")
+        columns = "*"
+        if table == "results" and "geometry" in tables[table]:  # before version 5
+            kept = sorted(tables[table] - {"guesses"})
+            columns = ", ".join([*kept, f"{_GUESSES_BEFORE_5} AS guesses"])
+        db.execute(
+            f"CREATE TEMP VIEW {table} AS SELECT {columns}, {', '.join(added)} FROM main.{table}"
+        )
     for table, create in ADDED_TABLES:  # empty, in memory, as in a store of its version
         if table not in tables:
             db.execute(create.replace("CREATE TABLE", "CREATE TEMP TABLE", 1))
 
 
 def _upgrade(db: sqlite3.Connection) -> None:
-    """Add the columns of later schema versions that the store lacks, and record its version."""
-    tables = _columns(db)
-    with _Transaction(db):
+    """Bring the store to the current schema version: add the columns and tables of later
+    versions that it lacks, make version 5's renames, and record the version. In one
+    transaction that holds SQLite's write lock from the start, so two processes opening one
+    old store do not both upgrade it."""
+    with _Transaction(db, "BEGIN IMMEDIATE"):
+        tables = _columns(db)
         for table, column, declaration in ADDED_COLUMNS:
             if column not in tables[table]:
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
         for _, create in ADDED_TABLES:
             db.execute(create)
+        if "geometry" in _columns(db)["results"]:
+            _migrate_to_5(db)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _migrate_to_5(db: sqlite3.Connection) -> None:
+    """Version 4 -> 5, inside the caller's transaction: `geometry` becomes `rules`, and the
+    results table is rebuilt so that `guesses` may be NULL (set where it was not counted)."""
+    db.execute("ALTER TABLE tasks RENAME COLUMN geometry TO rules")
+    db.execute("ALTER TABLE results RENAME TO results_v4")
+    db.execute(_RESULTS_V5)
+    columns = [
+        row[1] for row in db.execute("PRAGMA table_info(results)")
+    ]  # the new table's, in order
+    sources = {"rules": "geometry", "guesses": _GUESSES_BEFORE_5}
+    db.execute(
+        f"INSERT INTO results ({', '.join(columns)}) "
+        f"SELECT {', '.join(sources.get(column, column) for column in columns)} FROM results_v4"
+    )
+    db.execute("DROP TABLE results_v4")
 
 
 def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:

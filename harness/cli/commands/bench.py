@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from harness import defaults
 from harness.analysing.report import Report
 from harness.cli.arguments import (
     add_db_argument,
@@ -23,16 +24,15 @@ from harness.cli.arguments import (
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json
 from harness.cli.records import outcome_record
+from harness.results import Outcome
 from harness.running import budget, cluster, session, suite
 from harness.running.progress import TaskProgress
-from harness.running.tasks import Outcome
 from harness.running.worker import Settings
 from harness.storing.store import Store, StoreError, open_store
 from puzzles.errors import SudokuBenchError
 from puzzles.formats import PuzzleEntry
 from solvers.registry import Backend
 
-DEFAULT_TIMEOUT_S = 10.0
 # A run's plan is held in memory and written to the store before the first task: 100 million
 # tasks (`bench 17clue -s all --repeat 10000`) planned for minutes in silence, then ran out of
 # memory. A million tasks plan in seconds and take hours to run.
@@ -48,7 +48,7 @@ At the end the comparison table of the run is printed (`sudoku-bench report` sho
 in other formats, with plots).
 
 With no PUZZLE, runs the default suite: {suite.describe()}, on every available back-end,
-with a {suite.DEFAULT_TIMEOUT_S:g} s limit and one worker per core.
+with a {defaults.SUITE_TIMEOUT_S:g} s limit and one worker per core.
 
 Budget: --plan prints the number of tasks and an estimate of the CPU time (from earlier
 results in the store, else a short pilot) and stops. A puzzle and back-end whose first repeat
@@ -72,8 +72,8 @@ def add_parser(subparsers: Any) -> None:
     add_puzzle_arguments(parser, nargs="*")
     add_task_arguments(
         parser,
-        f"seconds per task (default {DEFAULT_TIMEOUT_S:g}; "
-        f"{suite.DEFAULT_TIMEOUT_S:g} for the default suite)",
+        f"seconds per task (default {defaults.TIMEOUT_S:g}; "
+        f"{defaults.SUITE_TIMEOUT_S:g} for the default suite)",
     )
     parser.add_argument(
         "--repeat",
@@ -92,9 +92,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--limit",
         type=int,
-        choices=(1, 2),
-        default=1,
-        help="solutions to look for: 1 = solve, 2 = also prove uniqueness (default 1)",
+        choices=(defaults.SOLVE_LIMIT, defaults.COUNT_LIMIT),
+        default=defaults.SOLVE_LIMIT,
+        help=f"solutions to look for: {defaults.SOLVE_LIMIT} = solve, {defaults.COUNT_LIMIT} = "
+        f"also prove uniqueness (default {defaults.SOLVE_LIMIT})",
     )
     parser.add_argument(
         "--seed",
@@ -317,7 +318,7 @@ def _inputs(
     """The puzzles, back-ends, settings, jobs and seed of a new run, from the command line."""
     default_suite = not args.inputs
     entries: list[PuzzleEntry] = suite.entries() if default_suite else read_inputs(args)
-    timeout = args.timeout or (suite.DEFAULT_TIMEOUT_S if default_suite else DEFAULT_TIMEOUT_S)
+    timeout = args.timeout or (defaults.SUITE_TIMEOUT_S if default_suite else defaults.TIMEOUT_S)
     jobs = args.jobs or ((os.cpu_count() or 1) if default_suite else 1)
     chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))
     total = len(entries) * len(chosen) * args.repeat
@@ -367,7 +368,7 @@ def _resumed(args: argparse.Namespace, store: Store) -> session.Plan:
         "--seed": args.seed is not None,
         "--repeat": args.repeat != 1,
         "--warmup": args.warmup != 0,
-        "--limit": args.limit != 1,
+        "--limit": args.limit != defaults.SOLVE_LIMIT,
         "--permute": args.permute,
         "--memory-limit": args.memory_limit is not None,
         "-s": args.solvers != "all",

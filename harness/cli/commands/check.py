@@ -11,19 +11,21 @@ from typing import Any, TextIO
 
 from tabulate import tabulate
 
+from harness import defaults
 from harness.cli.arguments import add_task_arguments
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import json_line
 from harness.cli.records import outcome_record
+from harness.results import Outcome
 from harness.running import session
 from harness.running.crosscheck import PuzzleCheck, answers_of, check_puzzle
 from harness.running.progress import TaskProgress
 from harness.running.runner import Pool
-from harness.running.tasks import Outcome, plan
+from harness.running.tasks import plan
 from harness.running.worker import Settings
 from puzzles.formats import PuzzleEntry
+from solvers.base import Status
 
-DEFAULT_TIMEOUT_S = 10.0
 # Summary columns: the verdicts, then what kept a back-end from one, then what is wrong.
 COLUMNS = ("none", "unique", "multiple", "unknown", "gave_up", "timeout", "error", "unsupported")
 
@@ -48,7 +50,7 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_puzzle_arguments(parser)
-    add_task_arguments(parser, f"seconds per puzzle and back-end (default {DEFAULT_TIMEOUT_S:g})")
+    add_task_arguments(parser, f"seconds per puzzle and back-end (default {defaults.TIMEOUT_S:g})")
     parser.add_argument(
         "--json", action="store_true", help="one JSON object per puzzle per back-end"
     )
@@ -63,7 +65,7 @@ NOTHING_VERIFIED = 3
 def run(args: argparse.Namespace) -> int:
     entries = read_inputs(args)
     chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))
-    settings = Settings(args.timeout or DEFAULT_TIMEOUT_S, limit=2)
+    settings = Settings(args.timeout or defaults.TIMEOUT_S, limit=defaults.COUNT_LIMIT)
     tasks = plan(entries, [b.name for b in chosen], 1)
     order = [b.name for b in chosen]
     outcomes: dict[int, list[Outcome]] = defaultdict(list)  # by the puzzle's place in `entries`
@@ -150,7 +152,7 @@ def _lines(entry: PuzzleEntry, found: list[Outcome], verdict: PuzzleCheck) -> li
             + f" [verdicts: {_verdicts(said)}]"
         )
     for outcome in found:  # gave_up is an incomplete method's normal answer: counted, not listed
-        if outcome.status in ("timeout", "error"):
+        if outcome.status in (Status.TIMEOUT, Status.ERROR):
             why = f": {outcome.error}" if outcome.error else ""
             lines.append(f"{outcome.status}  {entry.id}: {outcome.task.solver}{why}")
     return lines

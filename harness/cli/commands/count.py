@@ -9,9 +9,11 @@ from typing import Any
 
 from tabulate import tabulate
 
+from harness import defaults
+from harness.cli.arguments import add_solver_arguments
 from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.cli.output import print_json
-from harness.running.solving import Answer, Solving, add_solver_arguments, choose, format_seconds
+from harness.running.solving import Answer, Solving, choose, format_seconds
 
 EXAMPLES = """\
 examples:
@@ -35,7 +37,7 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_puzzle_arguments(parser)
-    add_solver_arguments(parser, default_limit=2)
+    add_solver_arguments(parser, default_limit=defaults.COUNT_LIMIT)
     parser.set_defaults(run=run)
 
 

@@ -6,9 +6,11 @@ import argparse
 import sys
 from typing import Any
 
+from harness import defaults
+from harness.cli.arguments import add_solver_arguments
 from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.cli.output import print_json
-from harness.running.solving import Answer, Solving, add_solver_arguments, choose, format_seconds
+from harness.running.solving import Answer, Solving, choose, format_seconds
 from puzzles.symbols import Alphabet
 from solvers.base import Status
 
@@ -42,7 +44,7 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_puzzle_arguments(parser)
-    add_solver_arguments(parser, default_limit=1)
+    add_solver_arguments(parser, default_limit=defaults.SOLVE_LIMIT)
     parser.add_argument(
         "--line", action="store_true", help="print each solution as one line, not a picture"
     )
