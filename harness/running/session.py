@@ -169,6 +169,7 @@ def start(
     repeat_timeouts: bool = False,
     shard: Shard | None = None,
     cluster: str = "",
+    aa_reference: str = "",
 ) -> Plan:
     """Record a new run (its settings, machine, versions and plan) and return what to run."""
     if seed is None:
@@ -191,6 +192,7 @@ def start(
             "repeat_timeouts": repeat_timeouts,
             "shard": str(shard or ""),
             "cluster": cluster,
+            **({"aa_reference": aa_reference} if aa_reference else {}),
         },
         machine=machine.describe(),
         versions=machine.versions(chosen),  # the libraries this run used, not all installed
