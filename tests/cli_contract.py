@@ -234,7 +234,7 @@ REPORT_RUN = frozenset(
     }
 )
 REPORT_HOST = frozenset(
-    {"host", "cpu", "cores", "os", "python", "load", "versions", "git_commit", "tasks"}
+    {"host", "cpu", "cores", "os", "python", "load", "versions", "git_commit", "conditions", "tasks"}
 )
 MACHINE = frozenset({"host", "cpu", "cores", "os", "python", "load"})
 REPORT_RESUME = frozenset(
@@ -370,7 +370,7 @@ STORE_TABLES = {
         "permutation",
         "host",
     ),
-    "hosts": ("run", *_RUN_MACHINE),
+    "hosts": ("run", *_RUN_MACHINE, "conditions"),
 }
 
 DOCUMENTED: dict[str, frozenset[str]] = {

@@ -21,7 +21,7 @@ from typing import Any
 
 from harness.analysing import paired
 from harness.analysing.stats import TIME_FLOOR_S
-from harness.storing.store import RunInfo, Store
+from harness.storing.store import HostInfo, RunInfo, Store
 from puzzles.errors import SudokuBenchError
 from solvers.base import Status
 
@@ -138,17 +138,21 @@ def load_sample(
         rows = [row for row in rows if repeats(int(row["repeat"]))]
     label = spec if run_text else solver
     sample = sample_of(label, info.id, solver, rows, float(info.settings["timeout"]), metric)
-    return replace(sample, side=run_side(info, solver, sample.hosts))
+    return replace(sample, side=run_side(info, solver, sample.hosts, store.hosts(info.id)))
 
 
-def run_side(info: RunInfo, solver: str, hosts: frozenset[str]) -> RunSide:
-    """What the run of `info` was like for the back-end `solver` (see `RunSide`)."""
+def run_side(
+    info: RunInfo, solver: str, hosts: frozenset[str], nodes: Sequence[HostInfo] = ()
+) -> RunSide:
+    """What the run of `info` was like for the back-end `solver` (see `RunSide`); `nodes`,
+    the machines of a cluster run, add the loads sampled on them."""
     load_start = info.machine.get("load")
-    load_max = info.conditions.get("load_max")
+    loads = [info.conditions.get("load_max")] + [n.conditions.get("load_max") for n in nodes]
+    load_max = max((float(load) for load in loads if load is not None), default=None)
     return RunSide(
         run=info.id,
         load_start=None if load_start is None else float(load_start),
-        load_max=None if load_max is None else float(load_max),
+        load_max=load_max,
         jobs=int(info.settings.get("jobs", 1)),
         solvers=tuple(info.settings.get("solvers", ())),
         hosts=hosts or frozenset({str(info.machine.get("host", ""))}) - {""},

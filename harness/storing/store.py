@@ -23,7 +23,8 @@ Tables:
   peak_rss_mb (measured by the worker) and permutation (the seed of a `--permute` isomorph);
   from version 3 host (the machine that ran the task).
 - `hosts` (schema version 3): one row per machine that ran tasks of a run: run, host, cpu,
-  cores, os, python, load, versions, git_commit (as in `runs`).
+  cores, os, python, load, versions, git_commit (as in `runs`); from version 5 also
+  conditions (JSON, as in `runs`: the host's load and clock sampled while it ran tasks).
 
 Inserts of results are idempotent where a task may come twice (a cluster chunk that ran again
 after its worker was lost): the first row of a task stays, a second is ignored.
@@ -185,6 +186,9 @@ class HostInfo:
     machine: dict[str, Any]  # host, cpu, cores, os, python, load (when it first reported)
     versions: dict[str, str] = field(default_factory=dict)
     git_commit: str = ""
+    # sampled while it ran the run's tasks, as a run's own `conditions`: load_max, mhz_min,
+    # mhz_max, samples (a cluster node: at the start and end of each chunk)
+    conditions: dict[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -385,6 +389,8 @@ ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("results", "host", "TEXT NOT NULL DEFAULT ''"),
     # version 4: a resumption's own settings (`jobs`)
     ("resumes", "settings", "TEXT NOT NULL DEFAULT '{}'"),
+    # version 5: each host's load and clock, sampled while it ran tasks (JSON, as runs')
+    ("hosts", "conditions", "TEXT DEFAULT NULL"),
 )
 # Tables added after version 1, created in an older store when it is opened: (name, SQL).
 ADDED_TABLES: tuple[tuple[str, str], ...] = (
@@ -411,7 +417,7 @@ ADDED_TABLES: tuple[tuple[str, str], ...] = (
     ),
 )
 # The version of a store written now: the last version named in the lists above.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _JSON_COLUMNS = ("solutions", "counters")
 _MACHINE_COLUMNS = ("host", "cpu", "cores", "os", "python", "load")
@@ -685,6 +691,11 @@ class SQLiteStore(Store):
                 host.git_commit,
             ),
         )
+        if host.conditions:  # the host's samples so far, merged by the caller
+            self.db.execute(
+                "UPDATE hosts SET conditions = ? WHERE run = ? AND host = ?",
+                (json.dumps(host.conditions), run_id, host.name),
+            )
 
     @_reported
     def hosts(self, run_id: int) -> list[HostInfo]:
@@ -692,7 +703,12 @@ class SQLiteStore(Store):
             return []
         rows = self.db.execute("SELECT * FROM hosts WHERE run = ? ORDER BY rowid", (run_id,))
         return [
-            HostInfo(_machine(row), json.loads(row["versions"]), row["git_commit"] or "")
+            HostInfo(
+                _machine(row),
+                json.loads(row["versions"]),
+                row["git_commit"] or "",
+                json.loads(_get(row, "conditions") or "{}"),
+            )
             for row in rows
         ]
 
@@ -895,13 +911,13 @@ def _upgrade_in_views(db: sqlite3.Connection) -> None:
 
 def _upgrade(db: sqlite3.Connection) -> None:
     """Add the columns of later schema versions that the store lacks, and record its version."""
-    tables = _columns(db)
     with _Transaction(db):
+        for _, create in ADDED_TABLES:  # first: later versions may add columns to them too
+            db.execute(create)
+        tables = _columns(db)
         for table, column, declaration in ADDED_COLUMNS:
             if column not in tables[table]:
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
-        for _, create in ADDED_TABLES:
-            db.execute(create)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
