@@ -251,3 +251,29 @@ def test_extra_cells_are_pointed_at_with_a_known_geometry() -> None:
     assert error_of(f" {SEED} 12\n", options=options).startswith(
         "f:1:84: expected 81 cells for a 9x9 puzzle, got 83"
     )
+
+
+ONE_CELL_RULES = [
+    {"size": 9, "odd": ["r1c1"]},
+    {"size": 9, "even": ["r1c1"]},
+    {"size": 9, "cages": [{"cells": ["r1c1"], "sum": 3}]},
+]
+
+
+@pytest.mark.parametrize("rules", ONE_CELL_RULES)
+@pytest.mark.parametrize("fmt", [".json", ".jsonl"])
+def test_a_given_that_breaks_a_one_cell_rule_is_bad_input_not_a_crash(
+    rules: dict[str, object], fmt: str
+) -> None:
+    """A given that breaks a rule of one cell (parity, a 1-cell cage) is named at its cell,
+    and `--skip-invalid` passes over it, in every reader that takes rules."""
+    given = "2" if "odd" in rules or "cages" in rules else "1"
+    entry = json.dumps({"puzzle": given + "." * 80, "rules": rules})
+    good = json.dumps({"puzzle": "." * 81})
+    text = f"{entry}\n{good}\n" if fmt == ".jsonl" else f"[{entry}, {good}]"
+    with pytest.raises(InvalidPuzzleError) as caught:
+        read_text(text, "v", fmt)
+    assert ":1:" in str(caught.value) and "r1c1" in str(caught.value)
+    report = ReadReport()
+    (kept,) = read_text(text, "v", fmt, ReadOptions(skip_invalid=True), report)
+    assert kept.puzzle.values == (0,) * 81 and len(report.skipped) == 1

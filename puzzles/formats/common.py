@@ -78,10 +78,11 @@ def parse_puzzle(text: str, options: ReadOptions = ReadOptions()) -> Grid:
 
 
 def conflict_cell(grid: Grid, options: ReadOptions) -> int:
-    """The cell to point an error at: the second of the first pair of repeated givens."""
+    """The cell to point an error at: the last cell of the first broken rule (the second of
+    a pair of repeated givens; the cell itself for a one-cell rule such as parity)."""
     if options.diagonals:
         grid = Grid(with_diagonals(grid.rules), grid.values)
-    return conflicts(grid)[0].cells[1]
+    return conflicts(grid)[0].cells[-1]
 
 
 def checked(grid: Grid, options: ReadOptions) -> Grid:
