@@ -121,6 +121,12 @@ def test_plan_estimates_from_the_store_and_a_pilot_and_writes_nothing(
         assert sleeper["cpu_s"] == pytest.approx(7 * (0.2 * 1.1 + 0.25))  # one kill per puzzle
         assert estimates["reference"]["timeout_share"] == 0.0
         assert plan["cpu_s"] == pytest.approx(sum(e["cpu_s"] for e in estimates.values()), abs=1e-3)
+        # counts and times as people write them, not a sum's rounding noise (11.999999999999993)
+        for estimate in plan["estimates"]:
+            assert estimate["skipped"] == round(estimate["skipped"], 1)
+            assert all(
+                value == round(value, 6) for value in estimate.values() if isinstance(value, float)
+            )
 
         more.write_text(FOURS[0] + "\n")  # earlier results of the same collection (file)
         assert bench(db, str(more), "-s", "reference,sleeper", "--timeout", "0.2") == 0
