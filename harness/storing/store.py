@@ -822,6 +822,11 @@ def _run_info(row: sqlite3.Row) -> RunInfo:
     )
 
 
+def _quoted(name: str) -> str:
+    """An SQL identifier as SQLite reads any name: a foreign table may be called `my table`."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 def _get(row: sqlite3.Row, column: str) -> Any:
     """A column that an older store opened read-only may lack (None there)."""
     return row[column] if column in row.keys() else None  # noqa: SIM118 (`in row` reads values)
@@ -925,7 +930,7 @@ def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
     """Table -> its column names (SQLite's own tables left out)."""
     names = db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
     return {
-        name: {row[1] for row in db.execute(f"PRAGMA table_info({name})")}
+        name: {row[1] for row in db.execute(f"PRAGMA table_info({_quoted(name)})")}
         for (name,) in names
         if not name.startswith("sqlite_")
     }
