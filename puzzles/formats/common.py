@@ -98,6 +98,26 @@ def checked(grid: Grid, options: ReadOptions) -> Grid:
     return grid
 
 
+def chosen_rules(given: Rules | None, carried: Rules | None) -> Rules | None:
+    """The rules a puzzle is read under: `--rules` (`given`) where the file carries none or
+    classic rules of that shape (the option adds rules to a classic puzzle), the file's own
+    (`carried`) otherwise. A file whose variant rules differ from the option's is an error,
+    never silently replaced (a killer's cages dropped) nor guessed at."""
+    if given is None or carried is None or given == carried:
+        return given or carried
+    if (
+        carried.is_classic
+        and not carried.diagonals
+        and carried.shape_name == given.shape_name.removesuffix("-x")
+    ):
+        return given
+    raise PuzzleFormatError(
+        f"the puzzle carries its own rules ({carried.name}) and --rules gives others "
+        f"({given.name}): drop --rules to read the file's, or write the rules you mean into "
+        "the file"
+    )
+
+
 @cache
 def with_diagonals(rules: Rules) -> Rules:
     """The rules with both diagonals added (every other rule kept): one shared instance per
