@@ -230,7 +230,8 @@ def resume(
     owner = LockOwner.here()
     taken = store.lock_run(info.id, owner, take_over=take_over)
     if taken is not None:
-        warn(f"run {info.id} was locked by {taken.describe()}, which is gone: taking it over")
+        why = "which is gone" if taken.gone() else "on another host (--take-over)"
+        warn(f"run {info.id} was locked by {taken.describe()}, {why}: taking it over")
     done = store.statuses(info.id)  # read under the lock: nobody else adds results now
     chosen = stored_backends(store, info.id)
     jobs = jobs or int(info.settings.get("jobs", 1))

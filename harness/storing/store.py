@@ -736,11 +736,18 @@ class SQLiteStore(Store):
         with _Transaction(self.db, "BEGIN IMMEDIATE"):
             held = self._lock_row(run_id)
             theirs = held is not None and (held.pid, held.host) != (owner.pid, owner.host)
-            if held is not None and theirs and not held.gone() and not take_over:
-                raise RunLockedError(
-                    f"run {run_id} is being run by {held.describe()}: wait for it to end "
-                    "or stop it (if it was killed on another host, --take-over resumes it)"
-                )
+            if held is not None and theirs and not held.gone():
+                if held.host == owner.host:  # alive here: --take-over would run its tasks twice
+                    raise RunLockedError(
+                        f"run {run_id} is being run by {held.describe()}, which is still running "
+                        "on this host: wait for it to end or stop it (--take-over is for a lock "
+                        "left by a process on another host that is gone)"
+                    )
+                if not take_over:
+                    raise RunLockedError(
+                        f"run {run_id} is being run by {held.describe()}: wait for it to end "
+                        "or stop it (if it was killed on another host, --take-over resumes it)"
+                    )
             self.db.execute(
                 "INSERT OR REPLACE INTO locks (run, pid, host, process, since) VALUES (?,?,?,?,?)",
                 (run_id, owner.pid, owner.host, owner.process, owner.since or now()),
