@@ -172,6 +172,13 @@ def split_selector(spec: str) -> tuple[str, str] | None:
     return None
 
 
+def _is_csv(source: str, fmt: str | None) -> bool:
+    if fmt is not None:
+        return fmt.lower().lstrip(".") == "csv"
+    file = BUNDLED[source].file if source in BUNDLED else source
+    return Path(file).suffix.lower() == ".csv"
+
+
 def load(
     spec: str,
     options: ReadOptions = ReadOptions(),
@@ -190,8 +197,10 @@ def load(
         chosen = [entry for entry in entries if entry.id.rpartition(":")[2] == line]
         if not chosen:
             raise UnknownCollectionError(
-                f"{source} has no puzzle starting at line {line} "
-                f"(its ids run from {entries[0].id} to {entries[-1].id})"
+                f"{spec} names line {line} of {source}, where no puzzle starts"
+                + (" (the CSV header)" if line == "1" and _is_csv(source, fmt) else "")
+                + f": an id names the line its puzzle starts on, and {source}'s run from "
+                f"{entries[0].id} to {entries[-1].id}"
                 if entries
                 else f"{source} holds no puzzles"
             )

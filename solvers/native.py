@@ -14,6 +14,7 @@ Neither library can be interrupted: the harness enforces timeouts from outside.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar
@@ -146,6 +147,15 @@ class XcoverSolver(_NativeCover):
                                 np.zeros(1, np.int64), False), 1)  # fmt: skip
 
     def _covers(self, model: CoverModel, limit: int) -> list[list[int]]:
+        # xcover's own numba code warns of a uint64 -> uint32 cast when it compiles (a
+        # cold cache): the library's business, not the user's, so it stays out of stderr
+        with warnings.catch_warnings():
+            from numba.core.errors import NumbaTypeSafetyWarning
+
+            warnings.simplefilter("ignore", NumbaTypeSafetyWarning)
+            return self._covers_quietly(model, limit)
+
+    def _covers_quietly(self, model: CoverModel, limit: int) -> list[list[int]]:
         import xcover
 
         columns = np.arange(model.matrix.shape[1])

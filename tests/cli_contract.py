@@ -235,7 +235,7 @@ REPORT_RUN = frozenset(
     }
 )
 REPORT_HOST = frozenset(
-    {"host", "cpu", "cores", "os", "python", "load", "versions", "git_commit", "tasks"}
+    {"host", "cpu", "cores", "os", "python", "load", "versions", "git_commit", "conditions", "tasks"}
 )
 MACHINE = frozenset({"host", "cpu", "cores", "os", "python", "load"})
 REPORT_RESUME = frozenset(
@@ -282,8 +282,18 @@ COMPARE = frozenset(
         "dropped",
         "p_holm",
         "significant",
+        "warnings",
     }
 )
+# `compare A B --aa`: the A/A baseline beside the comparison
+COMPARE_AA = COMPARE | {
+    "aa_reference",
+    "aa_across_runs",
+    "aa_ratio",
+    "aa_ci_low",
+    "aa_ci_high",
+    "aa_p_value",
+}
 SETTINGS = frozenset(
     {
         "inputs",
@@ -300,6 +310,8 @@ SETTINGS = frozenset(
         "cluster",
     }
 )
+# settings a run stores only when asked for: `bench --aa NAME`
+SETTINGS_OPTIONAL = frozenset({"aa_reference"})
 CONFIGURATION = frozenset({"target", "options", "distribution", "version"})
 
 # `experiment --list --json`: one object per experiment
@@ -359,7 +371,7 @@ STORE_TABLES = {
         "permutation",
         "host",
     ),
-    "hosts": ("run", *_RUN_MACHINE),
+    "hosts": ("run", *_RUN_MACHINE, "conditions"),
 }
 
 DOCUMENTED: dict[str, frozenset[str]] = {
@@ -380,6 +392,7 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     **{f"reduce --to {target} --json": keys for target, keys in REDUCE.items()},
     "reduce --to exact-cover before/after": MATRIX_SIZE,
     "compare --json": COMPARE,
+    "compare --aa --json": COMPARE_AA,
     "experiment --list --json": EXPERIMENT_LIST,
     "experiment --json": EXPERIMENT_RUN,
     "experiment --json runs": EXPERIMENT_RUN_BATCH,
@@ -392,7 +405,7 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "report --format json definitions": REPORT_DEFINITIONS,
     "report --format json summary": REPORT_SUMMARY,
     "report --format json tasks": REPORT_TASK,
-    "runs.settings": SETTINGS,
+    "runs.settings": SETTINGS | SETTINGS_OPTIONAL,
     "tasks.configuration": CONFIGURATION,
     **{f"table {table}": frozenset(columns) for table, columns in STORE_TABLES.items()},
 }

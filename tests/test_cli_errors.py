@@ -296,8 +296,10 @@ def test_store_paths_that_cannot_be_a_store(
     before = foreign.read_bytes()
     # a store of another schema: an IndexError or OperationalError at its first missing column
     older = _foreign_database(tmp_path / "older.db", "runs (id INTEGER PRIMARY KEY, command)")
+    spaced = _foreign_database(tmp_path / "spaced.db", '"my table" (text)')  # a quoted name
     cases = [
         (foreign, "is an SQLite database but not a results store (its tables: notes)"),
+        (spaced, "is an SQLite database but not a results store (its tables: my table)"),
         (older, "is a results store of another version: its table runs has no cores, cpu,"),
         (tmp_path, f"is a folder: --db takes a file, e.g. {tmp_path / 'sudoku-bench.sqlite'}"),
         (Path(os.devnull), "is not a regular file: --db takes an SQLite file"),

@@ -177,6 +177,19 @@ def test_show_player_state(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "player state: 1 cell filled, 1 cell with pencil marks" in out
 
 
+def test_show_draws_every_supported_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Past the alphabet's symbols values are numbers, in pictures as in lines: a 36x36
+    puzzle that `solve` takes is drawn too."""
+    path = tmp_path / "big.txt"
+    path.write_text(" ".join(["36", *["."] * (36 * 36 - 1)]) + "\n")
+    code, out, err = run(capsys, "show", str(path))
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].endswith("36x36, 1 givens") and lines[1].split()[0] == "36"
+
+
 def test_collections(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "collections", "--json")
     assert code == 0
@@ -185,6 +198,9 @@ def test_collections(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(set(record) == COLLECTIONS for record in records.values())
     assert records["top95"]["count"] == 95
     assert records["seeds"]["sizes"] == ["4x4", "9x9"] and records["seeds"]["solutions"] == 5
+    # one entry per kind of puzzle, though each jigsaw or killer puzzle has rules of its own
+    assert records["jigsaw"]["sizes"] == ["9x9 jigsaw"]
+    assert records["killer"]["sizes"] == ["9x9 killer"]
     assert all(r["source"] and r["summary"] for r in records.values())
     code, out, _ = run(capsys, "collections")
     assert code == 0 and "17clue" in out and "1000" in out

@@ -81,3 +81,10 @@ def test_the_command(capsys) -> None:  # type: ignore[no-untyped-def]
     assert all(set(row) == FACTS4X4_BY_GIVENS for row in record["by_givens"])
     assert (record["grids"], record["classes"], record["minimum_givens"]) == (288, 2, 4)
     assert record["counted"] == 288
+
+
+def test_a_back_end_that_cannot_count_says_why(capsys) -> None:  # type: ignore[no-untyped-def]
+    """`logic` gives up on the empty grid: the count line stays, saying so."""
+    assert main(["facts4x4", "--solver", "logic"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("complete 4x4 grids: 288 (enumerated); logic did not count them")

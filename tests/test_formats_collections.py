@@ -53,7 +53,13 @@ def test_an_id_given_back_loads_that_one_puzzle(tmp_path: Path) -> None:
     [
         (
             "top95:96",
-            "top95 has no puzzle starting at line 96 (its ids run from top95:1 to top95:95)",
+            "top95:96 names line 96 of top95, where no puzzle starts: an id names the line its "
+            "puzzle starts on, and top95's run from top95:1 to top95:95",
+        ),
+        (  # line 1 of a CSV file is its header
+            "seeds:1",
+            "seeds:1 names line 1 of seeds, where no puzzle starts (the CSV header): an id names "
+            "the line its puzzle starts on, and seeds's run from seeds:2 to seeds:6",
         ),
         ("top96:1", "'top96:1' is neither a file nor a bundled collection"),
     ],

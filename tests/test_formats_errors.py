@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 from pathlib import Path
 
 import pytest
 
 from puzzles import InvalidPuzzleError, PuzzleFormatError
-from puzzles.formats import ReadOptions, ReadReport, read_file, read_text
+from puzzles.formats import ReadOptions, ReadReport, read_file, read_text, sniff_format
 
 SEED = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 
@@ -204,12 +205,32 @@ def test_a_byte_that_is_not_utf8_is_located(tmp_path: Path) -> None:
     assert [(e.line, e.column) for e in report.skipped] == [(3, 2)]
 
 
-def test_utf16_and_a_bom_are_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "utf-16-be", "utf-32-be"])
+def test_utf16_utf32_and_a_bom_are_read(tmp_path: Path, encoding: str) -> None:
     path = tmp_path / "windows.txt"  # PowerShell's `>` writes UTF-16 with a BOM
-    path.write_text(SEED + "\r\n", encoding="utf-16")
+    data = codecs.BOM_UTF16_BE if encoding == "utf-16-be" else b""
+    data = codecs.BOM_UTF32_BE if encoding == "utf-32-be" else data
+    path.write_bytes(data + (SEED + "\r\n").encode(encoding))
     assert [e.puzzle.to_line() for e in read_file(path)] == [SEED.replace("0", ".")]
     # a BOM that reached read_text (through a pipe) was a 17th cell, read as a grid's title
     assert len(read_text("\ufeff...3..4114..3...\r\n", "stdin")) == 1
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-32-le"])
+def test_utf16_or_utf32_without_a_bom_is_named(tmp_path: Path, encoding: str) -> None:
+    """UTF-32 was read as UTF-16 (its BOM begins with UTF-16's) and called an invisible
+    character; without a BOM, a NUL byte says what the file probably is."""
+    path = tmp_path / "no-bom.txt"
+    path.write_bytes((SEED + "\n").encode(encoding))
+    with pytest.raises(PuzzleFormatError) as caught:
+        read_file(path)
+    assert "a NUL byte: UTF-16 or UTF-32 without a byte-order mark" in str(caught.value)
+
+
+def test_a_one_column_csv_on_stdin_is_csv() -> None:
+    assert sniff_format(f"quizzes\n{SEED}\n") == "csv"
+    assert sniff_format(f"Puzzle\r\n{SEED}\r\n") == "csv"
+    assert sniff_format(f"{SEED}\n") == ".txt"
 
 
 @pytest.mark.parametrize("row", [0, 1])
@@ -251,3 +272,29 @@ def test_extra_cells_are_pointed_at_with_a_known_geometry() -> None:
     assert error_of(f" {SEED} 12\n", options=options).startswith(
         "f:1:84: expected 81 cells for a 9x9 puzzle, got 83"
     )
+
+
+ONE_CELL_RULES = [
+    {"size": 9, "odd": ["r1c1"]},
+    {"size": 9, "even": ["r1c1"]},
+    {"size": 9, "cages": [{"cells": ["r1c1"], "sum": 3}]},
+]
+
+
+@pytest.mark.parametrize("rules", ONE_CELL_RULES)
+@pytest.mark.parametrize("fmt", [".json", ".jsonl"])
+def test_a_given_that_breaks_a_one_cell_rule_is_bad_input_not_a_crash(
+    rules: dict[str, object], fmt: str
+) -> None:
+    """A given that breaks a rule of one cell (parity, a 1-cell cage) is named at its cell,
+    and `--skip-invalid` passes over it, in every reader that takes rules."""
+    given = "2" if "odd" in rules or "cages" in rules else "1"
+    entry = json.dumps({"puzzle": given + "." * 80, "rules": rules})
+    good = json.dumps({"puzzle": "." * 81})
+    text = f"{entry}\n{good}\n" if fmt == ".jsonl" else f"[{entry}, {good}]"
+    with pytest.raises(InvalidPuzzleError) as caught:
+        read_text(text, "v", fmt)
+    assert ":1:" in str(caught.value) and "r1c1" in str(caught.value)
+    report = ReadReport()
+    (kept,) = read_text(text, "v", fmt, ReadOptions(skip_invalid=True), report)
+    assert kept.puzzle.values == (0,) * 81 and len(report.skipped) == 1

@@ -152,6 +152,27 @@ def test_result_records_carry_the_rules(capsys: pytest.CaptureFixture[str]) -> N
     assert json.loads(out)["rules"] == {"size": 9, "anti_knight": True}
 
 
+def test_rules_option_never_silently_replaces_a_files_own_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--rules` dropped a killer's cages without a word; it adds rules to a classic puzzle,
+    agrees with the same rules, and is refused beside other variant rules."""
+    killer = json.dumps({"puzzle": "." * 16, "rules": {"size": 4, "cages": [
+        {"cells": ["r1c1", "r1c2"], "sum": 3}]}})  # fmt: skip
+    plain = json.dumps({"puzzle": "." * 16, "rules": {"size": 4}})
+    path = tmp_path / "p.jsonl"
+    path.write_text(f"{killer}\n")
+    anti_king = '{"size": 4, "anti_king": true}'
+    code, _, err = run(capsys, "count", str(path), "--rules", anti_king, "--limit", "1000")
+    assert code == 2
+    assert "carries its own rules (4x4 killer) and --rules gives others (4x4 anti-king)" in err
+    same = json.dumps(json.loads(killer)["rules"])
+    assert run(capsys, "count", str(path), "--rules", same, "--limit", "1000")[0] == 0
+    path.write_text(f"{plain}\n")
+    code, out, _ = run(capsys, "count", str(path), "--rules", anti_king, "--json", "--limit", "9")
+    assert code == 0 and json.loads(out)["rules"] == {"size": 4, "anti_king": True}
+
+
 def test_solve_takes_an_f_puzzles_link(capsys: pytest.CaptureFixture[str]) -> None:
     (entry,) = read_text(SEED, "t")
     url = write_text([entry], "fpuzzles-url").strip()

@@ -151,9 +151,15 @@ def test_csv_has_one_row_per_task_with_the_documented_keys(
     faulty_run: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["report", "--db", str(faulty_run), "--format", "csv"]) == 0
-    reader = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    text = capsys.readouterr().out
+    metadata = [line for line in text.splitlines() if line.startswith("#")]
+    reader = csv.DictReader(line for line in io.StringIO(text) if not line.startswith("#"))
     assert tuple(reader.fieldnames or ()) == REPORT_CSV
     assert len(list(reader)) == 15
+    # the run's metadata heads the file, so a file shared alone still says what it measured
+    (document,) = [line.removeprefix("# metadata: ") for line in metadata if "metadata: {" in line]
+    assert set(json.loads(document)) == REPORT_RUN
+    assert any(line.startswith("# command: sudoku-bench bench") for line in metadata)
 
 
 @pytest.mark.parametrize("fmt", ["table", "md", "latex"])

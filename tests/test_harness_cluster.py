@@ -95,6 +95,8 @@ def test_a_run_on_two_workers_equals_the_local_pool(
     (host,) = store.hosts(run.id)  # both workers run on this machine
     assert {row["host"] for row in rows if row["status"] != "skipped"} == {host.name}
     assert set(host.versions) == set(run.settings["solvers"])
+    # the node's load, sampled at the start and end of each of its chunks, merged
+    assert host.conditions["samples"] >= 2 and host.conditions["load_max"] is not None
 
 
 def test_the_skip_rule_holds_on_the_cluster(tmp_path: Path) -> None:

@@ -98,3 +98,17 @@ def test_summary_of_a_backend_with_a_timeout_and_an_error() -> None:
     assert line.per_second == pytest.approx(2 / 1.5)
     assert line.guesses == pytest.approx(3.0)
     assert line.agree == 2
+
+
+def test_repeat_variation_tells_a_duplicate_puzzle_from_a_repeat() -> None:
+    """easy50 lists one puzzle twice (easy50:9 = easy50:41): a single-repeat run warned that
+    "repeats vary" from the two entries' different times."""
+    seed = "." * 81
+
+    def row(puzzle_id: str, seconds: float) -> dict[str, object]:
+        return {"solver": "dlx", "collection": "easy50", "puzzle_id": puzzle_id,
+                "geometry": "9x9", "puzzle": seed, "status": "solved", "total_s": seconds}  # fmt: skip
+
+    assert stats.repeat_variation([row("easy50:9", 0.001), row("easy50:41", 0.004)]) == []
+    (spread,) = stats.repeat_variation([row("easy50:9", 0.001), row("easy50:9", 0.003)])
+    assert spread == pytest.approx(math.sqrt(2) / 2)

@@ -18,6 +18,9 @@ from tests.test_reliability_interrupt import _first_line
 
 EASY = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 HARD = "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
+# built against brute force (its first row empty, its solution's first row 987654321): the
+# textbook backtracking searches it for minutes
+ANTI_BACKTRACKING = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
 
 
 def test_check_streams_each_puzzle_and_ctrl_c_prints_the_summary_so_far() -> None:
@@ -39,6 +42,21 @@ def test_check_streams_each_puzzle_and_ctrl_c_prints_the_summary_so_far() -> Non
     assert "interrupted after 1 of 2 puzzles; so far:" in err
     assert "backtracking" in err.split("so far:")[1]  # the table
     assert err.endswith("sudoku-bench: interrupted\n")
+
+
+def test_interrupted_before_any_puzzle_finished_is_not_ok() -> None:
+    """Ctrl-C before the first puzzle finished printed "OK: no wrong grid and no disagreement"."""
+    process = start_cli(["check", ANTI_BACKTRACKING, "-s", "backtracking", "--timeout", "600",
+                         "--quiet"])  # fmt: skip
+    try:
+        time.sleep(5)  # started, far from the end of a search that takes minutes
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert "OK" not in out and "NOTHING CHECKED: no puzzle of 1 was finished" in out, err
 
 
 def test_nothing_verified_is_not_ok(capsys: pytest.CaptureFixture[str]) -> None:
@@ -102,17 +120,24 @@ def test_a_big_plan_is_announced(
     )
 
 
-def test_generate_interrupted_keeps_what_it_made(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("signal_number", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)]
+)
+def test_generate_interrupted_keeps_what_it_made(
+    tmp_path: Path, signal_number: int, code: int
+) -> None:
+    """SIGTERM (a `kill`, a batch system's limit) threw all the work away; it keeps it as
+    Ctrl-C does, and exits as a shell reports a process that SIGTERM ended."""
     target = tmp_path / "made.txt"
     process = start_cli(["generate", "--count", "5000", "--seed", "1", "-o", str(target)])
     try:
         time.sleep(6)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signal_number)
         _, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 130
+    assert process.returncode == code
     lines = target.read_text().splitlines()
     made = len(lines) - 1
     assert made >= 1, err

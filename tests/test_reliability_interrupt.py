@@ -127,3 +127,20 @@ def assert_interrupted_cleanly(results: list[Interrupted]) -> None:
         elif not found.stderr.endswith("sudoku-bench: interrupted\n"):
             problems.append(f"{found.backend}: stderr {found.stderr[-300:]!r}")
     assert problems == []
+
+
+@pytest.mark.parametrize("delay", [0.2, 0.6, 1.0, 1.5, 2.5])
+def test_ctrl_c_in_the_first_seconds_prints_no_traceback(delay: float) -> None:
+    """Ctrl-C while the command or its fork server was still importing printed a
+    KeyboardInterrupt traceback (8 of 14 tries); at any moment it ends quietly."""
+    process = start_cli(["count", EMPTY, "-s", "propagating", "--limit", LIMIT])
+    try:
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert process.returncode == 130 and out == ""
+    assert err.endswith("sudoku-bench: interrupted\n")

@@ -118,7 +118,12 @@ def test_solve_and_count_call_a_wrong_size_grid_a_wrong_answer(command: str) -> 
     assert (
         "WRONG ANSWER from wrong-size on arg1: grid 1 cannot be read as a 9x9 grid" in done.stderr
     )
-    assert json.loads(done.stdout)["verified"] is False
+    record = json.loads(done.stdout)
+    assert record["verified"] is False
+    # no count or verdict is claimed from what is left of it (it said `0 exact none`)
+    assert (record["status"], record["exact"], record["verdict"]) == ("error", False, "unknown")
+    plain = run_with_test_backends(command, SEED, "-s", "wrong-size")
+    assert " 0  exact  none" not in plain.stdout and "error" in plain.stdout
 
 
 # ----- defect 15: guesses that are not counted are not 0 -----------------------------------------
@@ -145,7 +150,8 @@ def test_guesses_not_counted_are_null_not_zero(
     cpsat_row = next(line for line in table if line.startswith("cpsat "))
     assert cpsat_row[start : start + len("guesses")].strip() == "-", (header, cpsat_row)
     assert main(["report", "--db", str(db), "--format", "csv"]) == 0
-    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    text = capsys.readouterr().out  # the run's metadata first, as # lines
+    rows = list(csv.DictReader(line for line in io.StringIO(text) if not line.startswith("#")))
     assert {row["solver"]: row["guesses"] for row in rows} == {"cpsat": "", "dlx": "0"}
     assert main(["report", "--db", str(db), "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)

@@ -115,6 +115,26 @@ def test_a_resume_while_the_run_goes_on_is_refused_and_the_run_survives(
     assert store.run(1).resumes == []
 
 
+def test_take_over_of_a_run_that_goes_on_here_is_refused_and_the_run_survives(
+    tmp_path: Path, puzzles: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--take-over` on the same host, with the owner alive, said the owner "is gone", ran its
+    tasks again, died on UNIQUE constraint failed, deleted the owner's lock and left the
+    failed resumptions recorded."""
+    db = tmp_path / "runs.sqlite"
+    running = bench_process(db, puzzles, 40, 30_000)
+    wait_for_rows(db, 3, running)
+    assert main(["bench", "--db", str(db), "--resume", "--quiet", "--take-over"]) == 2
+    err = capsys.readouterr().err
+    assert f"pid {running.pid} on {socket.gethostname()}" in err and "still running" in err
+    assert SQLiteStore(db).run_lock(1) is not None  # the owner's lock stays
+    _, errors = running.communicate(timeout=120)
+    assert running.returncode == 0, errors
+    store = SQLiteStore(db)
+    assert sorted(row["task"] for row in store.results(1)) == list(range(3 * 40))
+    assert store.run(1).resumes == [] and store.run_lock(1) is None
+
+
 def test_two_resumptions_of_a_killed_run_one_runs_one_refuses(
     tmp_path: Path, puzzles: Path
 ) -> None:
@@ -152,6 +172,7 @@ def test_a_lock_held_on_another_host_needs_take_over(
     assert main(["bench", "--db", str(db), "--resume", "--quiet"]) == 2
     assert "run 1 is being run by pid" in capsys.readouterr().err
     assert main(["bench", "--db", str(db), "--resume", "--quiet", "--take-over"]) == 0
+    assert "on another host (--take-over): taking it over" in capsys.readouterr().err
     assert len(store.results(1)) == 1 and store.run_lock(1) is None
 
 

@@ -36,7 +36,8 @@ def test_aggregates_equal_the_csv_report(run: Path, capsys: pytest.CaptureFixtur
     frame = harness.load_results(run)
     capsys.readouterr()
     assert main(["report", "--db", str(run), "--format", "csv"]) == 0
-    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    text = capsys.readouterr().out
+    rows = list(csv.DictReader(line for line in io.StringIO(text) if not line.startswith("#")))
     for solver, group in frame.groupby("solver"):
         from_csv = [float(r["total_s"]) for r in rows if r["solver"] == solver]
         assert group["total_s"].sum() == pytest.approx(sum(from_csv))
@@ -56,6 +57,25 @@ def test_parquet_holds_the_same_rows(run: Path, tmp_path: Path) -> None:
     frame = harness.load_results(run)
     assert len(back) == len(frame) and list(back.columns) == list(frame.columns)
     assert back["total_s"].sum() == pytest.approx(frame["total_s"].sum())
+
+
+def test_parquet_carries_the_run_and_fixed_column_types(run: Path, tmp_path: Path) -> None:
+    """A Parquet file shared without its store still says what it measured, and its column
+    types do not depend on the data (a run without errors or guesses types them alike)."""
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is in the analysis extra")
+    import json
+
+    from harness.cli.commands.report import PARQUET_METADATA_KEY
+    from tests.cli_contract import REPORT_RUN
+
+    out = tmp_path / "results.parquet"
+    assert main(["report", "--db", str(run), "--format", "parquet", "-o", str(out)]) == 0
+    schema = pq.read_schema(out)
+    metadata = json.loads(schema.metadata[PARQUET_METADATA_KEY])
+    assert set(metadata) == REPORT_RUN and metadata["command"].startswith("sudoku-bench bench")
+    types = {name: str(schema.field(name).type) for name in schema.names}
+    assert types["error"] in ("string", "large_string") and types["guesses"] == "double"
+    assert types["nodes"] == "double" and types["count"] == "int64"
 
 
 def test_parquet_wants_a_file(run: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -61,7 +61,8 @@ def test_an_old_store_reads_and_reports_without_being_changed(
     store.close()
     assert main(["report", "--db", str(old_store), "--run", "1", "--format", "csv"]) == 0
     csv = capsys.readouterr().out
-    assert csv.splitlines()[0].split(",")[5] == "geometry"  # the export's published name
+    header = next(line for line in csv.splitlines() if not line.startswith("#"))  # metadata first
+    assert header.split(",")[5] == "geometry"  # the export's published name
     assert main(["report", "--db", str(old_store), "--run", "2", "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert len(report["tasks"]) == 10
@@ -77,9 +78,10 @@ def test_an_old_store_is_migrated_when_opened_for_writing(old_store: Path) -> No
 
     store = SQLiteStore(old_store)
     with sqlite3.connect(old_store) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     assert "rules" in columns(old_store, "tasks") and "geometry" not in columns(old_store, "tasks")
     assert "rules" in columns(old_store, "results")
+    assert "conditions" in columns(old_store, "hosts")  # version 6
     migrated = store.results(1)
     assert migrated == read_only  # the same rows, read either way
     assert len(store.results(2)) == 10 and len(store.tasks(2)) == 80

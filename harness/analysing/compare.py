@@ -14,23 +14,47 @@ from __future__ import annotations
 import math
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
 from harness.analysing import paired
 from harness.analysing.stats import TIME_FLOOR_S
-from harness.storing.store import Store
+from harness.storing.store import HostInfo, RunInfo, Store
 from puzzles.errors import SudokuBenchError
 from solvers.base import Status
 
 METRICS = ("total_s", "wall_s", "cpu_s")
+# Loads (1-minute averages) this far apart mean the two runs shared the machine with
+# different amounts of other work: about one core's worth.
+LOAD_GAP = 1.0
 PuzzleKey = tuple[str, str]  # (rules spec, puzzle line): the same puzzle in any run
 
 
 class CompareError(SudokuBenchError):
     """A comparison that cannot be made (a back-end not in the run, nothing in common)."""
+
+
+@dataclass(frozen=True)
+class RunSide:
+    """What a sample's run was like, as far as it can move timings: the machine's load, the
+    parallelism, the other back-ends sharing the run, the hosts and the library version."""
+
+    run: int
+    load_start: float | None = None
+    load_max: float | None = None
+    jobs: int = 1
+    solvers: tuple[str, ...] = ()
+    hosts: frozenset[str] = frozenset()
+    library: str = ""  # the compared back-end's library and version
+    python: str = ""
+    aa_reference: str = ""  # `bench --aa NAME`: the reference back-end the run carries
+
+    @property
+    def load(self) -> float | None:
+        """The highest load seen while the run ran, else its load at the start."""
+        return self.load_max if self.load_max is not None else self.load_start
 
 
 @dataclass(frozen=True)
@@ -45,6 +69,7 @@ class Sample:
     times: dict[PuzzleKey, float]
     censored: frozenset[PuzzleKey]
     hosts: frozenset[str] = frozenset()
+    side: RunSide | None = None
 
 
 @dataclass
@@ -89,20 +114,52 @@ class Ranking:
     critical_difference: float | None  # Nemenyi, alpha 0.05 (None past 10 back-ends)
 
 
-def load_sample(store: Store, spec: str, metric: str = "total_s") -> Sample:
-    """`NAME` (a back-end in the latest run) or `RUN:NAME`, read from the store."""
+def load_sample(
+    store: Store,
+    spec: str,
+    metric: str = "total_s",
+    *,
+    repeats: Callable[[int], bool] | None = None,
+) -> Sample:
+    """`NAME` (a back-end in the latest run) or `RUN:NAME`, read from the store; `repeats`
+    keeps only the repeats (numbered from 0, as stored) it accepts."""
     run_text, _, solver = spec.rpartition(":")
     if run_text and not run_text.isdigit():
         raise CompareError(f"{spec!r}: expected a back-end name or RUN:NAME, e.g. 3:dlx")
     info = store.run(int(run_text) if run_text else None)
-    rows = [row for row in store.results(info.id) if row["solver"] == solver]
+    every = store.results(info.id)
+    rows = [row for row in every if row["solver"] == solver]
     if not rows:
-        names = sorted({row["solver"] for row in store.results(info.id)})
+        names = sorted({row["solver"] for row in every})
         raise CompareError(
             f"run {info.id} has no results of {solver!r} (it has: {', '.join(names) or 'none'})"
         )
+    if repeats is not None:
+        rows = [row for row in rows if repeats(int(row["repeat"]))]
     label = spec if run_text else solver
-    return sample_of(label, info.id, solver, rows, float(info.settings["timeout"]), metric)
+    sample = sample_of(label, info.id, solver, rows, float(info.settings["timeout"]), metric)
+    return replace(sample, side=run_side(info, solver, sample.hosts, store.hosts(info.id)))
+
+
+def run_side(
+    info: RunInfo, solver: str, hosts: frozenset[str], nodes: Sequence[HostInfo] = ()
+) -> RunSide:
+    """What the run of `info` was like for the back-end `solver` (see `RunSide`); `nodes`,
+    the machines of a cluster run, add the loads sampled on them."""
+    load_start = info.machine.get("load")
+    loads = [info.conditions.get("load_max")] + [n.conditions.get("load_max") for n in nodes]
+    load_max = max((float(load) for load in loads if load is not None), default=None)
+    return RunSide(
+        run=info.id,
+        load_start=None if load_start is None else float(load_start),
+        load_max=load_max,
+        jobs=int(info.settings.get("jobs", 1)),
+        solvers=tuple(info.settings.get("solvers", ())),
+        hosts=hosts or frozenset({str(info.machine.get("host", ""))}) - {""},
+        library=str(info.versions.get(solver, "")),
+        python=str(info.machine.get("python", "")),
+        aa_reference=str(info.settings.get("aa_reference", "")),
+    )
 
 
 def sample_of(
@@ -215,3 +272,155 @@ def mixed_hosts(samples: Sequence[Sample]) -> list[str]:
     """The hosts the compared samples ran on, when more than one (timings then mix machines)."""
     hosts = sorted(set().union(*(sample.hosts for sample in samples)))
     return hosts if len(hosts) > 1 else []
+
+
+def noise_warnings(samples: Sequence[Sample]) -> list[str]:
+    """What differs between the runs the samples come from, beyond the code compared: each
+    such difference moves timings by itself, so a ratio across the runs mixes it in. Samples
+    of one run share its conditions and give no warning (`mixed_hosts` covers a run spread
+    over several machines)."""
+    sides: dict[int, RunSide] = {}
+    for sample in samples:
+        if sample.side is not None:
+            sides.setdefault(sample.run, sample.side)
+    if len(sides) < 2:
+        return []
+    first, *others = sides.values()
+    warnings = []
+    for other in others:
+        runs = f"run {first.run} and run {other.run}"
+        low, high = first.load, other.load
+        if low is not None and high is not None and abs(low - high) >= LOAD_GAP:
+            warnings.append(
+                f"{runs} ran at different loads ({low:g} and {high:g}: the highest 1-minute "
+                "load average seen): other work on the machine slows a run"
+            )
+        if first.jobs != other.jobs:
+            warnings.append(f"{runs} ran with different -j ({first.jobs} and {other.jobs})")
+        if set(first.solvers) != set(other.solvers):
+            warnings.append(
+                f"{runs} ran different back-end mixes ({', '.join(first.solvers)}; "
+                f"{', '.join(other.solvers)}): back-ends running side by side share the machine"
+            )
+        if first.hosts and other.hosts and first.hosts != other.hosts:
+            warnings.append(
+                f"{runs} ran on different hosts ({', '.join(sorted(first.hosts))}; "
+                f"{', '.join(sorted(other.hosts))})"
+            )
+        if first.python != other.python:
+            warnings.append(f"{runs} ran on different Pythons ({first.python}; {other.python})")
+    libraries = {sample.label: sample.side.library for sample in samples if sample.side}
+    solvers = {sample.solver for sample in samples}
+    if len(solvers) == 1 and len(set(libraries.values())) > 1:
+        warnings.append(
+            "the compared back-end's library differs: "
+            + "; ".join(f"{label}: {library}" for label, library in libraries.items())
+        )
+    return warnings
+
+
+@dataclass
+class Baseline:
+    """The A/A baseline: the same code compared with itself, so the spread the machine alone
+    produces. Across runs it is a reference back-end in each run (the drift between them,
+    which the comparison is then divided by); within a run, the reference's odd repeats
+    against its even ones."""
+
+    reference: str
+    across_runs: bool
+    comparison: Comparison
+
+    @property
+    def ceiling(self) -> float:
+        """The largest ratio the baseline's interval allows: a slow-down below it is noise."""
+        return max(self.comparison.ci_high, 1 / self.comparison.ci_low)
+
+    def describe(self) -> str:
+        c = self.comparison
+        where = (
+            f"{self.reference} in run {c.a.split(':')[0]} against run {c.b.split(':')[0]}"
+            if self.across_runs
+            else f"{self.reference}'s 1st, 3rd, ... repeats against its 2nd, 4th, ..."
+        )
+        return (
+            f"A/A baseline ({where}, {c.puzzles} puzzles): {factor(c.ratio)}x, "
+            f"95% CI {factor(c.ci_low)}-{factor(c.ci_high)}, p = {c.p_value:.2g}"
+        )
+
+
+def aa_baseline(
+    store: Store,
+    a: Sample,
+    b: Sample,
+    reference: str = "",
+    metric: str = "total_s",
+    *,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> tuple[Baseline, Sample]:
+    """The A/A baseline for comparing B against A, and B's sample to compare with it: across
+    runs, B's times divided per puzzle by the reference's drift between the runs."""
+    if a.run != b.run:
+        name = (
+            reference
+            or (a.side.aa_reference if a.side else "")
+            or (b.side.aa_reference if b.side else "")
+        )
+        if not name or name in (a.solver, b.solver):
+            raise CompareError(
+                "--aa across runs needs a reference back-end that both runs ran and that is not "
+                f"compared (`compare {a.label} {b.label} --aa NAME`, or `bench --aa NAME` when "
+                "making the runs)"
+            )
+        ref_a = load_sample(store, f"{a.run}:{name}", metric)
+        ref_b = load_sample(store, f"{b.run}:{name}", metric)
+        drift = compare_pair(ref_a, ref_b, resamples=resamples, seed=seed)
+        return Baseline(name, True, drift), normalised(b, ref_a, ref_b)
+    name = reference or (a.side.aa_reference if a.side else "") or a.solver
+    odd = load_sample(store, f"{a.run}:{name}", metric, repeats=lambda r: r % 2 == 0)
+    even = load_sample(store, f"{a.run}:{name}", metric, repeats=lambda r: r % 2 == 1)
+    if not (odd.times and even.times):
+        raise CompareError(
+            f"--aa within run {a.run} splits {name}'s repeats in two: it needs --repeat 2 or "
+            "more (or compare across two runs with a reference back-end)"
+        )
+    odd = replace(odd, label=f"{a.run}:{name} odd repeats")
+    even = replace(even, label=f"{a.run}:{name} even repeats")
+    return Baseline(name, False, compare_pair(odd, even, resamples=resamples, seed=seed)), b
+
+
+def normalised(b: Sample, ref_a: Sample, ref_b: Sample) -> Sample:
+    """B's times, each divided by the reference's ratio (B's run over A's) on that puzzle:
+    what B would have taken under A's run's conditions. Puzzles the reference failed in
+    either run give no ratio and are left out."""
+    times = {}
+    for key, value in b.times.items():
+        usable = key in ref_a.times and key in ref_b.times
+        if usable and key not in ref_a.censored and key not in ref_b.censored:
+            times[key] = value * ref_a.times[key] / ref_b.times[key]
+    return replace(
+        b,
+        label=f"{b.label} (normalised by {ref_a.solver})",
+        times=times,
+        censored=b.censored & times.keys(),
+    )
+
+
+def holm_groups(
+    labels: Sequence[str], pairs: Sequence[Comparison], alpha: float
+) -> list[tuple[str, ...]]:
+    """The cliques of a critical-difference diagram by the pairwise Wilcoxon tests with Holm's
+    adjustment (the table's own test): the maximal runs of back-ends, in the order given (by
+    average rank), whose every pair is not significantly different."""
+    different = {frozenset((c.a, c.b)) for c in pairs if c.significant(alpha)}
+    groups: list[tuple[str, ...]] = []
+    for start in range(len(labels)):
+        end = start
+        while end + 1 < len(labels) and not any(
+            frozenset((labels[i], labels[end + 1])) in different for i in range(start, end + 1)
+        ):
+            end += 1
+        group = tuple(labels[start : end + 1])
+        if len(group) > 1 and not any(set(group) <= set(g) for g in groups):
+            groups.append(group)
+    return groups

@@ -28,6 +28,24 @@ if TYPE_CHECKING:
     import pandas
 
 COLUMNS = RAW_KEYS
+INTEGER_COLUMNS = ("run", "task", "repeat", "count")
+FLOAT_COLUMNS = ("build_s", "solve_s", "total_s", "nodes", "guesses")
+TEXT_COLUMNS = tuple(
+    column
+    for column in COLUMNS
+    if column not in (*INTEGER_COLUMNS, *FLOAT_COLUMNS)
+    and column
+    not in (
+        "status",
+        "verdict",
+        "exact",
+        "finished",
+        "wall_s",
+        "cpu_s",
+        "peak_rss_mb",
+        "permutation",
+    )
+)
 
 
 def _pandas() -> Any:
@@ -63,6 +81,15 @@ def results_frame(store: Store, run: int | str | None = None) -> pandas.DataFram
     for column in ("wall_s", "cpu_s", "peak_rss_mb"):
         frame[column] = frame[column].astype(float)
     frame["permutation"] = frame["permutation"].astype("Int64")
+    # Every column's type fixed whatever the data: a run without errors still has a string
+    # `error` column, a back-end without guesses a float `guesses` (NaN), so files written
+    # from different runs (Parquet keeps the types) read and concatenate alike.
+    for column in INTEGER_COLUMNS:
+        frame[column] = frame[column].astype("Int64")
+    for column in FLOAT_COLUMNS:
+        frame[column] = frame[column].astype(float)
+    for column in TEXT_COLUMNS:
+        frame[column] = frame[column].astype("string")
     return frame
 
 

@@ -150,17 +150,23 @@ def _save(fig: Any, plt: Any, path: Path, caption: str = "") -> Path:
 
 
 def critical_difference(
-    labels: Sequence[str], average_ranks: Sequence[float], cd: float, path: Path, title: str = ""
+    labels: Sequence[str],
+    average_ranks: Sequence[float],
+    groups: Sequence[Sequence[str]],
+    path: Path,
+    title: str = "",
 ) -> Path:
-    """Demšar's critical-difference diagram: average ranks on an axis (1 = fastest), the
-    Nemenyi critical difference as a bar, and a thick line joining back-ends whose ranks are
-    closer than it (not significantly different)."""
+    """Demšar's critical-difference diagram: average ranks on an axis (1 = fastest) and a
+    thick line joining each group of back-ends that are not significantly different. The
+    groups come from the caller's test (`compare` passes the Holm-adjusted Wilcoxon cliques
+    that its table shows), so the diagram and the table agree."""
     plt = _pyplot()
     order = sorted(range(len(labels)), key=lambda i: average_ranks[i])
+    rank_of = dict(zip(labels, average_ranks, strict=True))
     k = len(labels)
     fig, ax = plt.subplots(figsize=(7, 1.2 + 0.35 * k))
     ax.set_xlim(0.5, k + 0.5)
-    ax.set_ylim(-k - 1, 2)
+    ax.set_ylim(-k - 1, 1.2)
     ax.axhline(0, color="black", lw=1)
     for tick in range(1, k + 1):
         ax.plot([tick, tick], [0, 0.15], color="black", lw=1)
@@ -169,19 +175,13 @@ def critical_difference(
         rank = average_ranks[index]
         ax.plot([rank, rank], [0, -row], color="grey", lw=0.8)
         ax.text(rank + 0.05, -row, f"{labels[index]} ({rank:.2f})", va="center", fontsize="small")
-    ax.plot([1, 1 + cd], [1.2, 1.2], color="black", lw=2)
-    ax.text(1 + cd / 2, 1.4, f"CD = {cd:.2f}", ha="center", fontsize="small")
-    groups: list[tuple[int, int]] = []
-    for start in range(k):
-        end = start
-        while end + 1 < k and average_ranks[order[end + 1]] - average_ranks[order[start]] < cd:
-            end += 1
-        if end > start and not any(s <= start and end <= e for s, e in groups):
-            groups.append((start, end))
-    for number, (start, end) in enumerate(groups):
+    for number, group in enumerate(groups):
+        ranks = [rank_of[label] for label in group]
         y = -0.4 - 0.25 * number
-        ax.plot([average_ranks[order[start]], average_ranks[order[end]]], [y, y], lw=4, color="C3")
+        ax.plot([min(ranks), max(ranks)], [y, y], lw=4, color="C3")
     ax.axis("off")
-    ax.set_title(title or "average rank per puzzle (1 = fastest); joined: no significant difference",
-                 fontsize="medium")  # fmt: skip
+    ax.set_title(
+        title or "average rank per puzzle (1 = fastest); joined: no significant difference",
+        fontsize="medium",
+    )
     return _save(fig, plt, path)

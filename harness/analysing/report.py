@@ -369,40 +369,56 @@ class Report:
         return f"{header}\n{table}\n"
 
     def as_csv(self) -> str:
+        """The raw rows, headed by the run's metadata as `#` comment lines (the same lines as
+        the Markdown and LaTeX headers), so a file shared alone still says what it measured.
+        pandas reads it with `read_csv(path, comment="#")`."""
         out = io.StringIO()
+        out.write(
+            f"# sudoku-bench report of run {self.run.id}: the lines that start with # are the "
+            'run\'s metadata (pandas: read_csv(path, comment="#"))\n'
+        )
+        for key, value in self.header():
+            out.write(f"# {key}: {' '.join(str(value).split())}\n")
+        out.write(f"# metadata: {json.dumps(self.metadata(), sort_keys=True)}\n")
         writer = csv.DictWriter(out, fieldnames=RAW_KEYS, lineterminator="\n")
         writer.writeheader()
         for row in self.raw():
             writer.writerow({**row, "configuration": json.dumps(row["configuration"])})
         return out.getvalue()
 
+    def metadata(self) -> dict[str, Any]:
+        """What the run was, as every export carries it: command, commit, machine, versions,
+        settings, conditions, warnings, resumptions and hosts (the JSON report's `run`)."""
+        return {
+            "id": self.run.id,
+            "command": self.run.command,
+            "started": self.run.started,
+            "finished": self.run.finished,
+            "seed": self.run.seed,
+            "settings": self.run.settings,
+            "machine": self.run.machine,
+            "versions": self.run.versions,
+            "git_commit": self.run.git_commit,
+            "conditions": self.run.conditions,
+            "warnings": self.warnings(),
+            "resumes": [
+                {**asdict(r), "differences": self.run.differences(r)} for r in self.run.resumes
+            ],
+            "hosts": [
+                {
+                    **host.machine,
+                    "versions": host.versions,
+                    "git_commit": host.git_commit,
+                    "conditions": host.conditions,
+                    "tasks": self.host_tasks().get(host.name, 0),
+                }
+                for host in self.hosts
+            ],
+        }
+
     def as_json(self) -> str:
         document = {
-            "run": {
-                "id": self.run.id,
-                "command": self.run.command,
-                "started": self.run.started,
-                "finished": self.run.finished,
-                "seed": self.run.seed,
-                "settings": self.run.settings,
-                "machine": self.run.machine,
-                "versions": self.run.versions,
-                "git_commit": self.run.git_commit,
-                "conditions": self.run.conditions,
-                "warnings": self.warnings(),
-                "resumes": [
-                    {**asdict(r), "differences": self.run.differences(r)} for r in self.run.resumes
-                ],
-                "hosts": [
-                    {
-                        **host.machine,
-                        "versions": host.versions,
-                        "git_commit": host.git_commit,
-                        "tasks": self.host_tasks().get(host.name, 0),
-                    }
-                    for host in self.hosts
-                ],
-            },
+            "run": self.metadata(),
             "definitions": {
                 "shift_s": stats.SHIFT_S,
                 "cutoff_s": self.cutoff,

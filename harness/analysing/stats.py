@@ -105,11 +105,13 @@ def per_puzzle(repeats: Sequence[float | None]) -> float | None:
 
 def repeat_variation(rows: Iterable[Mapping[str, object]]) -> list[float]:
     """The coefficient of variation (stdev / mean) of the times of each task repeated two
-    or more times with every repeat answered: one value per (back-end, puzzle)."""
+    or more times with every repeat answered: one value per (back-end, puzzle entry). Entries
+    are told apart by their id, so a puzzle a collection lists twice is two tasks that ran
+    once each, not one task that varies."""
     times: dict[tuple[object, object, object], list[float]] = {}
     failed: set[tuple[object, object, object]] = set()
     for row in rows:
-        key = (row["solver"], row["rules"], row["puzzle"])
+        key = (row["solver"], row["collection"], row["puzzle_id"])
         if Status(str(row["status"])).answered:
             times.setdefault(key, []).append(float(row["total_s"]))  # type: ignore[arg-type]
         else:

@@ -7,9 +7,12 @@ Errors a user can act on (`SudokuBenchError`) become one line on stderr and exit
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from harness.cli.streams import OutputError, guard_standard_streams, silence_stdout
@@ -99,8 +102,40 @@ def _version() -> str:
         return "(not installed)"
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a `kill`, a batch system's time limit), handled as Ctrl-C is: every command's
+    interrupt path keeps what was done (generate's puzzles, bench's finished tasks)."""
+
+
+def _terminated(signum: int, frame: object) -> NoReturn:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises `Terminated` while a command runs, where nothing else handles it (the
+    main thread of a program that left it at its default); the handler is put back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is not signal.SIG_DFL:
+        yield
+        return
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     guard_standard_streams()
+    with _sigterm_as_interrupt():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -110,6 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SudokuBenchError as error:
         print(f"sudoku-bench: error: {error}", file=sys.stderr)
         return error.exit_code
+    except Terminated:
+        print("sudoku-bench: terminated", file=sys.stderr)
+        return 143  # 128 + SIGTERM, as a shell reports a process it ended
     except KeyboardInterrupt:
         print("sudoku-bench: interrupted", file=sys.stderr)
         return 130

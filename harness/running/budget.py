@@ -78,8 +78,15 @@ class Estimate:
     skipped: float  # repeats expected to be skipped after a timeout
 
     def record(self) -> dict[str, Any]:
+        """The `--plan --json` estimate: expected counts to a tenth, times to the microsecond,
+        shares to 4 digits (sums of probabilities carry rounding noise: 11.999999999999993)."""
+        places = {"skipped": 1, "timeout_share": 4}
         return {
-            k: None if isinstance(v, float) and math.isnan(v) else v
+            k: None
+            if isinstance(v, float) and math.isnan(v)
+            else round(v, places.get(k, 6))
+            if isinstance(v, float)
+            else v
             for k, v in asdict(self).items()
         }
 

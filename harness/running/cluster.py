@@ -18,17 +18,19 @@ scheduler file (`dask scheduler --scheduler-file FILE`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib.util
 import math
 import multiprocessing
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.results import Group, Outcome, Task
+from harness.running.machine import Conditions
 from harness.running.runner import Pool, kill_after
 from harness.running.session import Plan, host_info, run_plan
 from harness.running.worker import Settings
@@ -84,6 +86,8 @@ def run_chunk(
     probed: set[Group],
 ) -> ChunkResult:
     """Run one chunk with this node's pool (called by Dask on a worker)."""
+    conditions = Conditions()
+    conditions.sample()
     with _Node.lock:
         key = repr((jobs, settings, sorted(backends.items())))
         if _Node.pool is None or _Node.key != key:
@@ -97,7 +101,8 @@ def run_chunk(
         work = Plan(0, list(tasks), backends, settings, jobs, len(tasks), repeat_timeouts)
         work.probed = set(probed)
         run_plan(work, pool.run, outcomes.append)
-        return ChunkResult(host, outcomes)
+        conditions.sample()
+        return ChunkResult(dataclasses.replace(host, conditions=asdict(conditions)), outcomes)
 
 
 def close_node_pool() -> None:
@@ -266,6 +271,7 @@ def execute(
     }
     seen: set[int] = set()
     lost: list[list[Task]] = []
+    node_conditions: dict[str, dict[str, Any]] = {}  # per host: its chunks' samples merged
     pending = set(futures)
     try:
         while pending:
@@ -283,7 +289,11 @@ def execute(
                 except Exception as error:
                     raise ClusterError(f"a chunk failed on the cluster: {error!r}") from None
                 fresh = [o for o in result.outcomes if o.task.key not in seen]
-                store.add_many(work.run_id, fresh, result.host)  # one transaction
+                host = result.host
+                merged = Conditions(**host.conditions).merged(node_conditions.get(host.name, {}))
+                node_conditions[host.name] = merged
+                host = dataclasses.replace(host, conditions=merged)
+                store.add_many(work.run_id, fresh, host)  # one transaction
                 for outcome in fresh:
                     seen.add(outcome.task.key)
                     on_done(outcome)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+import json
 import os
 import platform
+import re
 import subprocess
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -87,15 +90,59 @@ def versions(backends: Iterable[Backend]) -> dict[str, str]:
     return {b.name: f"{b.distribution} {b.version() or '(not installed)'}" for b in backends}
 
 
-def git_commit() -> str:
-    """The commit of the sudoku-bench checkout in use (`+dirty` with local changes), or ""."""
-    root = Path(__file__).resolve().parent.parent
+DISTRIBUTION = "sudoku-bench"
+SOURCE_ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def git_commit(root: Path = SOURCE_ROOT) -> str:
+    """The commit of the sudoku-bench code in use, never another project's: asked of git
+    only where `root` is this project's own source tree (the top of a git work tree whose
+    pyproject.toml names the distribution: a checkout, an editable install), else read from
+    the installed distribution's metadata (`commit_of_distribution`); "" where neither knows.
+    A wheel installed in a virtual environment inside a user's repository therefore records
+    the commit it was built from, not the user's."""
+    if _is_own_source_tree(root):
+        try:
+            commit = _git(root, "rev-parse", "HEAD")
+            dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
+        except (OSError, subprocess.SubprocessError):
+            return ""
+        return commit + ("+dirty" if dirty else "")
+    return commit_of_distribution()
+
+
+def _is_own_source_tree(root: Path) -> bool:
     try:
-        commit = _git(root, "rev-parse", "HEAD")
-        dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
+        project = (root / "pyproject.toml").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    if not re.search(rf'^name\s*=\s*"{DISTRIBUTION}"', project, re.MULTILINE):
+        return False
+    try:
+        top = _git(root, "rev-parse", "--show-toplevel")
     except (OSError, subprocess.SubprocessError):
+        return False
+    return Path(top).resolve() == root.resolve()
+
+
+def commit_of_distribution(name: str = DISTRIBUTION) -> str:
+    """The commit an installed distribution was built from, as its metadata records it: the
+    `vcs_info` of an install from a repository (PEP 610's direct_url.json), else the `+g<hash>`
+    part of a version written from git (setuptools-scm); "" where it records none."""
+    try:
+        distribution = importlib.metadata.distribution(name)
+    except importlib.metadata.PackageNotFoundError:
         return ""
-    return commit + ("+dirty" if dirty else "")
+    direct = distribution.read_text("direct_url.json")
+    if direct:
+        try:
+            commit = json.loads(direct).get("vcs_info", {}).get("commit_id", "")
+        except (ValueError, AttributeError):
+            commit = ""
+        if commit:
+            return str(commit)
+    found = re.search(r"\+g([0-9a-f]{7,40})", distribution.version or "")
+    return found.group(1) if found else ""
 
 
 def _git(root: Path, *args: str) -> str:

@@ -28,9 +28,11 @@ import contextlib
 import ctypes
 import math
 import multiprocessing
+import multiprocessing.forkserver
 import platform
 import signal
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
@@ -60,7 +62,21 @@ def context() -> BaseContext:
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if ctx.get_start_method() == "forkserver":
         ctx.set_forkserver_preload(["harness.running.worker"])
+        _start_fork_server_deaf_to_ctrl_c()
     return ctx
+
+
+def _start_fork_server_deaf_to_ctrl_c() -> None:
+    """Start the fork server with SIGINT ignored, which it keeps through exec: it imports the
+    worker's modules (seconds) before it ignores Ctrl-C itself, and a Ctrl-C then printed its
+    KeyboardInterrupt traceback. The command hears Ctrl-C and stops the workers."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread sets handlers; the server starts on first use then
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @dataclass

@@ -170,6 +170,7 @@ def start(
     repeat_timeouts: bool = False,
     shard: Shard | None = None,
     cluster: str = "",
+    aa_reference: str = "",
 ) -> Plan:
     """Record a new run (its settings, machine, versions and plan) and return what to run."""
     if seed is None:
@@ -192,6 +193,7 @@ def start(
             "repeat_timeouts": repeat_timeouts,
             "shard": str(shard or ""),
             "cluster": cluster,
+            **({"aa_reference": aa_reference} if aa_reference else {}),
         },
         machine=machine.describe(),
         versions=machine.versions(chosen),  # the libraries this run used, not all installed
@@ -229,7 +231,8 @@ def resume(
     owner = LockOwner.here()
     taken = store.lock_run(info.id, owner, take_over=take_over)
     if taken is not None:
-        warn(f"run {info.id} was locked by {taken.describe()}, which is gone: taking it over")
+        why = "which is gone" if taken.gone() else "on another host (--take-over)"
+        warn(f"run {info.id} was locked by {taken.describe()}, {why}: taking it over")
     done = store.statuses(info.id)  # read under the lock: nobody else adds results now
     chosen = stored_backends(store, info.id)
     jobs = jobs or int(info.settings.get("jobs", 1))

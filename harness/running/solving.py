@@ -61,7 +61,7 @@ class Answer:
                 + "; ".join(self.problems),
                 file=sys.stderr,
             )
-        if self.result.status is Status.ERROR:
+        elif self.result.status is Status.ERROR:  # a wrong answer's error is the same story
             print(
                 f"ERROR in {self.result.solver} on {self.entry.id}: {self.result.message}",
                 file=sys.stderr,
@@ -204,6 +204,12 @@ def answer_of(entry: PuzzleEntry, outcome: Outcome, check_until: float = math.in
             outcome.solve_s,
             outcome.counters,
             outcome.error,
+        )
+    if problems:  # unreadable grids: no count or verdict can be claimed from what is left
+        result.status = Status.ERROR
+        result.exhausted = False
+        result.message = f"returned {problems[0]}" + (
+            f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         )
     checked, wrong = check(entry, result, check_until)
     if checked < len(grids):  # honest and bounded: grids not checked in time are no answer

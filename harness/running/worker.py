@@ -84,6 +84,7 @@ def main(conn: Connection, path: list[str], progress: ctypes.c_int64 | None) -> 
     the tasks finished, answered or not yet; without it (None) every answer is sent at once."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command's handler, if inherited
     # Out of the terminal's process group too: a native solver that installs its own Ctrl-C
     # handler (SCIP does) would otherwise hear it, print and return an "interrupted" result.
     with contextlib.suppress(OSError):

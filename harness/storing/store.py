@@ -26,7 +26,8 @@ Tables:
   and `guesses` NULL where the back-end does not count guesses (before: 0, with no
   "guesses" in counters).
 - `hosts` (schema version 3): one row per machine that ran tasks of a run: run, host, cpu,
-  cores, os, python, load, versions, git_commit (as in `runs`).
+  cores, os, python, load, versions, git_commit (as in `runs`); from version 6 also
+  conditions (JSON, as in `runs`: the host's load and clock sampled while it ran tasks).
 
 Inserts of results are idempotent where a task may come twice (a cluster chunk that ran again
 after its worker was lost): the first row of a task stays, a second is ignored.
@@ -188,6 +189,9 @@ class HostInfo:
     machine: dict[str, Any]  # host, cpu, cores, os, python, load (when it first reported)
     versions: dict[str, str] = field(default_factory=dict)
     git_commit: str = ""
+    # sampled while it ran the run's tasks, as a run's own `conditions`: load_max, mhz_min,
+    # mhz_max, samples (a cluster node: at the start and end of each chunk)
+    conditions: dict[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -393,6 +397,8 @@ ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("results", "host", "TEXT NOT NULL DEFAULT ''"),
     # version 4: a resumption's own settings (`jobs`)
     ("resumes", "settings", "TEXT NOT NULL DEFAULT '{}'"),
+    # version 6: each host's load and clock, sampled while it ran tasks (JSON, as runs')
+    ("hosts", "conditions", "TEXT DEFAULT NULL"),
 )
 # Tables added after version 1, created in an older store when it is opened: (name, SQL).
 ADDED_TABLES: tuple[tuple[str, str], ...] = (
@@ -462,7 +468,7 @@ _RESULTS_V5 = """CREATE TABLE results (
 _GUESSES_BEFORE_5 = "CASE WHEN instr(counters, '\"guesses\"') > 0 THEN guesses END"
 
 # The version of a store written now.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 _JSON_COLUMNS = ("solutions", "counters")
 _MACHINE_COLUMNS = ("host", "cpu", "cores", "os", "python", "load")
@@ -733,6 +739,11 @@ class SQLiteStore(Store):
                 host.git_commit,
             ),
         )
+        if host.conditions:  # the host's samples so far, merged by the caller
+            self.db.execute(
+                "UPDATE hosts SET conditions = ? WHERE run = ? AND host = ?",
+                (json.dumps(host.conditions), run_id, host.name),
+            )
 
     @_reported
     def hosts(self, run_id: int) -> list[HostInfo]:
@@ -740,7 +751,12 @@ class SQLiteStore(Store):
             return []
         rows = self.db.execute("SELECT * FROM hosts WHERE run = ? ORDER BY rowid", (run_id,))
         return [
-            HostInfo(_machine(row), json.loads(row["versions"]), row["git_commit"] or "")
+            HostInfo(
+                _machine(row),
+                json.loads(row["versions"]),
+                row["git_commit"] or "",
+                json.loads(_get(row, "conditions") or "{}"),
+            )
             for row in rows
         ]
 
@@ -768,11 +784,18 @@ class SQLiteStore(Store):
         with _Transaction(self.db, "BEGIN IMMEDIATE"):
             held = self._lock_row(run_id)
             theirs = held is not None and (held.pid, held.host) != (owner.pid, owner.host)
-            if held is not None and theirs and not held.gone() and not take_over:
-                raise RunLockedError(
-                    f"run {run_id} is being run by {held.describe()}: wait for it to end "
-                    "or stop it (if it was killed on another host, --take-over resumes it)"
-                )
+            if held is not None and theirs and not held.gone():
+                if held.host == owner.host:  # alive here: --take-over would run its tasks twice
+                    raise RunLockedError(
+                        f"run {run_id} is being run by {held.describe()}, which is still running "
+                        "on this host: wait for it to end or stop it (--take-over is for a lock "
+                        "left by a process on another host that is gone)"
+                    )
+                if not take_over:
+                    raise RunLockedError(
+                        f"run {run_id} is being run by {held.describe()}: wait for it to end "
+                        "or stop it (if it was killed on another host, --take-over resumes it)"
+                    )
             self.db.execute(
                 "INSERT OR REPLACE INTO locks (run, pid, host, process, since) VALUES (?,?,?,?,?)",
                 (run_id, owner.pid, owner.host, owner.process, owner.since or now()),
@@ -851,6 +874,11 @@ def _run_info(row: sqlite3.Row) -> RunInfo:
         id=row["id"],
         conditions=json.loads(_get(row, "conditions") or "{}"),
     )
+
+
+def _quoted(name: str) -> str:
+    """An SQL identifier as SQLite reads any name: a foreign table may be called `my table`."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _get(row: sqlite3.Row, column: str) -> Any:
@@ -962,12 +990,12 @@ def _upgrade(db: sqlite3.Connection) -> None:
     transaction that holds SQLite's write lock from the start, so two processes opening one
     old store do not both upgrade it."""
     with _Transaction(db, "BEGIN IMMEDIATE"):
+        for _, create in ADDED_TABLES:  # first: later versions add columns to them too
+            db.execute(create)
         tables = _columns(db)
         for table, column, declaration in ADDED_COLUMNS:
             if column not in tables[table]:
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
-        for _, create in ADDED_TABLES:
-            db.execute(create)
         if "geometry" in _columns(db)["results"]:
             _migrate_to_5(db)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -994,7 +1022,7 @@ def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
     """Table -> its column names (SQLite's own tables left out)."""
     names = db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
     return {
-        name: {row[1] for row in db.execute(f"PRAGMA table_info({name})")}
+        name: {row[1] for row in db.execute(f"PRAGMA table_info({_quoted(name)})")}
         for (name,) in names
         if not name.startswith("sqlite_")
     }

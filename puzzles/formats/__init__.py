@@ -223,6 +223,8 @@ def sniff_format(text: str) -> str:
     names = {name.strip().strip('"').lower() for name in header.split(",")}
     if "," in header and names & {*PUZZLE_COLUMNS, *SOLUTION_COLUMNS}:
         return "csv"
+    if names <= set(PUZZLE_COLUMNS):  # a one-column CSV: its header is the column's name
+        return "csv"
     return ".txt"
 
 
@@ -256,18 +258,24 @@ def read_file(
 
 
 def decode(data: bytes, source: str, options: ReadOptions = ReadOptions()) -> str:
-    """The text of a file's bytes: UTF-8 (a BOM is dropped), or UTF-16 with its BOM (what
-    Windows PowerShell writes). A byte that is not UTF-8 is an error at its line and column;
-    with `skip_invalid`, it spoils only the line it is in (that line's entry is skipped), and
+    """The text of a file's bytes: UTF-8 (a BOM is dropped), or UTF-16 or UTF-32 with its BOM
+    (what Windows PowerShell and some editors write); NUL bytes without a BOM are an error that
+    says what the file probably is. A byte that is not UTF-8 is an error at its line and
+    column; with `skip_invalid`, it spoils only the line it is in (that line's entry is skipped), and
     elsewhere (a comment, a CSV metadata field) it is kept as a surrogate, which `write_file`
     writes back as the same byte."""
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            return data.decode("utf-16")
-        except UnicodeDecodeError:
-            pass  # not UTF-16 after all: say where UTF-8 fails
+    # UTF-32's little-endian BOM begins with UTF-16's: ask it first
+    for boms, codec in (
+        ((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE), "utf-32"),
+        ((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE), "utf-16"),
+    ):
+        if data.startswith(boms):
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError:
+                pass  # not that encoding after all: say where UTF-8 fails
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         if options.skip_invalid:
             return data.decode("utf-8-sig", errors="surrogateescape")
@@ -279,6 +287,17 @@ def decode(data: bytes, source: str, options: ReadOptions = ReadOptions()) -> st
             line=data.count(b"\n", 0, error.start) + 1,
             column=error.start - line_start + 1,
         ) from None
+    nul = data.find(b"\x00")
+    if nul >= 0 and not options.skip_invalid:  # valid UTF-8, but no text file holds NULs
+        line_start = data.rfind(b"\n", 0, nul) + 1
+        raise PuzzleFormatError(
+            "a NUL byte: UTF-16 or UTF-32 without a byte-order mark, or not a text file; "
+            "save it as UTF-8",
+            source=source,
+            line=data.count(b"\n", 0, nul) + 1,
+            column=nul - line_start + 1,
+        )
+    return text
 
 
 def write_text(

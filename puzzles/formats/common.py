@@ -78,10 +78,11 @@ def parse_puzzle(text: str, options: ReadOptions = ReadOptions()) -> Grid:
 
 
 def conflict_cell(grid: Grid, options: ReadOptions) -> int:
-    """The cell to point an error at: the second of the first pair of repeated givens."""
+    """The cell to point an error at: the last cell of the first broken rule (the second of
+    a pair of repeated givens; the cell itself for a one-cell rule such as parity)."""
     if options.diagonals:
         grid = Grid(with_diagonals(grid.rules), grid.values)
-    return conflicts(grid)[0].cells[1]
+    return conflicts(grid)[0].cells[-1]
 
 
 def checked(grid: Grid, options: ReadOptions) -> Grid:
@@ -95,6 +96,26 @@ def checked(grid: Grid, options: ReadOptions) -> Grid:
             + " (--allow-conflicts reads it anyway)"
         )
     return grid
+
+
+def chosen_rules(given: Rules | None, carried: Rules | None) -> Rules | None:
+    """The rules a puzzle is read under: `--rules` (`given`) where the file carries none or
+    classic rules of that shape (the option adds rules to a classic puzzle), the file's own
+    (`carried`) otherwise. A file whose variant rules differ from the option's is an error,
+    never silently replaced (a killer's cages dropped) nor guessed at."""
+    if given is None or carried is None or given == carried:
+        return given or carried
+    if (
+        carried.is_classic
+        and not carried.diagonals
+        and carried.shape_name == given.shape_name.removesuffix("-x")
+    ):
+        return given
+    raise PuzzleFormatError(
+        f"the puzzle carries its own rules ({carried.name}) and --rules gives others "
+        f"({given.name}): drop --rules to read the file's, or write the rules you mean into "
+        "the file"
+    )
 
 
 @cache

@@ -46,6 +46,7 @@ from puzzles.formats.common import (
     WriteOptions,
     check_solution,
     checked,
+    chosen_rules,
     located,
 )
 from puzzles.grid import Grid
@@ -222,13 +223,13 @@ def entry_from_object(
     if not isinstance(data, dict):
         raise PuzzleFormatError('expected an f-puzzles object: {"size": 9, "grid": [...], ...}')
     file_rules = rules_of(data)
-    rules = options.rules or file_rules
-    size = rules.size
-    if size != file_rules.size:
+    if options.rules is not None and options.rules.size != file_rules.size:
         raise PuzzleFormatError(
             f"the f-puzzles grid is {file_rules.size}x{file_rules.size}, the rules given "
-            f"are {rules.name}"
+            f"are {options.rules.name}"
         )
+    rules = chosen_rules(options.rules, file_rules) or file_rules
+    size = rules.size
     cells = _grid_cells(data, file_rules.size)
     givens = [0] * rules.cell_count
     entered = [0] * rules.cell_count

@@ -38,6 +38,7 @@ from puzzles.formats.common import (
     WriteOptions,
     check_solution,
     checked,
+    chosen_rules,
     conflict_cell,
     encode,
     located,
@@ -170,7 +171,7 @@ def _entry(
     if not isinstance(value, dict) or "puzzle" not in value:
         raise PuzzleFormatError('expected a JSON object with a "puzzle" key')
     alphabet = _alphabet(value.get("alphabet"), options.alphabet)
-    rules = options.rules or _rules(value.get("geometry"), value.get("rules"))
+    rules = chosen_rules(options.rules, _rules(value.get("geometry"), value.get("rules")))
 
     def grid(key: str, field: Any, rules: Rules | None) -> Grid:
         return _grid(field, key, rules, alphabet, doc, start, end)

@@ -138,6 +138,12 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="one JSON object per finished task instead of the table (with --plan: the estimate)",
     )
+    parser.add_argument(
+        "--aa",
+        metavar="NAME",
+        help="carry back-end NAME as the run's A/A reference for `compare --aa`: it is added to "
+        "the back-ends (its tasks shuffled among the others', as every task is) and recorded",
+    )
     budget_options = parser.add_argument_group("budget")
     budget_options.add_argument(
         "--plan",
@@ -321,6 +327,11 @@ def _inputs(
     timeout = args.timeout or (defaults.SUITE_TIMEOUT_S if default_suite else defaults.TIMEOUT_S)
     jobs = args.jobs or ((os.cpu_count() or 1) if default_suite else 1)
     chosen = session.choose_backends(args.solvers, lambda text: print(text, file=sys.stderr))
+    if args.aa:
+        (reference,) = session.choose_backends(args.aa, lambda text: print(text, file=sys.stderr))
+        args.aa = reference.name  # an alias resolved, so `compare --aa` finds it by name
+        if reference.name not in {backend.name for backend in chosen}:
+            chosen.append(reference)
     total = len(entries) * len(chosen) * args.repeat
     product = f"{len(entries):,} puzzles x {len(chosen)} back-ends x {args.repeat:,} repeats"
     if total > MAX_TASKS:
@@ -357,6 +368,7 @@ def _new_run(args: argparse.Namespace) -> Callable[[Store], session.Plan]:
         repeat_timeouts=args.repeat_timeouts,
         shard=args.shard,
         cluster=args.cluster or "",
+        aa_reference=args.aa or "",
     )
 
 
@@ -374,6 +386,7 @@ def _resumed(args: argparse.Namespace, store: Store) -> session.Plan:
         "-s": args.solvers != "all",
         "--repeat-timeouts": args.repeat_timeouts,
         "--shard": args.shard is not None,
+        "--aa": bool(args.aa),
     }
     ignored = [flag for flag, used in given.items() if used]
     if ignored:

@@ -183,7 +183,9 @@ def _summary(tally: Tally, puzzles: int, out: TextIO, *, stopped: bool = False) 
             f"{verified}",
             file=out,
         )
-    elif checked and not tally.verified:
+    elif not checked:  # interrupted before any puzzle finished: nothing to call OK
+        print(f"\nNOTHING CHECKED: no puzzle of {puzzles} was finished", file=out)
+    elif not tally.verified:
         print(
             f"\nNOTHING VERIFIED: no back-end answered any of the {checked} {noun} (every "
             "task timed out or failed): raise --timeout or choose other back-ends",

@@ -31,13 +31,15 @@ def collection_records() -> list[dict[str, Any]]:
     records = []
     for bundled in BUNDLED.values():
         entries = load(bundled.name)
-        sizes = sorted({entry.puzzle.rules for entry in entries}, key=lambda g: g.size)
+        # one entry per kind of puzzle, not per rules: a jigsaw collection's puzzles each
+        # have their own regions, a killer's its own cages, all "9x9 jigsaw" / "9x9 killer"
+        kinds = {entry.puzzle.rules.name: entry.puzzle.rules.size for entry in entries}
         records.append(
             {
                 "name": bundled.name,
                 "file": bundled.file,
                 "count": len(entries),
-                "sizes": [rules.name for rules in sizes],
+                "sizes": sorted(kinds, key=lambda name: (kinds[name], name)),
                 "solutions": sum(1 for entry in entries if entry.solution is not None),
                 "summary": bundled.summary,
                 "source": bundled.source,

@@ -13,12 +13,18 @@ from tabulate import tabulate
 from harness.analysing import plots
 from harness.analysing.compare import (
     METRICS,
+    Baseline,
+    CompareError,
     Comparison,
     Ranking,
+    aa_baseline,
     compare_all,
+    compare_pair,
     factor,
+    holm_groups,
     load_sample,
     mixed_hosts,
+    noise_warnings,
     verdict,
 )
 from harness.cli.arguments import add_db_argument, int64, positive_float
@@ -35,6 +41,12 @@ pairwise p-values and (--plot) a critical-difference diagram.
 
 Failures (timeout, memout, error, gave up) count at the run's time limit, a censored time;
 puzzles where both sides failed are left out; unsupported puzzles are left out.
+
+Across runs, a warning names what differs beyond the code: load, -j, the back-end mix, hosts,
+Python, the library version. --aa gives the A/A baseline, the spread the machine alone makes:
+across runs, a reference back-end that both runs ran (`bench --aa NAME` adds one) measures the
+drift between them, and B's times are divided by it; within one run, the reference's odd
+repeats against its even ones. With --aa, --fail-if-slower fails only beyond the baseline.
 """
 
 
@@ -71,6 +83,16 @@ def add_parser(subparsers: Any) -> None:
         "--plot", type=Path, metavar="FILE", help="write the critical-difference diagram (3+)"
     )
     parser.add_argument(
+        "--aa",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="NAME",
+        help="the A/A baseline (two back-ends): NAME's drift between the two runs, or its odd "
+        "against its even repeats within one run (default NAME: the run's `bench --aa` "
+        "reference, within a run A itself)",
+    )
+    parser.add_argument(
         "--resamples", type=int64, default=2000, metavar="N", help="bootstrap resamples (2000)"
     )
     parser.add_argument("--seed", type=int64, default=0, help="bootstrap seed (default 0)")
@@ -78,45 +100,128 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if len(set(args.backends)) < len(args.backends):
+        raise CompareError(
+            f"compare names {', '.join(args.backends)}: a side given twice is compared with "
+            "itself (for an A/A baseline across runs use RUN:NAME twice with two runs, or --aa)"
+        )
     store = open_store(args.db, read_only=True)  # comparing never writes to the store
     try:
         samples = [load_sample(store, spec, args.metric) for spec in args.backends]
+        baseline: Baseline | None = None
+        if args.aa is not None:
+            if len(samples) != 2:
+                raise CompareError("--aa compares two sides (A B) against their A/A baseline")
+            baseline, samples[1] = aa_baseline(
+                store,
+                samples[0],
+                samples[1],
+                args.aa,
+                args.metric,
+                resamples=args.resamples,
+                seed=args.seed,
+            )
     finally:
         store.close()
-    pairs, ranking = compare_all(samples, resamples=args.resamples, seed=args.seed)
+    if baseline is not None and baseline.across_runs:
+        pairs = [compare_pair(samples[0], samples[1], resamples=args.resamples, seed=args.seed)]
+        ranking = None
+    else:
+        pairs, ranking = compare_all(samples, resamples=args.resamples, seed=args.seed)
+    warnings = noise_warnings(samples)
     hosts = mixed_hosts(samples)
     if hosts:
+        warnings.append(f"the timings come from {len(hosts)} hosts: {', '.join(hosts)}")
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if warnings and baseline is None and len({s.run for s in samples}) > 1:
         print(
-            f"warning: the timings come from {len(hosts)} hosts: {', '.join(hosts)}",
+            "note: --aa NAME divides out the drift between the runs by a reference back-end "
+            "both ran (see `sudoku-bench compare --help`)",
             file=sys.stderr,
         )
+    for comparison in pairs:
+        if comparison.dropped:
+            print(
+                f"note: {comparison.a} against {comparison.b}: {comparison.dropped} puzzles "
+                "where both sides failed say nothing about their order and are left out",
+                file=sys.stderr,
+            )
     fmt = "json" if args.json else args.format
     if fmt == "json":
         for comparison in pairs:
-            print_json(_record(comparison, ranking, args.alpha))
+            print_json(_record(comparison, ranking, args.alpha, baseline, warnings))
     else:
-        sys.stdout.write(_tables(pairs, ranking, args.alpha, "github" if fmt == "md" else "simple"))
-    if args.plot is not None and ranking is not None and ranking.critical_difference is not None:
-        plots.critical_difference(
-            ranking.labels, ranking.average_ranks, ranking.critical_difference, args.plot
-        )
-        print(f"wrote {args.plot}", file=sys.stderr)
+        text = _tables(pairs, ranking, args.alpha, "github" if fmt == "md" else "simple")
+        if baseline is not None:
+            text += f"\n{baseline.describe()}\n"
+        sys.stdout.write(text)
+    if args.plot is not None:
+        if ranking is None:
+            print(
+                "compare: --plot draws the critical-difference diagram of three or more "
+                "back-ends (their average ranks); with two, the table above is the whole answer: "
+                "nothing drawn",
+                file=sys.stderr,
+            )
+        else:
+            by_rank = [
+                label
+                for _, label in sorted(zip(ranking.average_ranks, ranking.labels, strict=True))
+            ]
+            groups = holm_groups(by_rank, pairs, args.alpha)
+            plots.critical_difference(
+                ranking.labels,
+                ranking.average_ranks,
+                groups,
+                args.plot,
+                title=f"average rank per puzzle (1 = fastest); joined: Wilcoxon signed-rank, "
+                f"Holm-adjusted p >= {args.alpha:g} (no significant difference)",
+            )
+            print(f"wrote {args.plot}", file=sys.stderr)
     if args.fail_if_slower is not None:
         limit = 1 + args.fail_if_slower / 100
-        slower = [c for c in pairs if c.ratio > limit and c.significant(args.alpha)]
+        if baseline is not None:
+            limit = max(limit, baseline.ceiling)
+        slower = [
+            c
+            for c in pairs
+            if c.ratio > limit
+            and c.significant(args.alpha)
+            and (baseline is None or c.ci_low > baseline.ceiling)
+        ]
         for comparison in slower:
+            beyond = (
+                "" if baseline is None else f", beyond the A/A baseline's {baseline.ceiling:.3g}x"
+            )
             print(
                 f"{comparison.b} is {comparison.ratio:.3g}x {comparison.a}'s time "
-                f"(more than {args.fail_if_slower:g}% slower, p = {comparison.p_value:.2g})",
+                f"(more than {args.fail_if_slower:g}% slower, p = {comparison.p_value:.2g}{beyond})",
                 file=sys.stderr,
             )
         return 1 if slower else 0
     return 0
 
 
-def _record(comparison: Comparison, ranking: Ranking | None, alpha: float) -> dict[str, Any]:
+def _record(
+    comparison: Comparison,
+    ranking: Ranking | None,
+    alpha: float,
+    baseline: Baseline | None,
+    warnings: list[str],
+) -> dict[str, Any]:
     record = comparison.record()
     record["significant"] = comparison.significant(alpha)
+    record["warnings"] = warnings
+    if baseline is not None:
+        record.update(
+            aa_reference=baseline.reference,
+            aa_across_runs=baseline.across_runs,
+            aa_ratio=baseline.comparison.ratio,
+            aa_ci_low=baseline.comparison.ci_low,
+            aa_ci_high=baseline.comparison.ci_high,
+            aa_p_value=baseline.comparison.p_value,
+        )
     if ranking is not None:
         ranks = dict(zip(ranking.labels, ranking.average_ranks, strict=True))
         record.update(

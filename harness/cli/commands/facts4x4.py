@@ -38,10 +38,14 @@ def run(args: argparse.Namespace) -> int:
     found = facts()
     backend = get(args.solver)
     counted = None
+    why_not = ""  # why the back-end gave no count: the facts stand alone, but say so
     if backend.available():
         result = create(args.solver).solve(Grid.empty(FOUR), limit=1000)
         counted = result.count if result.exact else None
-    else:  # the enumerated facts stand alone; say why the count is missing (it was silent)
+        if counted is None:
+            why_not = f"{backend.name} did not count them ({result.status}"
+            why_not += f": {result.message})" if result.message else ")"
+    else:
         print(f"not counted: {backend.not_installed()}", file=sys.stderr)
     if args.json:
         print_json(
@@ -57,7 +61,13 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     print(f"complete 4x4 grids: {found.grids} (enumerated)", end="")
-    print(f"; {backend.name} counts {counted}" if counted is not None else "")
+    print(
+        f"; {backend.name} counts {counted}"
+        if counted is not None
+        else f"; {why_not}"
+        if why_not
+        else ""
+    )
     if counted is not None and counted != found.grids:
         print(f"DISAGREEMENT: {backend.name} counts {counted} grids, enumeration {found.grids}")
         return 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -100,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
     store = open_store(args.db, read_only=True)  # a report never writes to the store
     try:
         if args.format == "parquet":
-            _write_parquet(results_frame(store, args.run_id or None), args.output)
+            frame = results_frame(store, args.run_id or None)
+            metadata = Report(store, args.run_id or None).metadata()
+            _write_parquet(frame, args.output, metadata)
             return 0
         if args.runs:
             for info in store.runs():
@@ -137,15 +140,25 @@ def _names(text: str | None) -> list[str]:
     return [name.strip() for name in (text or "").split(",") if name.strip()]
 
 
-def _write_parquet(frame: Any, path: Path) -> None:
+PARQUET_METADATA_KEY = b"sudoku_bench.run"
+
+
+def _write_parquet(frame: Any, path: Path, metadata: dict[str, Any]) -> None:
+    """The rows as Parquet, the run's metadata (`Report.metadata`, JSON) in the file's schema
+    metadata under `sudoku_bench.run`, so a file shared alone still says what it measured."""
     try:
-        import pyarrow  # noqa: F401  (pandas needs it for Parquet; say so in our words)
+        import pyarrow
+        import pyarrow.parquet
     except ImportError:
         raise SudokuBenchError(
             "parquet needs pyarrow: pip install 'sudoku-bench[analysis]'"
         ) from None
+    table = pyarrow.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata(
+        {**(table.schema.metadata or {}), PARQUET_METADATA_KEY: json.dumps(metadata).encode()}
+    )
     try:
-        frame.to_parquet(path, index=False)
+        pyarrow.parquet.write_table(table, path)
     except OSError as error:
         raise SudokuBenchError(f"{path}: cannot write: {error.strerror or error}") from None
     print(f"wrote {path}", file=sys.stderr)

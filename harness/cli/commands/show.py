@@ -7,7 +7,6 @@ from typing import Any
 
 from harness.cli.inputs import add_puzzle_arguments, alphabet_of, read_inputs
 from harness.cli.output import print_json
-from puzzles.errors import PuzzleFormatError
 from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
 from puzzles.picture import marks
@@ -46,7 +45,6 @@ def run(args: argparse.Namespace) -> int:
     alphabet = alphabet_of(args.to_alphabet or args.alphabet)
     entries = read_inputs(args)
     for number, entry in enumerate(entries):
-        _check_alphabet(entry.puzzle, alphabet)
         if args.json:
             print_json(show_record(entry, alphabet))
             continue
@@ -54,14 +52,6 @@ def run(args: argparse.Namespace) -> int:
             print()
         print(describe(entry, alphabet, with_solution=args.solution))
     return 0
-
-
-def _check_alphabet(grid: Grid, alphabet: Alphabet) -> None:
-    if len(alphabet.symbols) < grid.size:
-        raise PuzzleFormatError(
-            f"the alphabet {alphabet.name or alphabet.symbols!r} has {len(alphabet.symbols)} "
-            f"symbols; a {grid.rules} puzzle needs {grid.size}"
-        )
 
 
 def describe(entry: PuzzleEntry, alphabet: Alphabet, *, with_solution: bool = False) -> str:
