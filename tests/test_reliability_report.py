@@ -50,6 +50,26 @@ def test_the_terminal_table_is_a_compact_pivot(
     assert "PAR-2 ms" in capsys.readouterr().out
 
 
+def test_the_terminal_table_is_split_to_fit_the_terminal(
+    run_db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default suite's table was 428 columns wide: it comes in parts that fit, each with
+    the back-ends down, and says where the whole table is."""
+    monkeypatch.setenv("COLUMNS", "40")
+    assert main(["report", "--db", str(run_db)]) == 0
+    out = capsys.readouterr().out
+    title, *parts = out.split("\nshifted geometric mean", 1)[1].strip().split("\n\n")
+    stated = title.split("; in ", 1)[1]
+    assert stated.endswith("parts to fit 40 columns (`report --format md` or `csv` gives it whole)")
+    assert len(parts) == int(stated.split()[0]) >= 2
+    for part in parts:
+        lines = part.splitlines()
+        assert lines[0].split()[0] == "solver"
+        assert [line.split()[0] for line in lines[2:]] == ["dlx", "propagating", "backtracking"]
+        assert max(map(len, lines)) <= 40 or len(lines[0].split()) == 2  # one column too wide
+    assert sum(part.count("best") for part in parts) >= 2  # the x best column, and its winner
+
+
 def test_report_chooses_back_ends_collections_and_metric(
     run_db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

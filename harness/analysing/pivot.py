@@ -9,6 +9,7 @@ who is fastest where.
 from __future__ import annotations
 
 import math
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -40,8 +41,16 @@ METRICS: dict[str, Metric] = {
 DEFAULT_METRIC = "sgm"
 
 
-def pivot(summaries: Sequence[Summary], metric: str = DEFAULT_METRIC) -> str:
-    """The table, with a line above it saying what it shows."""
+def terminal_width() -> int:
+    """The width to fit: the terminal's, else `COLUMNS`, else 100."""
+    return shutil.get_terminal_size((100, 24)).columns
+
+
+def pivot(
+    summaries: Sequence[Summary], metric: str = DEFAULT_METRIC, width: int | None = None
+) -> str:
+    """The table, with a line above it saying what it shows, split by columns into parts
+    that each fit `width` characters (default: the terminal's), the back-ends down each."""
     chosen = METRICS[metric]
     solvers = list(dict.fromkeys(s.solver for s in summaries))
     collections = list(dict.fromkeys(s.collection for s in summaries if s.collection != ALL))
@@ -63,7 +72,40 @@ def pivot(summaries: Sequence[Summary], metric: str = DEFAULT_METRIC) -> str:
         f"{chosen.title} per back-end and collection; x best: over all collections, against "
         f"the best back-end (`--full` for every measure)"
     )
-    return f"{title}\n\n{tabulate(rows, headers=headers, tablefmt='simple', disable_numparse=True)}"
+    parts = _fitted(headers, rows, terminal_width() if width is None else width)
+    if len(parts) > 1:
+        title += (
+            f"; in {len(parts)} parts to fit {width or terminal_width()} columns "
+            "(`report --format md` or `csv` gives it whole)"
+        )
+    return title + "".join(f"\n\n{part}" for part in parts)
+
+
+def _fitted(headers: list[str], rows: list[list[str]], width: int) -> list[str]:
+    """The table as one or more tables of consecutive columns, each no wider than `width`
+    (a column wider than that alone gets a part of its own), the first column in every part."""
+    whole = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+    if max(map(len, whole.splitlines()), default=0) <= width:
+        return [whole]
+    widths = [max(len(str(v)) for v in [headers[i], *(row[i] for row in rows)]) for i in
+              range(len(headers))]  # fmt: skip
+    groups: list[list[int]] = [[]]
+    used = widths[0]
+    for column in range(1, len(headers)):
+        if groups[-1] and used + 2 + widths[column] > width:
+            groups.append([])
+            used = widths[0]
+        groups[-1].append(column)
+        used += 2 + widths[column]
+    return [
+        tabulate(
+            [[row[0], *(row[i] for i in group)] for row in rows],
+            headers=[headers[0], *(headers[i] for i in group)],
+            tablefmt="simple",
+            disable_numparse=True,
+        )
+        for group in groups
+    ]
 
 
 def _shown(value: float, metric: Metric) -> str:
