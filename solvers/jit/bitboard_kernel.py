@@ -11,7 +11,8 @@ is a hidden single.
 Propagation, to a fixed point:
 - naked singles, band by band: the nine boards summed bit-parallel into "at least one" and
   "at least two" words; an unsolved cell in neither is a contradiction;
-- when no naked single is left, for each digit: hidden singles and empty houses (rows and
+- when no naked single is left, for each digit whose boards changed since its last scan
+  (a placement reports the digits it touched): hidden singles and empty houses (rows and
   boxes are masks of one band's word, columns fold the three rows of each band), and locked
   candidates (pointing and claiming) in bands (row x box) and in stacks (column x box), on
   the same folded words.
@@ -40,6 +41,7 @@ BAND = (1 << 27) - 1  # every cell of a band
 ROW = 0x1FF  # the first row of a band
 BOX = 0x1C0E07  # the first box of a band: columns 0-2 of its three rows
 COLUMN = 0x40201  # column 0 of a band: bits 0, 9 and 18
+ALL_DIGITS = 0x1FF  # a set of digits: bit d for digit d + 1
 
 # Indices into the meta vector: counters and the search's own state, then the stack.
 DEPTH = 0
@@ -105,18 +107,23 @@ def _bit(cell: int) -> int:
 
 
 @njit(cache=True)
-def _place(s: np.ndarray, level: int, digit: int, band: int, bit: int) -> None:
+def _place(s: np.ndarray, level: int, digit: int, band: int, bit: int) -> int:
     """Put `digit` in the cell `bit` of `band`: the cell loses every other digit, its peers
-    lose this one, and the digit's boards are marked for a hidden-single scan."""
-    cell = 27 * band + _lowest(bit)
+    lose this one. Returns the digits whose boards changed (bit d), to be scanned again."""
+    position = _lowest(bit)
+    cell = 27 * band + position
     clear = ~bit
+    changed = 1 << digit
     for other in range(9):
-        s[level, 3 * other + band] &= clear
+        word = s[level, 3 * other + band]
+        changed |= ((word >> position) & 1) << other
+        s[level, 3 * other + band] = word & clear
     s[level, 3 * digit + band] |= bit
     s[level, 3 * digit] &= ~PEERS[cell, 0]
     s[level, 3 * digit + 1] &= ~PEERS[cell, 1]
     s[level, 3 * digit + 2] &= ~PEERS[cell, 2]
     s[level, UNSOLVED + band] &= clear
+    return changed
 
 
 @njit(cache=True)
@@ -130,9 +137,11 @@ def _fold(word: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def propagate(s: np.ndarray, level: int, meta: np.ndarray) -> bool:
+def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int) -> bool:
     """Singles and locked candidates on position `level` to a fixed point; False on a
-    contradiction."""
+    contradiction. `pending`: the digits (bit d) whose boards changed since the position
+    was last at a fixed point; only their boards are scanned for hidden singles and locked
+    candidates (the others have nothing new to give)."""
     naked = 0
     hidden = 0
     locked = 0
@@ -163,7 +172,7 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray) -> bool:
                 if digit == 9:  # an earlier single of this pass took its last digit
                     ok = False
                     break
-                _place(s, level, digit, band, bit)
+                pending |= _place(s, level, digit, band, bit)
                 naked += 1
                 progress = True
             if not ok:
@@ -172,6 +181,9 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray) -> bool:
             continue
         # hidden singles, empty houses and locked candidates, digit by digit
         for digit in range(9):
+            if not (pending >> digit) & 1:
+                continue
+            pending &= ~(1 << digit)
             base = 3 * digit
             # columns and stacks: the three bands folded
             o0, t0 = _fold(s[level, base])
@@ -191,7 +203,7 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray) -> bool:
                     cell = s[level, base + band] & mask
                     if cell:
                         if s[level, UNSOLVED + band] & cell:
-                            _place(s, level, digit, band, cell)
+                            pending |= _place(s, level, digit, band, cell)
                             hidden += 1
                             progress = True
                         break
@@ -219,6 +231,7 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray) -> bool:
                         if word & ~keep:
                             s[level, base + band] = word & keep
                             locked += 1
+                            pending |= 1 << digit
                             progress = True
                     if columns and columns & (columns - 1) == 0:
                         # pointing: one column of this box; the other bands lose it
@@ -229,6 +242,7 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray) -> bool:
                                 if word & column:
                                     s[level, base + other] = word & ~column
                                     locked += 1
+                                    pending |= 1 << digit
                                     progress = True
             for band in range(3):
                 unsolved = s[level, UNSOLVED + band]
@@ -240,7 +254,7 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray) -> bool:
                             ok = False
                             break
                         if places & (places - 1) == 0 and places & unsolved:
-                            _place(s, level, digit, band, places)
+                            pending |= _place(s, level, digit, band, places)
                             unsolved = s[level, UNSOLVED + band]
                             hidden += 1
                             progress = True
@@ -264,6 +278,7 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray) -> bool:
                         if word & outside:
                             word &= ~outside
                             locked += 1
+                            pending |= 1 << digit
                             progress = True
                 for r in range(3):
                     row = word & (ROW << (9 * r))
@@ -279,6 +294,7 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray) -> bool:
                         if word & outside:
                             word &= ~outside
                             locked += 1
+                            pending |= 1 << digit
                             progress = True
                 s[level, base + band] = word
             if not ok:
@@ -397,7 +413,7 @@ def search(  # type: ignore[no-untyped-def]
     if meta[STARTED] == 0:
         meta[STARTED] = 1
         meta[NODES] = 1
-        if not _start(values, s) or not propagate(s, 0, meta):
+        if not _start(values, s) or not propagate(s, 0, meta, ALL_DIGITS):
             return EXHAUSTED
         cell = choose(s, 0)
         if cell < 0:
@@ -429,8 +445,8 @@ def search(  # type: ignore[no-untyped-def]
         for index in range(UNSOLVED + 3):
             s[depth + 1, index] = s[depth, index]
         cell = meta[CELL + depth]
-        _place(s, depth + 1, _lowest(bit), cell // 27, _bit(cell))
-        if not propagate(s, depth + 1, meta):
+        pending = _place(s, depth + 1, _lowest(bit), cell // 27, _bit(cell))
+        if not propagate(s, depth + 1, meta, pending):
             continue
         cell = choose(s, depth + 1)
         if cell < 0:
