@@ -98,7 +98,8 @@ def tdoku_pass(library: ctypes.CDLL, puzzles: list[Grid], limit: int) -> Pass:
         pointer = ctypes.byref(guesses)
         for line in lines:
             count = solve(line, limit, 0, out, pointer)
-            answers.append((tuple(out.raw[:81]) if count else None, count))
+            # tdoku writes the solution only when asked for one (limit 1)
+            answers.append((tuple(out.raw[:81]) if count and limit == 1 else None, count))
         # digits as bytes '1'..'9' -> 1..9, outside the timed loop's hot path
         return [(tuple(c - 48 for c in raw) if raw else None, n) for raw, n in answers]
 
