@@ -130,6 +130,13 @@ BUILTIN: tuple[Backend, ...] = (
         **NUMBA,
     ),
     Backend(
+        "bitboard-jit",
+        "solvers.jit.bitboard:BitboardJitSolver",
+        "classic 9x9 only: per-digit bitboards (a 27-bit word per digit and band), singles and "
+        "locked candidates on bit masks, bivalue-first branching, compiled with numba",
+        **NUMBA,
+    ),
+    Backend(
         "dlx-jit",
         "solvers.jit.dlx:DlxJitSolver",
         "the dlx back-end's Dancing Links compiled with numba: same matrix, counters, answers",

@@ -1,0 +1,505 @@
+"""The numba kernel of `bitboard-jit`: classic 9x9 Sudoku on per-digit bitboards.
+
+The position is 30 machine words: for each digit d and band b (rows 3b..3b+2) a 27-bit word
+of the cells of that band where d may still go (bit 9*(row % 3) + column), then for each
+band a word of its unsolved cells. A cell's index is 27 * band + its bit, so row-major cell
+numbers need no table. A placed digit keeps its own bit in its board (its peers lose it),
+so every house of every digit holds at least one bit while the position is consistent:
+an empty house is a contradiction, and a house with exactly one bit that is still unsolved
+is a hidden single.
+
+Propagation, to a fixed point:
+- naked singles, band by band: the nine boards summed bit-parallel into "at least one" and
+  "at least two" words; an unsolved cell in neither is a contradiction;
+- when no naked single is left, for each digit whose boards changed since its last scan
+  (a placement reports the digits it touched): hidden singles and empty houses (rows and
+  boxes are masks of one band's word, columns fold the three rows of each band), and locked
+  candidates (pointing and claiming) in bands (row x box) and in stacks (column x box), on
+  the same folded words.
+Branching (a portable rule, tdoku's and JCZSolve's): a cell with two candidates if there is
+one, else an unsolved cell with the fewest, its digits in increasing order.
+
+The search is an explicit stack of positions, one per level, so that the kernel can return
+to Python every `check_every` nodes (Python reads the clock, numba cannot) and resume.
+Counters: `nodes` = 1 (the root) + alternatives tried; `guesses` = branch points opened;
+`naked_singles`, `hidden_singles`, `locked_eliminations` = what propagation did.
+
+Only this module imports numba; every function is compiled with `cache=True` (machine code
+kept on disk and loaded by later processes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+LEVELS = 82  # the root, and each level places a cell at least
+WORDS = 32  # 27 digit boards, 3 unsolved-cell words, 2 spare (a round row)
+UNSOLVED = 27  # the first unsolved-cell word of a position
+BAND = (1 << 27) - 1  # every cell of a band
+ROW = 0x1FF  # the first row of a band
+BOX = 0x1C0E07  # the first box of a band: columns 0-2 of its three rows
+COLUMN = 0x40201  # column 0 of a band: bits 0, 9 and 18
+ALL_DIGITS = 0x1FF  # a set of digits: bit d for digit d + 1
+
+# Indices into the meta vector: counters and the search's own state, then the stack.
+DEPTH = 0
+NODES = 1
+GUESSES = 2
+FOUND = 3  # solutions found in all
+BUFFERED = 4  # solutions in the buffer not yet read by Python
+STARTED = 5  # 1: the root has been set up
+UNTRIED = 6  # at the limit: branch points on the path with alternatives left to try
+NAKED = 7
+HIDDEN = 8
+LOCKED = 9
+STATE_SIZE = 16
+CELL = STATE_SIZE  # the branch cell of each level
+REMAINING = CELL + LEVELS  # the digits (bit d) each level has still to try
+META_SIZE = REMAINING + LEVELS
+
+# What a call of `search` returns.
+EXHAUSTED = 0  # the whole tree explored
+AT_LIMIT = 1  # `limit` solutions found (exhausted when meta[UNTRIED] is 0)
+PAUSED = 2  # `check_every` nodes spent, or the solution buffer is full: call again
+
+# Batch status codes (`solve_many`'s stats column STATUS), in `solvers.base.Status` words:
+SOLVED = 0  # solutions found, search exhausted: the count is exact
+NO_SOLUTION = 1  # search exhausted, nothing found
+LIMIT = 2  # stopped at `limit` solutions with branches left untried
+# Verdict codes (column VERDICT), in `solvers.base.Verdict` words:
+NONE = 0
+UNIQUE = 1
+MULTIPLE = 2
+UNKNOWN = 3
+# The columns of `solve_many`'s stats.
+COUNT, STATUS, VERDICT, STAT_NODES, STAT_GUESSES = 0, 1, 2, 3, 4
+STATS = 5
+
+
+def _peer_table() -> np.ndarray:
+    """Per cell, the three band words of its peers (itself excluded)."""
+    table = np.zeros((81, 3), dtype=np.int64)
+    for cell in range(81):
+        row, col = divmod(cell, 9)
+        for other in range(81):
+            orow, ocol = divmod(other, 9)
+            same_box = orow // 3 == row // 3 and ocol // 3 == col // 3
+            if other != cell and (orow == row or ocol == col or same_box):
+                table[cell, other // 27] |= 1 << (other % 27)
+    return table
+
+
+PEERS = _peer_table()
+
+
+@njit(cache=True)
+def _lowest(mask: int) -> int:
+    """The index of the lowest set bit of a non-zero mask (one instruction)."""
+    return trailing_zeros(mask)  # type: ignore[call-arg]
+
+
+@njit(cache=True)
+def _bit(cell: int) -> int:
+    """A cell's bit in its band's word."""
+    return 1 << (cell % 27)
+
+
+@njit(cache=True)
+def _place(s: np.ndarray, level: int, digit: int, band: int, bit: int) -> int:
+    """Put `digit` in the cell `bit` of `band`: the cell loses every other digit, its peers
+    lose this one. Returns the digits whose boards changed (bit d), to be scanned again."""
+    position = _lowest(bit)
+    cell = 27 * band + position
+    clear = ~bit
+    changed = 1 << digit
+    for other in range(9):
+        word = s[level, 3 * other + band]
+        changed |= ((word >> position) & 1) << other
+        s[level, 3 * other + band] = word & clear
+    s[level, 3 * digit + band] |= bit
+    s[level, 3 * digit] &= ~PEERS[cell, 0]
+    s[level, 3 * digit + 1] &= ~PEERS[cell, 1]
+    s[level, 3 * digit + 2] &= ~PEERS[cell, 2]
+    s[level, UNSOLVED + band] &= clear
+    return changed
+
+
+@njit(cache=True)
+def _fold(word: int) -> tuple[int, int]:
+    """A band word's three rows folded into 9-bit column words: (in one row at least, in two
+    at least)."""
+    r0 = word & ROW
+    r1 = (word >> 9) & ROW
+    r2 = word >> 18
+    return r0 | r1 | r2, (r0 & r1) | (r2 & (r0 | r1))
+
+
+@njit(cache=True)
+def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int) -> bool:
+    """Singles and locked candidates on position `level` to a fixed point; False on a
+    contradiction. `pending`: the digits (bit d) whose boards changed since the position
+    was last at a fixed point; only their boards are scanned for hidden singles and locked
+    candidates (the others have nothing new to give)."""
+    naked = 0
+    hidden = 0
+    locked = 0
+    ok = True
+    while ok:
+        progress = False
+        # naked singles, band by band
+        for band in range(3):
+            unsolved = s[level, UNSOLVED + band]
+            if unsolved == 0:
+                continue
+            one = 0
+            two = 0
+            for digit in range(9):
+                board = s[level, 3 * digit + band]
+                two |= one & board
+                one |= board
+            if unsolved & ~one:
+                ok = False
+                break
+            singles = unsolved & one & ~two
+            while singles:
+                bit = singles & -singles
+                singles ^= bit
+                digit = 0
+                while digit < 9 and not s[level, 3 * digit + band] & bit:
+                    digit += 1
+                if digit == 9:  # an earlier single of this pass took its last digit
+                    ok = False
+                    break
+                pending |= _place(s, level, digit, band, bit)
+                naked += 1
+                progress = True
+            if not ok:
+                break
+        if not ok or progress:
+            continue
+        # hidden singles, empty houses and locked candidates, digit by digit
+        for digit in range(9):
+            if not (pending >> digit) & 1:
+                continue
+            pending &= ~(1 << digit)
+            base = 3 * digit
+            # columns and stacks: the three bands folded
+            o0, t0 = _fold(s[level, base])
+            o1, t1 = _fold(s[level, base + 1])
+            o2, t2 = _fold(s[level, base + 2])
+            once = o0 | o1 | o2
+            if once != ROW:  # a column without a place for the digit
+                ok = False
+                break
+            twice = t0 | t1 | t2 | (o0 & o1) | (o2 & (o0 | o1))
+            column_singles = once & ~twice
+            while column_singles:
+                bit = column_singles & -column_singles
+                column_singles ^= bit
+                mask = COLUMN * bit
+                for band in range(3):
+                    cell = s[level, base + band] & mask
+                    if cell:
+                        if s[level, UNSOLVED + band] & cell:
+                            pending |= _place(s, level, digit, band, cell)
+                            hidden += 1
+                            progress = True
+                        break
+            # claiming in stacks: a column whose places are all in one band empties that
+            # box's other columns; pointing: a box whose places are in one column empties
+            # that column in the other bands
+            folded0, _ = _fold(s[level, base])
+            folded1, _ = _fold(s[level, base + 1])
+            folded2, _ = _fold(s[level, base + 2])
+            for band in range(3):
+                if band == 0:
+                    here, elsewhere = folded0, folded1 | folded2
+                elif band == 1:
+                    here, elsewhere = folded1, folded0 | folded2
+                else:
+                    here, elsewhere = folded2, folded0 | folded1
+                only_here = here & ~elsewhere  # columns whose places are all in this band
+                for stack in range(3):
+                    columns = (here >> (3 * stack)) & 7
+                    claimed = (only_here >> (3 * stack)) & 7
+                    if claimed and columns & ~claimed:
+                        # the box may keep only its claimed columns
+                        keep = COLUMN * (claimed << (3 * stack)) | ~(BOX << (3 * stack))
+                        word = s[level, base + band]
+                        if word & ~keep:
+                            s[level, base + band] = word & keep
+                            locked += 1
+                            pending |= 1 << digit
+                            progress = True
+                    if columns and columns & (columns - 1) == 0:
+                        # pointing: one column of this box; the other bands lose it
+                        column = COLUMN * (columns << (3 * stack))
+                        for other in range(3):
+                            if other != band:
+                                word = s[level, base + other]
+                                if word & column:
+                                    s[level, base + other] = word & ~column
+                                    locked += 1
+                                    pending |= 1 << digit
+                                    progress = True
+            for band in range(3):
+                unsolved = s[level, UNSOLVED + band]
+                # rows and boxes of this band
+                for k in range(3):
+                    for house in (ROW << (9 * k), BOX << (3 * k)):
+                        places = s[level, base + band] & house
+                        if places == 0:
+                            ok = False
+                            break
+                        if places & (places - 1) == 0 and places & unsolved:
+                            pending |= _place(s, level, digit, band, places)
+                            unsolved = s[level, UNSOLVED + band]
+                            hidden += 1
+                            progress = True
+                    if not ok:
+                        break
+                if not ok:
+                    break
+                # locked candidates in the band: the rows x boxes presence of the digit
+                word = s[level, base + band]
+                for k in range(3):
+                    box = word & (BOX << (3 * k))
+                    row_mask = 0
+                    for r in range(3):
+                        if box & (ROW << (9 * r)):
+                            row_mask |= 1 << r
+                    if row_mask and row_mask & (row_mask - 1) == 0:
+                        # pointing: the box's places are in one row; the row's other boxes
+                        # lose the digit
+                        r = _lowest(row_mask)
+                        outside = (ROW << (9 * r)) & ~(BOX << (3 * k))
+                        if word & outside:
+                            word &= ~outside
+                            locked += 1
+                            pending |= 1 << digit
+                            progress = True
+                for r in range(3):
+                    row = word & (ROW << (9 * r))
+                    box_mask = 0
+                    for k in range(3):
+                        if row & (BOX << (3 * k)):
+                            box_mask |= 1 << k
+                    if box_mask and box_mask & (box_mask - 1) == 0:
+                        # claiming: the row's places are in one box; the box's other rows
+                        # lose the digit
+                        k = _lowest(box_mask)
+                        outside = (BOX << (3 * k)) & ~(ROW << (9 * r))
+                        if word & outside:
+                            word &= ~outside
+                            locked += 1
+                            pending |= 1 << digit
+                            progress = True
+                s[level, base + band] = word
+            if not ok:
+                break
+        if not progress:
+            break
+    meta[NAKED] += naked
+    meta[HIDDEN] += hidden
+    meta[LOCKED] += locked
+    return ok
+
+
+@njit(cache=True)
+def choose(s: np.ndarray, level: int) -> int:
+    """The branch cell of a position with unsolved cells: the first with two candidates,
+    else the first with the fewest."""
+    best = -1
+    best_count = 10
+    for band in range(3):
+        unsolved = s[level, UNSOLVED + band]
+        if unsolved == 0:
+            continue
+        one = 0
+        two = 0
+        three = 0
+        for digit in range(9):
+            board = s[level, 3 * digit + band]
+            three |= two & board
+            two |= one & board
+            one |= board
+        pairs = unsolved & two & ~three
+        if pairs:
+            return 27 * band + _lowest(pairs)
+        # candidates per cell as a 4-bit number in bit planes: a ripple-carry sum
+        a0 = 0
+        a1 = 0
+        a2 = 0
+        a3 = 0
+        for digit in range(9):
+            carry = s[level, 3 * digit + band]
+            c0 = a0 & carry
+            a0 ^= carry
+            c1 = a1 & c0
+            a1 ^= c0
+            c2 = a2 & c1
+            a2 ^= c1
+            a3 |= c2
+        for count in range(3, best_count):
+            cells = unsolved
+            cells &= a0 if count & 1 else ~a0
+            cells &= a1 if count & 2 else ~a1
+            cells &= a2 if count & 4 else ~a2
+            cells &= a3 if count & 8 else ~a3
+            if cells:
+                best = 27 * band + _lowest(cells)
+                best_count = count
+                break
+    return best
+
+
+@njit(cache=True)
+def _write(s: np.ndarray, level: int, row: np.ndarray) -> None:
+    """A solved position's digits into a row of 81 bytes."""
+    for digit in range(9):
+        for band in range(3):
+            word = s[level, 3 * digit + band]
+            while word:
+                bit = word & -word
+                word ^= bit
+                row[27 * band + _lowest(bit)] = digit + 1
+
+
+@njit(cache=True)
+def _digits_of(s: np.ndarray, level: int, cell: int) -> int:
+    band = cell // 27
+    bit = _bit(cell)
+    mask = 0
+    for digit in range(9):
+        if s[level, 3 * digit + band] & bit:
+            mask |= 1 << digit
+    return mask
+
+
+@njit(cache=True)
+def _start(values, s: np.ndarray) -> bool:  # type: ignore[no-untyped-def]
+    """The root position from the givens (0 = empty); False when two givens clash."""
+    for index in range(27):
+        s[0, index] = BAND
+    for band in range(3):
+        s[0, UNSOLVED + band] = BAND
+    for cell in range(81):
+        value = values[cell]
+        if value:
+            band = cell // 27
+            bit = _bit(cell)
+            digit = value - 1
+            if not s[0, 3 * digit + band] & bit:
+                return False
+            _place(s, 0, digit, band, bit)
+    return True
+
+
+@njit(cache=True)
+def search(  # type: ignore[no-untyped-def]
+    values, s: np.ndarray, meta: np.ndarray, solutions: np.ndarray, limit: int,
+    check_every: int, keep_all: bool,
+) -> int:  # fmt: skip
+    """Run (or resume) the search; EXHAUSTED, AT_LIMIT or PAUSED.
+
+    The first call (`meta[:STATE_SIZE]` zero) starts from `values` (81 digits, 0 = empty).
+    With `keep_all`, every solution is written to the buffer `solutions` (`meta[BUFFERED]`
+    of them; the kernel pauses when it holds `limit` rows or is full); without it, only the
+    first solution is written, to row 0, and the others are counted.
+    """
+    capacity = min(limit, solutions.shape[0])
+    if meta[STARTED] == 0:
+        meta[STARTED] = 1
+        meta[NODES] = 1
+        if not _start(values, s) or not propagate(s, 0, meta, ALL_DIGITS):
+            return EXHAUSTED
+        cell = choose(s, 0)
+        if cell < 0:
+            _write(s, 0, solutions[0])
+            meta[FOUND] = 1
+            meta[BUFFERED] = 1
+            return AT_LIMIT if limit <= 1 else EXHAUSTED
+        meta[GUESSES] += 1
+        meta[CELL] = cell
+        meta[REMAINING] = _digits_of(s, 0, cell)
+        meta[DEPTH] = 0
+    depth = meta[DEPTH]
+    budget = check_every
+    while True:
+        remaining = meta[REMAINING + depth]
+        if remaining == 0:
+            depth -= 1
+            if depth < 0:
+                meta[DEPTH] = 0
+                return EXHAUSTED
+            continue
+        if budget <= 0 or (keep_all and meta[BUFFERED] >= capacity):
+            meta[DEPTH] = depth
+            return PAUSED
+        budget -= 1
+        bit = remaining & -remaining
+        meta[REMAINING + depth] = remaining ^ bit
+        meta[NODES] += 1
+        for index in range(UNSOLVED + 3):
+            s[depth + 1, index] = s[depth, index]
+        cell = meta[CELL + depth]
+        pending = _place(s, depth + 1, _lowest(bit), cell // 27, _bit(cell))
+        if not propagate(s, depth + 1, meta, pending):
+            continue
+        cell = choose(s, depth + 1)
+        if cell < 0:
+            if keep_all:
+                _write(s, depth + 1, solutions[meta[BUFFERED]])
+                meta[BUFFERED] += 1
+            elif meta[FOUND] == 0:
+                _write(s, depth + 1, solutions[0])
+                meta[BUFFERED] = 1
+            meta[FOUND] += 1
+            if meta[FOUND] >= limit:
+                meta[DEPTH] = depth
+                untried = 0
+                for level in range(depth + 1):
+                    if meta[REMAINING + level]:
+                        untried += 1
+                meta[UNTRIED] = untried
+                return AT_LIMIT
+            continue
+        meta[GUESSES] += 1
+        depth += 1
+        meta[CELL + depth] = cell
+        meta[REMAINING + depth] = _digits_of(s, depth, cell)
+
+
+@njit(cache=True, nogil=True)
+def solve_many(grids: np.ndarray, limit: int, out: np.ndarray, stats: np.ndarray) -> None:
+    """Solve every row of `grids` (n x 81 digits, 0 = empty) to `limit` solutions: the first
+    solution in `out`'s row (zeros when there is none), and per puzzle its solution count,
+    status, verdict, nodes and guesses in `stats` (columns COUNT ... STAT_GUESSES).
+    Releases the GIL: threads may each take a slice."""
+    s = np.zeros((LEVELS, WORDS), dtype=np.int64)
+    meta = np.zeros(META_SIZE, dtype=np.int64)
+    big = 1 << 62  # no pause: the batch has no deadline
+    for number in range(grids.shape[0]):
+        for index in range(STATE_SIZE):
+            meta[index] = 0
+        row = out[number : number + 1]
+        for cell in range(81):
+            row[0, cell] = 0
+        code = search(grids[number], s, meta, row, limit, big, False)
+        while code == PAUSED:
+            code = search(grids[number], s, meta, row, limit, big, False)
+        found = meta[FOUND]
+        exhausted = code == EXHAUSTED or meta[UNTRIED] == 0
+        if exhausted:
+            status = SOLVED if found else NO_SOLUTION
+            verdict = NONE if found == 0 else (UNIQUE if found == 1 else MULTIPLE)
+        else:
+            status = LIMIT
+            verdict = MULTIPLE if found >= 2 else UNKNOWN
+        stats[number, COUNT] = found
+        stats[number, STATUS] = status
+        stats[number, VERDICT] = verdict
+        stats[number, STAT_NODES] = meta[NODES]
+        stats[number, STAT_GUESSES] = meta[GUESSES]
