@@ -142,5 +142,7 @@ def test_ctrl_c_in_the_first_seconds_prints_no_traceback(delay: float) -> None:
         if process.poll() is None:
             process.kill()
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    assert process.returncode == 130 and out == ""
-    assert err.endswith("sudoku-bench: interrupted\n")
+    assert out == ""
+    if process.returncode == -signal.SIGINT:  # before the interpreter set up its handler
+        return
+    assert process.returncode == 130 and err.endswith("sudoku-bench: interrupted\n")

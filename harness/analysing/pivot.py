@@ -9,7 +9,9 @@ who is fastest where.
 from __future__ import annotations
 
 import math
+import os
 import shutil
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -41,9 +43,12 @@ METRICS: dict[str, Metric] = {
 DEFAULT_METRIC = "sgm"
 
 
-def terminal_width() -> int:
-    """The width to fit: the terminal's, else `COLUMNS`, else 100."""
-    return shutil.get_terminal_size((100, 24)).columns
+def terminal_width() -> int | None:
+    """The width to fit: `COLUMNS` where set, else the terminal's when standard output is
+    one; None (no limit) when the output goes to a file or a pipe."""
+    if os.environ.get("COLUMNS", "").isdigit() or sys.stdout.isatty():
+        return shutil.get_terminal_size((100, 24)).columns
+    return None
 
 
 def pivot(
@@ -72,20 +77,21 @@ def pivot(
         f"{chosen.title} per back-end and collection; x best: over all collections, against "
         f"the best back-end (`--full` for every measure)"
     )
-    parts = _fitted(headers, rows, terminal_width() if width is None else width)
+    fit = terminal_width() if width is None else width
+    parts = _fitted(headers, rows, fit)
     if len(parts) > 1:
         title += (
-            f"; in {len(parts)} parts to fit {width or terminal_width()} columns "
+            f"; in {len(parts)} parts to fit {fit} columns "
             "(`report --format md` or `csv` gives it whole)"
         )
     return title + "".join(f"\n\n{part}" for part in parts)
 
 
-def _fitted(headers: list[str], rows: list[list[str]], width: int) -> list[str]:
+def _fitted(headers: list[str], rows: list[list[str]], width: int | None) -> list[str]:
     """The table as one or more tables of consecutive columns, each no wider than `width`
     (a column wider than that alone gets a part of its own), the first column in every part."""
     whole = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
-    if max(map(len, whole.splitlines()), default=0) <= width:
+    if width is None or max(map(len, whole.splitlines()), default=0) <= width:
         return [whole]
     widths = [max(len(str(v)) for v in [headers[i], *(row[i] for row in rows)]) for i in
               range(len(headers))]  # fmt: skip
