@@ -21,6 +21,7 @@ from puzzles.constraints import (
     Constraint,
     EncoderTable,
     PairConstraint,
+    SumConstraint,
     UnitConstraint,
 )
 from puzzles.errors import SudokuBenchError
@@ -155,3 +156,37 @@ def cell_domains(
         if narrow is not None:
             narrow(rules, group, domains)
     return tuple(domains)
+
+
+def constraint_domains(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """For each cell, the digits the rules' cell-digit constraints allow (all digits for a
+    cell none restricts)."""
+    domains: Domains = [tuple(rules.digits)] * rules.cell_count
+    narrow_to_allowed(rules, [c for c in rules.constraints if isinstance(c, CellDigits)], domains)
+    return tuple(domains)
+
+
+def given_candidates(
+    rules: Rules, values: Sequence[int], domains: Sequence[Sequence[int]]
+) -> list[set[int]]:
+    """For each empty cell, the digits of its domain that no given rules out (none for a given
+    cell): a unit mate's or distinct-sum mate's digit, and the digits a pair relation forbids
+    next to a given (anti-knight: its digit; non-consecutive: its digit and the ones beside)."""
+    candidates = [set(domains[c]) if not value else set() for c, value in enumerate(values)]
+    mates = unit_mates(rules)
+    for cell, value in enumerate(values):
+        if value:
+            for mate in mates[cell]:
+                candidates[mate].discard(value)
+    for constraint in rules.constraints:
+        if isinstance(constraint, PairConstraint):
+            for a, b in constraint.pairs(rules):
+                if values[a] and not values[b]:
+                    candidates[b] = {d for d in candidates[b] if constraint.allows(values[a], d)}
+                if values[b] and not values[a]:
+                    candidates[a] = {d for d in candidates[a] if constraint.allows(d, values[b])}
+        elif isinstance(constraint, SumConstraint) and constraint.distinct:
+            placed = {values[c] for c in constraint.summed} - {0}
+            for cell in constraint.summed:
+                candidates[cell] -= placed
+    return candidates
