@@ -145,7 +145,7 @@ def narrow_to_allowed(rules: Rules, group: Sequence[Constraint], domains: Domain
 
 
 def cell_domains(
-    rules: Rules, groups: Iterable[tuple[object, Sequence[Constraint]]]
+    rules: Rules, groups: Iterable[tuple[E, Sequence[Constraint]]]
 ) -> tuple[tuple[int, ...], ...]:
     """For each cell, the digits its domain keeps after every encoder's `narrow` (its
     `narrow` attribute: None or a function like `narrow_to_allowed`), in order; all digits
