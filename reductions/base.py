@@ -53,6 +53,12 @@ class Reduction(ABC, Generic[ModelT, AnswerT]):
             return self.encoders.accepts(rules.constraints)
         return rules.kinds <= self.rule_kinds
 
+    def missing(self, rules: Rules) -> tuple[str, ...]:
+        """The titles of the rules' kinds the model cannot express (empty when it accepts)."""
+        if self.encoders is not None:
+            return self.encoders.missing(rules.constraints)
+        return tuple(sorted(rules.kinds - self.rule_kinds))
+
     @abstractmethod
     def apply(self, puzzle: Grid) -> tuple[ModelT, Any]:
         """The model for `puzzle`, and the data `invert` needs to map an answer back."""
