@@ -15,14 +15,17 @@ before the givens the matrix has N³ rows and 4·N² columns (729 x 324 for 9x9,
 (section 2.3.1): placement (cell, d) is row cell·N + d - 1, so 0-based row 18 of a 4x4 is
 "3 in r2c1" (the thesis's 1-based row 19).
 
-Variant rules (issue 10; Knuth, TAOCP 7.2.2.1). Primary columns must be covered exactly
-once, secondary columns at most once; a rule that says "not both" is a secondary column:
+Variant rules (Knuth, TAOCP 7.2.2.1), each by its encoder in `ENCODERS` (a kind the table
+has no encoder for is refused). Primary columns must be covered exactly once, secondary
+columns at most once; a rule that says "not both" is a secondary column:
 
 - an extra unit of N cells is a house (it holds every digit): primary `x{k}#{d}`. A smaller
   one only holds distinct digits: the same columns, secondary.
-- anti-knight / anti-king: pair i of `rules.distinct_pairs` (cells sharing no unit) gets a
-  secondary column `p{i}#{d}` per digit, met by "d in a" and "d in b".
-- non-consecutive: pair i of `rules.nonconsecutive_pairs` gets a secondary column `v{i}#{k}`
+- anti-knight / anti-king (pairs that must differ): pair i of the sorted pairs that share no
+  unit gets a secondary column `p{i}#{d}` per digit, met by "d in a" and "d in b".
+- any other pair relation: pair i gets a secondary column `f{i}#{x}#{y}` per digit pair
+  (x, y) it rules out, met by "x in a" and "y in b".
+- non-consecutive: pair i of orthogonal neighbours gets a secondary column `v{i}#{k}`
   for k = 1..N-1, met by the four placements k and k+1 in a and in b. At most one of them:
   since neighbours share a row or column, the only pairs this forbids beyond the unit are
   (k, k+1) and (k+1, k), so N-1 columns do the work of 2(N-1) pair columns.
