@@ -40,7 +40,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from itertools import islice
-from typing import Any, ClassVar
+from typing import Any
 
 from constraint import (
     BacktrackingSolver,
@@ -52,7 +52,6 @@ from constraint import (
 from constraint import Solver as ConstraintSolver
 
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.csp import CspModel, CspReduction
 from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
 
@@ -87,7 +86,7 @@ class PythonConstraintSolver(Solver[CspModel]):
     """python-constraint2 with the solver named by `algorithm` (see the module docstring)."""
 
     name = "python-constraint"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+    encoders = CspReduction.encoders  # the model's table (reductions/csp.py)
 
     def __init__(
         self,

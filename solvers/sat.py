@@ -35,13 +35,12 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from pysat.solvers import Solver as PySatSolver
 from pysat.solvers import SolverNames
 
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.cnf import Cnf, CnfData, CnfReduction
 from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
 from solvers.counting import count_by_exclusion
@@ -88,8 +87,7 @@ class SatSolver(Solver[SatProblem]):
     """A PySAT solver on the extended Sudoku CNF; counts with blocking clauses."""
 
     name = "sat"
-    # every rule kind: pair clauses, parity units, cage sums by digit-set selectors (cnf.py)
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+    encoders = CnfReduction.encoders  # the formula's table (reductions/cnf.py)
 
     def __init__(
         self, solver: str = "cadical153", givens: str = "simplify", encoding: str = "extended"
