@@ -1,6 +1,6 @@
 """The reduction contract (after CVXPY): `apply` a puzzle to get a model, `invert` an answer.
 
-Every export that writes a puzzle heads its file with the same three comment lines (issue 18),
+Every export that writes a puzzle heads its file with the same three comment lines,
 so that a solver's answer can be turned back into the full grid from the file alone:
 
     puzzle: ....3.2..4.1....

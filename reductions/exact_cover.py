@@ -30,7 +30,7 @@ columns at most once; a rule that says "not both" is a secondary column:
   since neighbours share a row or column, the only pairs this forbids beyond the unit are
   (k, k+1) and (k+1, k), so N-1 columns do the work of 2(N-1) pair columns.
 - parity: the placements an odd or even cell forbids are left out of the matrix.
-- killer cages (issue 11), the `cages` option:
+- killer cages, the `cages` option:
   - `fillings` (the default; Knuth's encoding of killer sudoku): a cage with a sum has one
     option per allowed filling, a tuple of distinct digits with that sum, each allowed by
     its cell's parity; the option meets the columns of all its placements (and replaces the
@@ -112,10 +112,8 @@ from reductions.encoding import (
 
 CAGE_ENCODINGS = ("fillings", "combinations", "distinct")
 # A cage whose fillings could be more than this many options is encoded by its digit sets
-# (9 cells summing to 45 would be 9! = 362,880 options of 45 ones each). On 40 generated 9x9
-# killers without givens (cages of 1-5 cells), counting to 2 took 7.7 s in all with every
-# cage by fillings, 6.5 s with every cage by digit sets, and 1.1 s with this bound
-# (benchmarks/bench_killer.py; bounds of 50 to 300 did about as well).
+# (9 cells summing to 45 would be 9! = 362,880 options of 45 ones each): past it an option's
+# ones cost more than the nodes it saves (docs/measurements/models.md, bench_killer.py).
 MAX_FILLINGS = 100
 KNUTH_NAME_LENGTH = 8  # DLX1 reads item names of one to eight characters
 

@@ -24,7 +24,7 @@ The variant rules (`Rules`) add:
     and a total that k distinct digits cannot reach puts 1 in the ideal outright.
 
 The givens are substituted before anything else, which shrinks the system by orders of
-magnitude (measured: the raw 81-variable ideal of a 75-given 9x9 does not finish in 300 s):
+magnitude (docs/measurements/models.md):
 G(v, x) = F(x)/(x - v) for a given peer v, so the gcd of F with those polynomials, the
 cell's *candidate polynomial* C(x) = F(x) / prod(x - v), replaces F; H(v, x) and a cage sum
 with one open cell are univariate too and go into C by a gcd. Every pair polynomial between
@@ -35,8 +35,8 @@ left out: the polynomial then lies in the ideal of the two candidate polynomials
 Coefficients are rationals, or integers modulo a prime p > N (the digits stay distinct roots).
 `unity=True` is Bayer's colouring ideal: the same construction with digit d standing for
 omega^d, omega a primitive N-th root of unity mod p (p = 1 mod N), so F(t) = t^N - 1.
-Variables are ordered for lex with the cells of many candidates first (largest), which the
-measurements showed to matter 2-20x in sympy.
+Variables are ordered for lex with the cells of many candidates first (largest), which
+matters in sympy (docs/measurements/models.md).
 
 `export(puzzle)` writes the system as a Singular script (`ring r = 0, (x1, ...), lp;`) whose
 header names the rules, the puzzle and each variable's cell, and gives the recipe that solves
@@ -1023,10 +1023,9 @@ def describe(puzzle: Grid, *, modulus: int | None = None) -> dict[str, Any]:
     }
 
 
-# How to solve an exported script in Singular, written into its header. A lex `std(I)` of
-# the empty 4x4 did not finish in 7 minutes of CPU; this took 14-20 s for all 288 points:
-# a degrevlex basis (slimgb), converted to the lex basis by FGLM (the ideal is
-# zero-dimensional), split into its points by facstd. `{variables}` and `{characteristic}`
+# How to solve an exported script in Singular, written into its header: a degrevlex basis
+# (slimgb), converted to the lex basis by FGLM (the ideal is zero-dimensional), split into
+# its points by facstd; a lex `std(I)` directly is far slower (docs/measurements/models.md). `{variables}` and `{characteristic}`
 # are filled in per script.
 SINGULAR_RECIPE = """\
 < "{script}";  // this file: the ring r (lex) and the ideal I

@@ -8,8 +8,8 @@ AllDifferent per unit, function constraints for the pair rules, domains for pari
 
 - `backtracking` (the default): `BacktrackingSolver`, which re-picks the next variable at
   every node (most constraints, then fewest values left). The library's own default,
-  `OptimizedBacktrackingSolver`, fixes the variable order once before the search and was
-  seen not to finish a hard 9x9 in 60 s where `BacktrackingSolver` took 0.15 s.
+  `OptimizedBacktrackingSolver`, fixes the variable order once before the search, which
+  loses on hard 9x9s by orders of magnitude (docs/measurements/models.md).
 - `optimized`, `recursive`: `OptimizedBacktrackingSolver`, `RecursiveBacktrackingSolver`,
   offered for comparison.
 - `minconflicts`: `MinConflictsSolver`, local search: it finds at most one solution and
@@ -19,9 +19,8 @@ AllDifferent per unit, function constraints for the pair rules, domains for pari
 
 `hidden_singles=True` swaps each unit's `AllDifferentConstraint` for
 `reductions.csp.UnitConstraint` (AllDifferent plus the hidden-single rule). With the plain
-model (forward checking and smallest-domain-first only) some top95 puzzles need 200,000
-nodes or more, and a node costs the library 60-150 microseconds; with hidden singles they
-need a few thousand.
+model (forward checking and smallest-domain-first only) some top95 puzzles need hundreds of
+thousands of nodes; with hidden singles a few thousand (docs/measurements/models.md).
 
 Counting takes `limit` solutions from `getSolutionIter` with `itertools.islice`; fewer than
 `limit` means the search space was exhausted.
@@ -29,9 +28,9 @@ Counting takes `limit` solutions from `getSolutionIter` with `itertools.islice`;
 The library has no time limit. A `_Guard` constraint over every variable, added last,
 is called at every node the search accepts (the unit constraints come first, so a value
 they reject never reaches it); it counts those nodes and raises `SearchTimeout` once the
-deadline has passed, which unwinds the library's generator. A node costs tens of
-microseconds, the guard well under one, so the deadline is met to within a node and the
-cost is small (`benchmarks/bench_cpsat_constraint.py` measures it). The aborted `Problem`
+deadline has passed, which unwinds the library's generator. The guard costs a small part of
+a node, so the deadline is met to within a node (`benchmarks/bench_cpsat_constraint.py`
+measures its cost; docs/measurements/models.md). The aborted `Problem`
 is thrown away, so the state the library leaves behind does not matter.
 """
 

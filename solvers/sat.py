@@ -10,7 +10,7 @@ model, the clause "some empty cell differs from this solution" (the negation of 
 cells' true literals) is added and the same solver, keeping what it learnt, is asked again.
 UNSAT after k solutions proves there are exactly k.
 
-Timeouts, as measured with python-sat 1.9.dev17: MiniSat-family solvers (Glucose, MiniSat,
+Timeouts: MiniSat-family solvers (Glucose, MiniSat,
 Maple*, MergeSat, MiniCard, GlueCard) can be interrupted, so a `threading.Timer` calls
 `interrupt()` at the deadline while `solve_limited(expect_interrupt=True)` runs with the GIL
 released. CaDiCaL (every version PySAT ships) refuses `interrupt()`, so it runs in slices: a
