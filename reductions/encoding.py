@@ -95,8 +95,25 @@ def all_units(rules: Rules) -> Units:
     return shape_units(rules) + extra_units(rules)
 
 
+# rules -> their unit mates, by identity: a worker meets the same rules object for every
+# puzzle of a file, and hashing rules costs more than looking them up this way
+_MATES: dict[int, tuple[Rules, tuple[frozenset[int], ...]]] = {}
+_MATES_KEPT = 64
+
+
 def unit_mates(rules: Rules) -> tuple[frozenset[int], ...]:
     """For each cell, the other cells that share a unit (shape or extra) with it."""
+    found = _MATES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    if len(_MATES) >= _MATES_KEPT:
+        _MATES.clear()
+    mates = _unit_mates(rules)
+    _MATES[id(rules)] = (rules, mates)
+    return mates
+
+
+def _unit_mates(rules: Rules) -> tuple[frozenset[int], ...]:
     mates: list[set[int]] = [set() for _ in rules.cells]
     for unit in all_units(rules):
         for cell in unit:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
@@ -81,7 +82,16 @@ class _Guard(Constraint):
         return True
 
 
-class PythonConstraintSolver(Solver[CspModel]):
+@dataclass
+class CspProblem:
+    """The model, and what the reduction's `invert` needs to map its answers back."""
+
+    model: CspModel
+    data: Grid
+    reduction: CspReduction
+
+
+class PythonConstraintSolver(Solver[CspProblem]):
     """python-constraint2 with the solver named by `algorithm` (see the module docstring)."""
 
     name = "python-constraint"
@@ -110,15 +120,15 @@ class PythonConstraintSolver(Solver[CspModel]):
             return MinConflictsSolver(steps=self.steps, rand=random.Random(self.seed))
         return ALGORITHMS[self.algorithm](forwardcheck=self.forwardcheck)
 
-    def _build(self, puzzle: Grid, deadline: Deadline) -> CspModel:
+    def _build(self, puzzle: Grid, deadline: Deadline) -> CspProblem:
         reduction = CspReduction(self._library_solver(), hidden_singles=self.hidden_singles)
-        model, _ = reduction.apply(puzzle)
-        return model
+        model, data = reduction.apply(puzzle)
+        return CspProblem(model, data, reduction)
 
     def _search(
-        self, model: CspModel, puzzle: Grid, limit: int, deadline: Deadline
+        self, problem: CspProblem, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
-        reduction = CspReduction()
+        model = problem.model
         guard = _Guard(deadline)
         model.problem.addConstraint(guard)  # no variables given: all of them
         found: list[Grid] = []
@@ -126,10 +136,10 @@ class PythonConstraintSolver(Solver[CspModel]):
         counter = "checks" if self.algorithm == "minconflicts" else "nodes"
         try:
             if self.algorithm == "minconflicts":
-                found = self._min_conflicts(model, puzzle)
+                found = self._min_conflicts(problem)
             else:
                 for answer in islice(model.problem.getSolutionIter(), limit):
-                    found.append(reduction.invert(answer, puzzle))
+                    found.append(problem.reduction.invert(answer, problem.data))
         except SearchTimeout:
             counters[counter] = guard.calls
             return SearchOutcome(found, exhausted=False, timed_out=True, counters=counters)
@@ -145,12 +155,12 @@ class PythonConstraintSolver(Solver[CspModel]):
             )
         return SearchOutcome(found, exhausted=len(found) < limit, counters=counters)
 
-    def _min_conflicts(self, model: CspModel, puzzle: Grid) -> list[Grid]:
+    def _min_conflicts(self, problem: CspProblem) -> list[Grid]:
         """Up to `restarts` runs, each from a new random assignment (the deadline still holds)."""
         for _ in range(self.restarts):
-            answer = model.problem.getSolution()
+            answer = problem.model.problem.getSolution()
             if answer is not None:
-                return [CspReduction().invert(answer, puzzle)]
+                return [problem.reduction.invert(answer, problem.data)]
         return []
 
 
