@@ -31,7 +31,9 @@ cells each hold some digit while no digit appears twice holds each digit exactly
 cell. They differ in what unit propagation alone can conclude (the extended encoding does
 naked and hidden singles; the minimal one neither). The variant families (pair rules,
 parity, cages) are written in every encoding: they are rules, not redundancy, and they
-stay correct because the placements mean the same in every model. The "optimised" encoding
+stay correct because the placements mean the same in every model. Each kind or family of
+constraint has its encoder in `ENCODERS`, which writes its clauses into its family (a kind
+the table has no encoder for is refused). The "optimised" encoding
 of Kwon and Jain (2006) is the extended one with the givens simplified away: here that is
 `givens="simplify"` (below), which applies to any of the three encodings, so "optimised"
 is not a fourth `encoding` value but the name of that combination (`sat` uses it).
@@ -357,7 +359,7 @@ def _extra_units(built: _Clauses, group: Group) -> None:
 
 
 def _different(built: _Clauses, group: Group) -> None:
-    """"Not both d" for pairs that must differ and share no unit."""
+    """Clauses "not both d" for pairs that must differ and share no unit."""
     rules = built.rules
     built.add(
         "pair-distinct",
@@ -371,7 +373,7 @@ def _different(built: _Clauses, group: Group) -> None:
 
 
 def _non_consecutive(built: _Clauses, group: Group) -> None:
-    """"Not d and d + 1", both ways, for neighbours."""
+    """Clauses "not d and d + 1", both ways, for neighbours."""
     rules = built.rules
     built.add(
         "nonconsecutive",

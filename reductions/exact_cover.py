@@ -799,7 +799,9 @@ def export_comments(puzzle: Grid, model: ExactCoverMatrix, data: SudokuCover) ->
     if extras:
         comments.append(
             "extra units: "
-            + " ".join(f"x{k + 1}=" + "+".join(name(c) for c in unit) for k, unit in enumerate(extras))
+            + " ".join(
+                f"x{k + 1}=" + "+".join(name(c) for c in unit) for k, unit in enumerate(extras)
+            )
         )
     if sudoku.sums:
         comments.append(

@@ -1,4 +1,7 @@
-"""Puzzle -> 0/1 integer linear program -> grid, for every rule kind.
+"""Puzzle -> 0/1 integer linear program -> grid.
+
+The program keeps an encoder table (`ENCODERS`): each constraint kind or family with its rows;
+a kind it has no entry for is refused (`accepts`).
 
 The program (`linear_program`, independent of any solver) has one binary variable per
 placement "cell c holds digit d" (named `x_r1c1_5`) that the givens and the parity cells still

@@ -10,7 +10,7 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.cli.output import print_json
-from puzzles.constraints import KINDS, Cage, Constraint
+from puzzles.constraints import KINDS, Constraint
 from puzzles.rules import Rules
 from solvers.registry import Backend, backends
 
@@ -54,13 +54,16 @@ def kind_columns() -> list[type[Constraint]]:
 # Rules that hold one constraint of the kind, for a back-end that still declares its kinds
 # the older way (no encoder table): its own `accepts` answers for them.
 _EXAMPLES: dict[str, Rules] = {
-    "diagonal": Rules.parse("9x9-x"),
-    "extra_region": Rules.of_size(9).with_rules(extra_regions=((0, 1, 2),)),
-    "anti_knight": Rules.of_size(9).with_rules(anti_knight=True),
-    "anti_king": Rules.of_size(9).with_rules(anti_king=True),
-    "non_consecutive": Rules.of_size(9).with_rules(non_consecutive=True),
-    "parity": Rules.of_size(9).with_rules(odd=frozenset({0})),
-    "killer_cage": Rules.of_size(9).with_rules(cages=(Cage((0, 1), 3),)),
+    kind: Rules.from_json({"size": 9, **fields})
+    for kind, fields in dict[str, dict[str, Any]](
+        diagonal={"diagonals": True},
+        extra_region={"extra_regions": [["r1c1", "r1c2", "r1c3"]]},
+        anti_knight={"anti_knight": True},
+        anti_king={"anti_king": True},
+        non_consecutive={"non_consecutive": True},
+        parity={"odd": ["r1c1"]},
+        killer_cage={"cages": [{"cells": ["r1c1", "r1c2"], "sum": 3}]},
+    ).items()
 }
 
 
