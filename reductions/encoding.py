@@ -79,17 +79,6 @@ def extra_units(rules: Rules, constraints: Iterable[Constraint] | None = None) -
     )
 
 
-def extra_unit_names(rules: Rules, constraints: Iterable[Constraint] | None = None) -> list[str]:
-    """Each extra unit's name in words, in the order of `extra_units`."""
-    found = rules.constraints if constraints is None else constraints
-    return [
-        name
-        for constraint in found
-        if isinstance(constraint, UnitConstraint)
-        for name in constraint.unit_names(rules)
-    ]
-
-
 def all_units(rules: Rules) -> Units:
     """The shape's units, then the extra units: cells that hold distinct digits."""
     return shape_units(rules) + extra_units(rules)
