@@ -223,7 +223,11 @@ def _add_cages(built: _Csp, group: Group) -> None:
         cells = list(cage.summed)
         if not all(b in built.mates[a] for i, a in enumerate(cells) for b in cells[i + 1 :]):
             built.add(AllDifferentConstraint(), cells)
-        if cage.target is not None:
+        if cage.target is None:
+            continue
+        if len(cells) == 1:  # the library's sum fails (an empty min) on a cell it empties
+            built.add(InSetConstraint({cage.target}), cells)
+        else:
             built.add(ExactSumConstraint(cage.target), cells)
 
 

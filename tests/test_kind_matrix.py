@@ -456,3 +456,12 @@ def test_a_new_pair_kind_is_encoded_by_every_model_of_the_family() -> None:
         finally:
             fresh()
     assert {"cpsat", "cpsat-onehot", "sat", "milp", "python-constraint", "dlx"} <= checked
+
+
+def test_a_one_cell_cage_its_cell_cannot_hold_has_no_solution() -> None:
+    """Found by the full matrix: python-constraint's sum crashed on a cell it emptied."""
+    rules = Rules.from_json({"size": 4, "cages": [{"cells": ["r4c4"], "sum": 5}]})
+    puzzle = Grid(rules, (0,) * 16)
+    for backend in available_backends():
+        if backend.name.startswith("python-constraint") and backend.name not in INCOMPLETE:
+            assert backend.create().solve(puzzle, limit=2).status is Status.NO_SOLUTION
