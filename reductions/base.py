@@ -1,6 +1,6 @@
 """The reduction contract (after CVXPY): `apply` a puzzle to get a model, `invert` an answer.
 
-Every export that writes a puzzle heads its file with the same three comment lines (issue 18),
+Every export that writes a puzzle heads its file with the same three comment lines,
 so that a solver's answer can be turned back into the full grid from the file alone:
 
     puzzle: ....3.2..4.1....
@@ -52,6 +52,12 @@ class Reduction(ABC, Generic[ModelT, AnswerT]):
         if self.encoders is not None:
             return self.encoders.accepts(rules.constraints)
         return rules.kinds <= self.rule_kinds
+
+    def missing(self, rules: Rules) -> tuple[str, ...]:
+        """The titles of the rules' kinds the model cannot express (empty when it accepts)."""
+        if self.encoders is not None:
+            return self.encoders.missing(rules.constraints)
+        return tuple(sorted(rules.kinds - self.rule_kinds))
 
     @abstractmethod
     def apply(self, puzzle: Grid) -> tuple[ModelT, Any]:

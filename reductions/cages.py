@@ -1,7 +1,9 @@
-"""Killer cages: the digit sets and the fillings a cage's sum allows (shared by the reductions).
+"""Sum constraints (killer cages): the digit sets and the fillings a sum allows (shared by the
+reductions).
 
 A cage of k cells with sum s can hold the sets of k distinct digits that add up to s; a
-filling is one order of such a set on the cage's cells. Both keep the cells' parity.
+filling is one order of such a set on the cage's cells. Both keep the cells' domains (the
+digits the cell-digit constraints, such as parity, allow).
 """
 
 from __future__ import annotations
@@ -9,33 +11,48 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 
-from puzzles.rules import Cage, Rules
+from puzzles.constraints import SumConstraint
+from puzzles.rules import Rules
+from reductions.encoding import constraint_domains
 
 
-def digit_sets(rules: Rules, cage: Cage) -> list[frozenset[int]]:
-    """The sets of distinct digits that can fill `cage`: the right size and sum, and the
-    cells' parity keepable (enough odd and even digits for the odd and even cells). Empty
+def digit_sets(rules: Rules, cage: SumConstraint) -> list[frozenset[int]]:
+    """The sets of distinct digits that can fill `cage`: the right size and sum, and each
+    cell given a digit of the set its domain allows (a matching of cells to digits). Empty
     for a cage without a sum."""
-    if cage.total is None:
+    if cage.target is None:
         return []
+    domains = constraint_domains(rules)
+    cell_domains = [domains[cell] for cell in cage.summed]
     return [
         frozenset(digits)
-        for digits in itertools.combinations(rules.digits, len(cage.cells))
-        if sum(digits) == cage.total and _parity_keepable(rules, cage, digits)
+        for digits in itertools.combinations(rules.digits, len(cage.summed))
+        if sum(digits) == cage.target and _matchable(cell_domains, digits)
     ]
 
 
-def _parity_keepable(rules: Rules, cage: Cage, digits: Sequence[int]) -> bool:
-    odd_cells = sum(1 for cell in cage.cells if cell in rules.odd)
-    even_cells = sum(1 for cell in cage.cells if cell in rules.even)
-    odd_digits = sum(1 for d in digits if d % 2)
-    return odd_cells <= odd_digits and even_cells <= len(digits) - odd_digits
+def _matchable(cell_domains: Sequence[Sequence[int]], digits: Sequence[int]) -> bool:
+    """Whether each cell can take its own digit of `digits`, every digit used once (Kuhn's
+    augmenting paths; a cage has at most N cells)."""
+    owner: dict[int, int] = {}  # digit -> the cell that takes it
+
+    def place(cell: int, tried: set[int]) -> bool:
+        for digit in digits:
+            if digit in cell_domains[cell] and digit not in tried:
+                tried.add(digit)
+                if digit not in owner or place(owner[digit], tried):
+                    owner[digit] = cell
+                    return True
+        return False
+
+    return all(place(cell, set()) for cell in range(len(cell_domains)))
 
 
-def fillings(rules: Rules, cage: Cage) -> Iterator[tuple[int, ...]]:
+def fillings(rules: Rules, cage: SumConstraint) -> Iterator[tuple[int, ...]]:
     """Every tuple of distinct digits, one per cell of `cage` in order, that adds up to its sum
-    and that its cells' parity allows; set by set, each set's orders lexicographic."""
-    allowed = [rules.allowed[cell] for cell in cage.cells]
+    and that its cells' domains allow; set by set, each set's orders lexicographic."""
+    domains = constraint_domains(rules)
+    allowed = [domains[cell] for cell in cage.summed]
     for digits in digit_sets(rules, cage):
         for filling in itertools.permutations(sorted(digits)):
             if all(d in allowed[i] for i, d in enumerate(filling)):

@@ -31,7 +31,9 @@ cells each hold some digit while no digit appears twice holds each digit exactly
 cell. They differ in what unit propagation alone can conclude (the extended encoding does
 naked and hidden singles; the minimal one neither). The variant families (pair rules,
 parity, cages) are written in every encoding: they are rules, not redundancy, and they
-stay correct because the placements mean the same in every model. The "optimised" encoding
+stay correct because the placements mean the same in every model. Each kind or family of
+constraint has its encoder in `ENCODERS`, which writes its clauses into its family (a kind
+the table has no encoder for is refused). The "optimised" encoding
 of Kwon and Jain (2006) is the extended one with the givens simplified away: here that is
 `givens="simplify"` (below), which applies to any of the three encodings, so "optimised"
 is not a fourth `encoding` value but the name of that combination (`sat` uses it).
@@ -58,16 +60,40 @@ either way.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
 from puzzles.checker import has_conflicts
+from puzzles.constraints import (
+    Cage,
+    CellDigits,
+    Constraint,
+    DistinctPairs,
+    EncoderTable,
+    NonConsecutive,
+    PairConstraint,
+    SumConstraint,
+    UnitConstraint,
+)
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, RuleKind, Rules
+from puzzles.rules import Rules
 from reductions.base import Reduction, puzzle_header
 from reductions.cages import digit_sets
+from reductions.encoding import (
+    cell_domains,
+    different_pairs,
+    encoder_table,
+    extra_units,
+    forbidden_digit_pairs,
+    given_candidates,
+    grouped,
+    narrow_to_allowed,
+    relation_pairs,
+    shape_units,
+    unit_mates,
+)
 
 GIVENS = ("units", "simplify")
 RULE_FAMILIES = ("cell-at-least", "cell-at-most", "unit-at-least", "unit-at-most")
@@ -164,7 +190,6 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
     `givens` is `units` or `simplify`."""
 
     name = "cnf"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
 
     def __init__(self, givens: str = "units", encoding: str = "extended") -> None:
         if givens not in GIVENS:
@@ -192,7 +217,7 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
             for name, part in families
         ]
         clauses = tuple(clause for _, part in families for clause in part)
-        variables = CageSums.of(puzzle.rules).variables if puzzle.rules.cages else 0
+        variables = CageSums.of(puzzle.rules).variables if _sums(puzzle.rules) else 0
         variables = max(variables, puzzle.rules.size**3)
         cnf = Cnf(
             variables,
@@ -254,57 +279,186 @@ def _families(puzzle: Grid) -> Families:
     return [*((name, list(clauses)) for name, clauses in _rules(rules)), ("givens", givens)]
 
 
+@dataclass
+class _Clauses:
+    """The formula under construction, family by family, as the encoders see it.
+
+    `candidates` is None for the rules' full formula; after the givens are propagated
+    (`givens="simplify"`) it holds each cell's candidates, `true` and `false` the literals the
+    givens decide, and an encoder writes only what is left of its clauses."""
+
+    rules: Rules
+    domains: tuple[tuple[int, ...], ...]
+    candidates: list[set[int]] | None = None
+    values: Sequence[int] = ()  # the givens, with `candidates`
+    true: set[int] = field(default_factory=set)
+    false: set[int] = field(default_factory=set)
+    families: dict[str, list[Clause]] = field(default_factory=dict)
+
+    def add(self, family: str, clauses: Iterable[Clause]) -> None:
+        self.families.setdefault(family, []).extend(clauses)
+
+    def can(self, cell: int, digit: int) -> bool:
+        """Whether `digit` may still stand in `cell` (always, in the full formula)."""
+        return self.candidates is None or digit in self.candidates[cell]
+
+    def simplified(self, clauses: Iterable[Clause]) -> Iterable[Clause]:
+        """The clauses as they stand after the givens (unchanged in the full formula)."""
+        if self.candidates is None:
+            return clauses
+        return _propagated(clauses, self.true, self.false)
+
+    @cached_property
+    def mates(self) -> tuple[frozenset[int], ...]:
+        return unit_mates(self.rules)
+
+    def laid_out(self) -> Families:
+        """Every family in `FAMILIES`' order (empty where nothing was written), then any
+        family only a pair relation of another kind writes."""
+        names = [name for name in FAMILIES if name != "givens"]
+        names += [name for name in self.families if name not in names]
+        return [(name, self.families.get(name, [])) for name in names]
+
+
 @lru_cache(maxsize=4)  # a 25x25's 752,500 clauses are worth keeping, but not many of them
 def _rules(rules: Rules) -> tuple[tuple[str, tuple[Clause, ...]], ...]:
     """The clauses every puzzle of these rules shares (built once: 11988 tuples for 9x9)."""
+    groups = grouped(ENCODERS, rules.constraints, "cnf")
+    built = _Clauses(rules, cell_domains(rules, groups))
     cell_least, cell_most = _exactly_one(
         [variable(rules, c, d) for d in rules.digits] for c in rules.cells
     )
-    houses = set(rules.houses)
-    unit_least, unit_most = _exactly_one(
-        ([variable(rules, c, d) for c in unit] for unit in rules.units for d in rules.digits),
-        least=[u in houses for u in range(len(rules.units)) for _ in rules.digits],
+    built.add("cell-at-least", cell_least)
+    built.add("cell-at-most", cell_most)
+    _unit_clauses(built, shape_units(rules))
+    for encoder, group in groups:
+        encoder(built, group)
+    return tuple((name, tuple(clauses)) for name, clauses in built.laid_out())
+
+
+def _unit_clauses(built: _Clauses, units: Sequence[Sequence[int]]) -> None:
+    """Each digit at most once in each unit and, in a house (N cells), at least once; after
+    the givens only the digits a unit still lacks, over the cells that can take them."""
+    rules = built.rules
+    values = built.values if built.candidates is not None else None
+    groups: list[list[int]] = []
+    least: list[bool] = []
+    for unit in units:
+        for d in rules.digits:
+            if values is not None and any(values[c] == d for c in unit):
+                continue
+            groups.append([variable(rules, c, d) for c in unit if built.can(c, d)])
+            least.append(len(unit) == rules.size)
+    unit_least, unit_most = _exactly_one(groups, least=least)
+    built.add("unit-at-least", unit_least)
+    built.add("unit-at-most", unit_most)
+
+
+def _extra_units(built: _Clauses, group: Group) -> None:
+    _unit_clauses(built, extra_units(built.rules, group))
+
+
+def _different(built: _Clauses, group: Group) -> None:
+    """Clauses "not both d" for pairs that must differ and share no unit."""
+    rules = built.rules
+    built.add(
+        "pair-distinct",
+        (
+            (-variable(rules, a, d), -variable(rules, b, d))
+            for a, b in different_pairs(rules, _pairs(group), built.mates)
+            for d in rules.digits
+            if built.can(a, d) and built.can(b, d)
+        ),
     )
-    parity = [(-variable(rules, c, d),) for c in rules.cells for d in _forbidden(rules, c)]
-    return (
-        ("cell-at-least", tuple(cell_least)),
-        ("cell-at-most", tuple(cell_most)),
-        ("unit-at-least", tuple(unit_least)),
-        ("unit-at-most", tuple(unit_most)),
-        *((name, tuple(clauses)) for name, clauses in _variant_families(rules)),
-        ("parity", tuple(parity)),
-        *((name, tuple(clauses)) for name, clauses in _cage_families(rules)),
+
+
+def _non_consecutive(built: _Clauses, group: Group) -> None:
+    """Clauses "not d and d + 1", both ways, for neighbours."""
+    rules = built.rules
+    built.add(
+        "nonconsecutive",
+        (
+            (-variable(rules, x, d), -variable(rules, y, d + 1))
+            for _, (a, b) in relation_pairs(rules, _pairs(group))
+            for d in range(1, rules.size)
+            for x, y in ((a, b), (b, a))
+            if built.can(x, d) and built.can(y, d + 1)
+        ),
     )
 
 
-def _forbidden(rules: Rules, cell: int) -> list[int]:
-    """The digits a cell's parity rules out."""
-    allowed = rules.allowed[cell]
-    return [d for d in rules.digits if d not in allowed] if len(allowed) < rules.size else []
+def _relation(built: _Clauses, group: Group) -> None:
+    """Any pair relation: "not both" for each digit pair it rules out, in a family named by
+    its kind (`pair-thermo`)."""
+    rules = built.rules
+    for constraint, (a, b) in relation_pairs(rules, _pairs(group)):
+        built.add(
+            f"pair-{constraint.kind}",
+            (
+                (-variable(rules, a, first), -variable(rules, b, second))
+                for first, second in forbidden_digit_pairs(rules, constraint)
+                if built.can(a, first) and built.can(b, second)
+            ),
+        )
 
 
-def _variant_families(
-    rules: Rules, candidates: list[set[int]] | None = None
-) -> list[tuple[str, list[Clause]]]:
-    """The pair rules: "not both d" for anti-knight / anti-king pairs (that share no unit),
-    "not d and d + 1" both ways for non-consecutive neighbours. With `candidates`, only the
-    clauses whose literals can all still be true."""
-    n = rules.size
-    every = set(rules.digits)
-    can = candidates or [every] * rules.cell_count
-    pair: list[Clause] = [
-        (-variable(rules, a, d), -variable(rules, b, d))
-        for a, b in rules.distinct_pairs
-        for d in sorted(can[a] & can[b])
-    ]
-    apart: list[Clause] = [
-        (-variable(rules, x, d), -variable(rules, y, d + 1))
-        for a, b in rules.nonconsecutive_pairs
-        for d in range(1, n)
-        for x, y in ((a, b), (b, a))
-        if d in can[x] and d + 1 in can[y]
-    ]
-    return [("pair-distinct", pair), ("nonconsecutive", apart)]
+def _cell_digits(built: _Clauses, group: Group) -> None:
+    """A unit clause "not d" per digit a cell's domain leaves out (after the givens the
+    candidates already leave them out)."""
+    rules = built.rules
+    if built.candidates is not None:
+        built.add("parity", [])
+        return
+    built.add(
+        "parity",
+        (
+            (-variable(rules, c, d),)
+            for c in rules.cells
+            for d in rules.digits
+            if d not in built.domains[c]
+        ),
+    )
+
+
+def _cages(built: _Clauses, group: Group) -> None:
+    distinct, sums = _cage_clauses(built, group)
+    built.add("cage-at-most", built.simplified(distinct))
+    built.add("cage-sum", built.simplified(sums))
+
+
+Group = tuple[Constraint, ...]
+Encoder = Callable[[_Clauses, Group], None]
+
+
+def _pairs(group: Group) -> list[PairConstraint]:
+    return [c for c in group if isinstance(c, PairConstraint)]
+
+
+def _sums(rules: Rules) -> list[SumConstraint]:
+    """The rules' sum constraints (cages), numbered as the auxiliary variables number them."""
+    return [c for c in rules.constraints if isinstance(c, SumConstraint)]
+
+
+class _NarrowingEncoder:
+    """The cell-digit encoder: narrows the domains first (`narrow`), then writes its clauses."""
+
+    narrow = staticmethod(narrow_to_allowed)
+
+    def __call__(self, built: _Clauses, group: Group) -> None:
+        _cell_digits(built, group)
+
+
+ENCODERS: EncoderTable[Encoder] = encoder_table(
+    {
+        UnitConstraint: _extra_units,
+        PairConstraint: _relation,
+        DistinctPairs: _different,
+        NonConsecutive: _non_consecutive,
+        CellDigits: _NarrowingEncoder(),
+        Cage: _cages,
+    }
+)
+CnfReduction.encoders = ENCODERS
 
 
 @dataclass(frozen=True)
@@ -312,7 +466,7 @@ class CageSums:
     """The auxiliary variables of the cage sums, numbered after the N³ placements.
 
     For each cage with a sum: `has[j][d - 1]` is "cage j holds digit d", and `sets[j]` pairs
-    each digit set the cage can hold (right size and sum, parity kept) with its selector.
+    each digit set the cage can hold (right size and sum, domains kept) with its selector.
     """
 
     has: dict[int, tuple[int, ...]]
@@ -325,8 +479,8 @@ class CageSums:
         next_variable = rules.size**3 + 1
         has: dict[int, tuple[int, ...]] = {}
         sets: dict[int, tuple[tuple[frozenset[int], int], ...]] = {}
-        for j, cage in enumerate(rules.cages):
-            if cage.total is None:
+        for j, cage in enumerate(_sums(rules)):
+            if cage.target is None:
                 continue
             has[j] = tuple(range(next_variable, next_variable + rules.size))
             next_variable += rules.size
@@ -336,7 +490,7 @@ class CageSums:
         return CageSums(has, sets, next_variable - 1)
 
 
-def _cage_families(rules: Rules) -> list[tuple[str, list[Clause]]]:
+def _cage_clauses(built: _Clauses, group: Group) -> tuple[list[Clause], list[Clause]]:
     """Cages: distinct digits (pairwise, for cage mates that share no unit) and sums.
 
     A sum is encoded by its allowed digit sets (selectors): `has(j, d)` <-> some cell of the
@@ -344,80 +498,65 @@ def _cage_families(rules: Rules) -> list[tuple[str, list[Clause]]]:
     digits of its set and false for the others. Since the cells hold distinct digits, the
     cage then holds exactly that set, so its sum is right; every auxiliary is fixed by the
     placements, so counting by blocking placements stays exact. A cage of k cells with m
-    sets costs k·N + N + 1 + m·N clauses (9x9: 2 cells with 4 sets: 64).
+    sets costs k·N + N + 1 + m·N clauses.
     """
+    rules = built.rules
     distinct: list[Clause] = []
     sums: list[Clause] = []
     sizes = CageSums.of(rules)
-    for j, cage in enumerate(rules.cages):
-        for a, b in itertools.combinations(cage.cells, 2):
-            if b not in rules.unit_peers[a]:
+    numbers = {id(cage): j for j, cage in enumerate(_sums(rules))}
+    for cage in group:
+        assert isinstance(cage, SumConstraint)
+        j = numbers[id(cage)]
+        cells = cage.summed
+        for a, b in itertools.combinations(cells, 2):
+            if b not in built.mates[a]:
                 distinct += [(-variable(rules, a, d), -variable(rules, b, d)) for d in rules.digits]
         if j not in sizes.has:
             continue
         has = sizes.has[j]
         for d in rules.digits:
-            sums += [(-variable(rules, c, d), has[d - 1]) for c in cage.cells]
-            sums.append((-has[d - 1], *(variable(rules, c, d) for c in cage.cells)))
+            sums += [(-variable(rules, c, d), has[d - 1]) for c in cells]
+            sums.append((-has[d - 1], *(variable(rules, c, d) for c in cells)))
         sums.append(tuple(selector for _, selector in sizes.sets[j]))
         for digits, selector in sizes.sets[j]:
             sums += [(-selector, has[d - 1] if d in digits else -has[d - 1]) for d in rules.digits]
-    return [("cage-at-most", distinct), ("cage-sum", sums)]
+    return distinct, sums
 
 
 def _simplified(puzzle: Grid) -> Families:
     """The clauses of `_families` after the givens are propagated, built directly.
 
-    A given makes its own literal true, and false every other digit of its cell, its digit in
-    every peer and, for a non-consecutive neighbour, the digits next to it; parity makes the
-    digits it forbids false. Each clause with a true literal goes and false literals are
+    A given makes its own literal true, and false every other digit of its cell and the
+    digits its constraints rule out in other cells (its digit in its unit mates, the digits
+    next to it in a non-consecutive neighbour, ...); a cell's domain (parity) makes the
+    digits it leaves out false. Each clause with a true literal goes and false literals are
     removed: what is left is the same families over the empty cells' candidates, and for
     each house only the digits it still lacks."""
     rules = puzzle.rules
     values = puzzle.values
     if has_conflicts(puzzle):  # the givens already break a rule
         return [(name, [()] if name == "givens" else []) for name in FAMILIES]
-    candidates = [set(rules.allowed[c]) if not value else set() for c, value in enumerate(values)]
-    for cell, value in enumerate(values):
-        if value:
-            for peer in rules.peers[cell]:
-                candidates[peer].discard(value)
-            for neighbour in rules.neighbours[cell]:
-                candidates[neighbour] -= {value - 1, value + 1}
+    groups = grouped(ENCODERS, rules.constraints, "cnf")
+    domains = cell_domains(rules, groups)
+    candidates = given_candidates(rules, values, domains)
+    built = _Clauses(rules, domains, candidates, values)
     cell_least, cell_most = _exactly_one(
         [variable(rules, c, d) for d in sorted(candidates[c])] for c in puzzle.empty_cells
     )
-    houses = set(rules.houses)
-    missing = [
-        (u, d)
-        for u, unit in enumerate(rules.units)
+    built.add("cell-at-least", cell_least)
+    built.add("cell-at-most", cell_most)
+    _unit_clauses(built, shape_units(rules))
+    built.true = {variable(rules, c, v) for c, v in enumerate(values) if v}
+    built.false = {
+        variable(rules, c, d)
+        for c in rules.cells
         for d in rules.digits
-        if all(values[c] != d for c in unit)
-    ]
-    unit_least, unit_most = _exactly_one(
-        ([variable(rules, c, d) for c in rules.units[u] if d in candidates[c]] for u, d in missing),
-        least=[u in houses for u, _ in missing],
-    )
-    families: Families = [
-        ("cell-at-least", cell_least),
-        ("cell-at-most", cell_most),
-        ("unit-at-least", unit_least),
-        ("unit-at-most", unit_most),
-    ]
-    if not rules.is_classic:
-        families += _variant_families(rules, candidates)
-        families.append(("parity", []))  # the candidates keep the parity already
-        true = {variable(rules, c, v) for c, v in enumerate(values) if v}
-        false = {
-            variable(rules, c, d)
-            for c in rules.cells
-            for d in rules.digits
-            if d not in candidates[c] and d != values[c]
-        }
-        families += [
-            (name, _propagated(clauses, true, false)) for name, clauses in _cage_families(rules)
-        ]
-    return [*families, *((name, []) for name in FAMILIES[len(families) :])]
+        if d not in candidates[c] and d != values[c]
+    }
+    for encoder, group in groups:
+        encoder(built, group)
+    return [*built.laid_out(), ("givens", [])]
 
 
 def _propagated(clauses: Iterable[Clause], true: set[int], false: set[int]) -> list[Clause]:
@@ -468,14 +607,15 @@ def _comments(
             f"auxiliary variables {n**3 + 1}..{variables}: cage sums, per cage "
             "'has' (the cage holds digit 1..N) and one selector per allowed digit set"
         )
+        cages = _sums(rules)
         for j, has in sums.has.items():
-            cage = rules.cages[j]
+            cage = cages[j]
             sets = " ".join(
                 f"{selector}={{{','.join(map(str, sorted(digits)))}}}"
                 for digits, selector in sums.sets[j]
             )
             lines.append(
-                f"cage {'+'.join(name(c) for c in cage.cells)}={cage.total}: "
+                f"cage {'+'.join(name(c) for c in cage.summed)}={cage.target}: "
                 f"has {has[0]}..{has[-1]}, sets {sets or 'none'}"
             )
     return tuple(lines)

@@ -1,10 +1,14 @@
-"""Puzzle -> OR-Tools CP-SAT model -> grid, in two encodings, for every rule kind.
+"""Puzzle -> OR-Tools CP-SAT model -> grid, in two encodings.
+
+The model keeps an encoder table (`ENCODERS`): each constraint kind or family with its part
+of the model in each encoding; a kind it has no entry for is refused (`accepts`).
 
 - `integer`: one integer variable per cell. Its domain is the digits the cell's parity allows
   (a given's domain is its value). Rules:
   - every unit (rows, columns, regions, diagonals, extra regions of any size):
     `add_all_different`;
   - anti-knight / anti-king pairs that share no unit: `x != y`;
+  - any other pair relation: `add_forbidden_assignments` of the digit pairs it rules out;
   - non-consecutive neighbours: `add_forbidden_assignments` of the pairs (d, d+1) and
     (d+1, d), so that |x - y| >= 2;
   - killer cages: `add_all_different` over the cage plus the linear sum `sum(x) == total`,
@@ -15,8 +19,8 @@
   digit): the exact-cover structure written as Boolean constraints. A unit of fewer than N
   cells gets `add_at_most_one` per digit (it need not hold every digit). A pair that must
   differ gets `at most one of x[a,d], x[b,d]` per digit; non-consecutive neighbours get `at
-  most one of x[a,d], x[b,d+1]` (and the mirror); a parity-forbidden literal is the constant
-  false; a cage gets `at most one` per digit and the linear sum `sum(d * x[c,d]) == total`.
+  most one of x[a,d], x[b,d+1]` (and the mirror), any other pair relation `at most one` per
+  digit pair it rules out; a parity-forbidden literal is the constant false; a cage gets `at most one` per digit and the linear sum `sum(d * x[c,d]) == total`.
   A given fixes its cell's literals to constants.
 
 The answer `invert` takes is a function from a variable to its value (the solution
@@ -28,14 +32,39 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from math import factorial
-from typing import Any, ClassVar
+from typing import Any
 
 from ortools.sat.python import cp_model
 
+from puzzles.constraints import (
+    Cage,
+    CellDigits,
+    Constraint,
+    DistinctPairs,
+    EncoderTable,
+    NonConsecutive,
+    PairConstraint,
+    SumConstraint,
+    UnitConstraint,
+)
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, Cage, RuleKind
+from puzzles.rules import Rules
 from reductions.base import Reduction
+from reductions.encoding import (
+    Domains,
+    cell_domains,
+    different_pairs,
+    encoder_table,
+    extra_units,
+    forbidden_digit_pairs,
+    grouped,
+    narrow_to_allowed,
+    relation_pairs,
+    shape_units,
+    unit_mates,
+)
 
 ENCODINGS = ("integer", "onehot")
 CAGE_ENCODINGS = ("sum", "table")
@@ -66,7 +95,6 @@ class CpModelReduction(Reduction[cp_model.CpModel, Answer]):
     encoding; `cages` is `sum` (a linear equation) or `table` (allowed fillings, integer only)."""
 
     name = "cp-model"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS  # every rule, exports included
 
     def __init__(self, encoding: str = "integer", cages: str = "sum") -> None:
         if encoding not in ENCODINGS:
@@ -120,42 +148,97 @@ class CpModelReduction(Reduction[cp_model.CpModel, Answer]):
 
 
 def domains(puzzle: Grid) -> list[tuple[int, ...]]:
-    """Each cell's digits: its parity's (all digits for most cells), or its given if allowed."""
-    allowed = puzzle.rules.allowed
+    """Each cell's digits: those its cell-digit constraints allow (all digits for most cells),
+    or its given if allowed."""
+    return _domains(puzzle, grouped(ENCODERS, puzzle.rules.constraints, "cp-model"))
+
+
+def _domains(
+    puzzle: Grid, groups: Sequence[tuple[CpEncoder, tuple[Constraint, ...]]]
+) -> list[tuple[int, ...]]:
+    allowed = cell_domains(puzzle.rules, groups)
     return [
         allowed[cell] if not value else (value,) if value in allowed[cell] else ()
         for cell, value in enumerate(puzzle.values)
     ]
 
 
+@dataclass
+class _CpModel:
+    """The model under construction, as the encoders see it."""
+
+    model: cp_model.CpModel
+    rules: Rules
+    domains: list[tuple[int, ...]]
+    cages: str  # `sum` or `table`
+    cells: tuple[cp_model.IntVar, ...] = ()  # integer encoding
+    literals: tuple[tuple[Any, ...], ...] = ()  # one-hot encoding
+
+    @cached_property
+    def mates(self) -> tuple[frozenset[int], ...]:
+        return unit_mates(self.rules)
+
+
+Group = tuple[Constraint, ...]
+
+
 def _integer_model(model: cp_model.CpModel, puzzle: Grid, cage_encoding: str) -> CpData:
     rules = puzzle.rules
-    cell_domains = domains(puzzle)
+    groups = grouped(ENCODERS, rules.constraints, "cp-model")
+    cell_domains = _domains(puzzle, groups)
     cells = tuple(
         _int_var(model, digits, rules.cell_name(cell)) for cell, digits in enumerate(cell_domains)
     )
-    for unit in rules.units:
+    for unit in shape_units(rules):
         model.add_all_different(cells[c] for c in unit)
-    for a, b in rules.distinct_pairs:
-        model.add(cells[a] != cells[b])
-    consecutive = [(d, d + 1) for d in range(1, rules.size)]
-    consecutive += [(d + 1, d) for d in range(1, rules.size)]
-    for a, b in rules.nonconsecutive_pairs:
-        model.add_forbidden_assignments([cells[a], cells[b]], consecutive)
-    for cage in rules.cages:
-        variables = [cells[c] for c in cage.cells]
+    built = _CpModel(model, rules, cell_domains, cage_encoding, cells=cells)
+    for encoder, group in groups:
+        encoder.integer(built, group)
+    return CpData(puzzle, "integer", cells=cells)
+
+
+def _int_units(built: _CpModel, group: Group) -> None:
+    for unit in extra_units(built.rules, group):
+        built.model.add_all_different(built.cells[c] for c in unit)
+
+
+def _int_different(built: _CpModel, group: Group) -> None:
+    cells = built.cells
+    for a, b in different_pairs(built.rules, _pairs(group), built.mates):
+        built.model.add(cells[a] != cells[b])
+
+
+def _int_relation(built: _CpModel, group: Group) -> None:
+    """Any pair relation: its forbidden digit pairs as forbidden assignments."""
+    for constraint, (a, b) in relation_pairs(built.rules, _pairs(group)):
+        forbidden = forbidden_digit_pairs(built.rules, constraint)
+        if forbidden:
+            built.model.add_forbidden_assignments([built.cells[a], built.cells[b]], forbidden)
+
+
+def _int_non_consecutive(built: _CpModel, group: Group) -> None:
+    size = built.rules.size
+    consecutive = [(d, d + 1) for d in range(1, size)]
+    consecutive += [(d + 1, d) for d in range(1, size)]
+    for _, (a, b) in relation_pairs(built.rules, _pairs(group)):
+        built.model.add_forbidden_assignments([built.cells[a], built.cells[b]], consecutive)
+
+
+def _int_cages(built: _CpModel, group: Group) -> None:
+    model = built.model
+    for cage in _sums(group):
+        variables = [built.cells[c] for c in cage.summed]
         if len(variables) > 1:
             model.add_all_different(variables)
-        if cage.total is None:
+        if cage.target is None:
             continue
         fillings = None
-        if cage_encoding == "table":
-            fillings = cage_fillings(cage, [cell_domains[c] for c in cage.cells], TABLE_LIMIT)
+        if built.cages == "table":
+            fillings = cage_fillings(cage, [built.domains[c] for c in cage.summed], TABLE_LIMIT)
         if fillings is None:
-            model.add(sum(variables) == cage.total)
+            model.add(sum(variables) == cage.target)
         else:
             model.add_allowed_assignments(variables, fillings)
-    return CpData(puzzle, "integer", cells=cells)
 
 
 def _int_var(model: cp_model.CpModel, digits: Sequence[int], name: str) -> cp_model.IntVar:
@@ -169,6 +252,8 @@ def _int_var(model: cp_model.CpModel, digits: Sequence[int], name: str) -> cp_mo
 
 def _onehot_model(model: cp_model.CpModel, puzzle: Grid) -> CpData:
     rules = puzzle.rules
+    groups = grouped(ENCODERS, rules.constraints, "cp-model")
+    cell_domains = _domains(puzzle, groups)
     constants: dict[int, cp_model.IntVar] = {}
 
     def constant(value: int) -> cp_model.IntVar:
@@ -183,32 +268,101 @@ def _onehot_model(model: cp_model.CpModel, puzzle: Grid) -> CpData:
             (constant(1) if given else model.new_bool_var("")) if digit in domain else constant(0)
             for digit in rules.digits
         )
-        for given, domain in zip(puzzle.values, domains(puzzle), strict=True)
+        for given, domain in zip(puzzle.values, cell_domains, strict=True)
     )
     for row in literals:
         model.add_exactly_one(row)
-    houses = set(rules.houses)
-    for index, unit in enumerate(rules.units):
-        add = model.add_exactly_one if index in houses else model.add_at_most_one
-        for d in range(rules.size):
-            add(literals[c][d] for c in unit)
-    for a, b in rules.distinct_pairs:
-        for d in range(rules.size):
-            model.add_at_most_one(literals[a][d], literals[b][d])
-    for a, b in rules.nonconsecutive_pairs:
-        for d in range(rules.size - 1):
-            model.add_at_most_one(literals[a][d], literals[b][d + 1])
-            model.add_at_most_one(literals[a][d + 1], literals[b][d])
-    for cage in rules.cages:
-        if len(cage.cells) > 1:
-            for d in range(rules.size):
-                model.add_at_most_one(literals[c][d] for c in cage.cells)
-        if cage.total is not None:
-            model.add(
-                sum(digit * literals[c][digit - 1] for c in cage.cells for digit in rules.digits)
-                == cage.total
-            )
+    built = _CpModel(model, rules, cell_domains, "sum", literals=literals)
+    _onehot_unit_rows(built, shape_units(rules))
+    for encoder, group in groups:
+        encoder.onehot(built, group)
     return CpData(puzzle, "onehot", literals=literals)
+
+
+def _onehot_unit_rows(built: _CpModel, units: Sequence[Sequence[int]]) -> None:
+    """Exactly one of each digit in a unit of N cells (a house), at most one in a smaller one."""
+    model, literals, size = built.model, built.literals, built.rules.size
+    for unit in units:
+        add = model.add_exactly_one if len(unit) == size else model.add_at_most_one
+        for d in range(size):
+            add(literals[c][d] for c in unit)
+
+
+def _onehot_units(built: _CpModel, group: Group) -> None:
+    _onehot_unit_rows(built, extra_units(built.rules, group))
+
+
+def _onehot_different(built: _CpModel, group: Group) -> None:
+    literals = built.literals
+    for a, b in different_pairs(built.rules, _pairs(group), built.mates):
+        for d in range(built.rules.size):
+            built.model.add_at_most_one(literals[a][d], literals[b][d])
+
+
+def _onehot_relation(built: _CpModel, group: Group) -> None:
+    """Any pair relation: at most one of the two literals of each forbidden digit pair."""
+    literals = built.literals
+    for constraint, (a, b) in relation_pairs(built.rules, _pairs(group)):
+        for first, second in forbidden_digit_pairs(built.rules, constraint):
+            built.model.add_at_most_one(literals[a][first - 1], literals[b][second - 1])
+
+
+def _onehot_non_consecutive(built: _CpModel, group: Group) -> None:
+    literals = built.literals
+    for _, (a, b) in relation_pairs(built.rules, _pairs(group)):
+        for d in range(built.rules.size - 1):
+            built.model.add_at_most_one(literals[a][d], literals[b][d + 1])
+            built.model.add_at_most_one(literals[a][d + 1], literals[b][d])
+
+
+def _onehot_cages(built: _CpModel, group: Group) -> None:
+    model, literals, digits = built.model, built.literals, built.rules.digits
+    for cage in _sums(group):
+        if len(cage.summed) > 1:
+            for d in range(built.rules.size):
+                model.add_at_most_one(literals[c][d] for c in cage.summed)
+        if cage.target is not None:
+            model.add(
+                sum(digit * literals[c][digit - 1] for c in cage.summed for digit in digits)
+                == cage.target
+            )
+
+
+def _domains_only(built: _CpModel, group: Group) -> None:
+    """Cell-digit constraints are the domains (`narrow`): nothing more to add."""
+
+
+def _pairs(group: Group) -> list[PairConstraint]:
+    return [c for c in group if isinstance(c, PairConstraint)]
+
+
+def _sums(group: Group) -> list[SumConstraint]:
+    return [c for c in group if isinstance(c, SumConstraint)]
+
+
+Encode = Callable[[_CpModel, Group], None]
+
+
+@dataclass(frozen=True)
+class CpEncoder:
+    """A kind's (or family's) part of the CP-SAT model, in each encoding; `narrow` (cell-digit
+    constraints) shapes the cells' domains before any variable exists."""
+
+    integer: Encode
+    onehot: Encode
+    narrow: Callable[[Rules, Sequence[Constraint], Domains], None] | None = None
+
+
+ENCODERS: EncoderTable[CpEncoder] = encoder_table(
+    {
+        UnitConstraint: CpEncoder(_int_units, _onehot_units),
+        PairConstraint: CpEncoder(_int_relation, _onehot_relation),
+        DistinctPairs: CpEncoder(_int_different, _onehot_different),
+        NonConsecutive: CpEncoder(_int_non_consecutive, _onehot_non_consecutive),
+        CellDigits: CpEncoder(_domains_only, _domains_only, narrow_to_allowed),
+        Cage: CpEncoder(_int_cages, _onehot_cages),
+    }
+)
 
 
 def _digit_of(answer: Answer, row: Sequence[Any]) -> int:
@@ -217,7 +371,7 @@ def _digit_of(answer: Answer, row: Sequence[Any]) -> int:
 
 
 def cage_fillings(
-    cage: Cage, cell_domains: Sequence[Sequence[int]], limit: int | None = None
+    cage: SumConstraint, cell_domains: Sequence[Sequence[int]], limit: int | None = None
 ) -> list[tuple[int, ...]] | None:
     """Every filling of the cage's cells (in order) with distinct digits from their domains
     that adds up to its total; None when there are more than `limit`.
@@ -225,11 +379,11 @@ def cage_fillings(
     The count is bounded first by the digit sets that reach the total (times k! orderings
     each), so a huge cage is refused before any ordering is listed.
     """
-    total = cage.total
+    total = cage.target
     if total is None:
         raise ValueError("a cage without a sum has no fillings to list")
     digits = sorted({d for domain in cell_domains for d in domain})
-    k = len(cage.cells)
+    k = len(cage.summed)
     if limit is not None and _digit_sets(digits, k, total) * factorial(k) > limit:
         return None
     return list(_fill(cell_domains, total, ()))
@@ -273,3 +427,6 @@ def export(puzzle: Grid, encoding: str = "integer") -> str:
     """The model in CpModelProto text format (`text_format.Parse` reads it back)."""
     model, _ = CpModelReduction(encoding).apply(puzzle)
     return str(model.proto)
+
+
+CpModelReduction.encoders = ENCODERS

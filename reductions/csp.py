@@ -1,4 +1,7 @@
-"""Puzzle -> python-constraint `Problem` -> grid, for every rule kind.
+"""Puzzle -> python-constraint `Problem` -> grid.
+
+The model keeps an encoder table (`ENCODERS`): each constraint kind or family with its part of
+the `Problem` and of the XCSP3 export; a kind it has no entry for is refused (`accepts`).
 
 One variable per cell (named by its cell number); its domain is the digits its parity allows
 (1..N for most cells), a given's domain is its value alone (with an `InSetConstraint` of its
@@ -9,6 +12,7 @@ the library's own constraints:
   `AllDifferentConstraint`;
 - anti-knight / anti-king pairs that share no unit: a `FunctionConstraint` `a != b`;
 - non-consecutive neighbours: a `FunctionConstraint` `abs(a - b) != 1`;
+- any other pair relation: a `FunctionConstraint` of its own `allows`;
 - killer cages: `AllDifferentConstraint` over the cage (left out when its cells already share
   units pairwise) and `ExactSumConstraint(total)`, which prunes the domains before the search
   and hides values that would overshoot the total while forward checking.
@@ -29,9 +33,10 @@ same instance can be handed to other constraint solvers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from functools import cached_property
+from typing import Any
 
 from constraint import (
     AllDifferentConstraint,
@@ -43,10 +48,33 @@ from constraint import (
 )
 from constraint import Solver as ConstraintSolver
 
-from puzzles.checker import cage_name
+from puzzles.constraints import (
+    Cage,
+    CellDigits,
+    Constraint,
+    DistinctPairs,
+    EncoderTable,
+    NonConsecutive,
+    PairConstraint,
+    SumConstraint,
+)
+from puzzles.constraints import UnitConstraint as UnitFamily
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, RuleKind, Rules
+from puzzles.rules import Rules
 from reductions.base import Reduction
+from reductions.encoding import (
+    Domains,
+    cell_domains,
+    different_pairs,
+    encoder_table,
+    extra_units,
+    forbidden_digit_pairs,
+    grouped,
+    narrow_to_allowed,
+    relation_pairs,
+    shape_units,
+    unit_mates,
+)
 
 
 @dataclass
@@ -102,7 +130,6 @@ class CspReduction(Reduction[CspModel, Mapping[int, int]]):
     """Sudoku as a python-constraint `Problem` searched by `solver` (BacktrackingSolver)."""
 
     name = "csp"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS  # every rule, exports included
 
     def __init__(
         self, solver: ConstraintSolver | None = None, *, hidden_singles: bool = False
@@ -112,39 +139,19 @@ class CspReduction(Reduction[CspModel, Mapping[int, int]]):
 
     def apply(self, puzzle: Grid) -> tuple[CspModel, Grid]:
         rules = puzzle.rules
+        groups = grouped(ENCODERS, rules.constraints, "csp")
+        allowed_digits = cell_domains(rules, groups)
         problem = Problem(self.solver if self.solver is not None else BacktrackingSolver())
-        digits = list(rules.digits)
-        constraints = 0
+        built = _Csp(problem, rules, self.hidden_singles)
         for cell, value in enumerate(puzzle.values):
-            allowed = rules.allowed[cell]
+            allowed = allowed_digits[cell]
             problem.addVariable(cell, [value] if value else list(allowed))
             if value and value not in allowed:  # the library refuses an empty domain
-                problem.addConstraint(InSetConstraint(set(allowed)), [cell])
-                constraints += 1
-        houses = set(rules.houses)
-        for index, unit in enumerate(rules.units):
-            unit_constraint = (
-                UnitConstraint(digits)
-                if self.hidden_singles and index in houses
-                else AllDifferentConstraint()
-            )
-            problem.addConstraint(unit_constraint, list(unit))
-        for a, b in rules.distinct_pairs:
-            problem.addConstraint(FunctionConstraint(_differ), [a, b])
-        for a, b in rules.nonconsecutive_pairs:
-            problem.addConstraint(FunctionConstraint(_not_consecutive), [a, b])
-        for cage in rules.cages:
-            cells = list(cage.cells)
-            if not _pairwise_unit_peers(rules, cells):
-                problem.addConstraint(AllDifferentConstraint(), cells)
-                constraints += 1
-            if cage.total is not None:
-                problem.addConstraint(ExactSumConstraint(cage.total), cells)
-                constraints += 1
-        constraints += (
-            len(rules.units) + len(rules.distinct_pairs) + len(rules.nonconsecutive_pairs)
-        )
-        return CspModel(problem, rules.cell_count, constraints), puzzle
+                built.add(InSetConstraint(set(allowed)), [cell])
+        built.add_units(shape_units(rules))
+        for encoder, group in groups:
+            encoder.add(built, group)
+        return CspModel(problem, rules.cell_count, built.constraints), puzzle
 
     def invert(self, answer: Mapping[int, int], data: Grid) -> Grid:
         return Grid(data.rules, tuple(answer[cell] for cell in data.rules.cells))
@@ -159,6 +166,75 @@ class CspReduction(Reduction[CspModel, Mapping[int, int]]):
         return export(puzzle)
 
 
+@dataclass
+class _Csp:
+    """The problem under construction, as the encoders see it."""
+
+    problem: Problem
+    rules: Rules
+    hidden_singles: bool
+    constraints: int = 0
+
+    def add(self, constraint: Any, cells: Sequence[int]) -> None:
+        self.problem.addConstraint(constraint, list(cells))
+        self.constraints += 1
+
+    def add_units(self, units: Sequence[Sequence[int]]) -> None:
+        size = self.rules.size
+        for unit in units:
+            house = len(unit) == size
+            self.add(
+                UnitConstraint(self.rules.digits)
+                if self.hidden_singles and house
+                else AllDifferentConstraint(),
+                unit,
+            )
+
+    @cached_property
+    def mates(self) -> tuple[frozenset[int], ...]:
+        return unit_mates(self.rules)
+
+
+Group = tuple[Constraint, ...]
+
+
+def _add_units(built: _Csp, group: Group) -> None:
+    built.add_units(extra_units(built.rules, group))
+
+
+def _add_different(built: _Csp, group: Group) -> None:
+    for a, b in different_pairs(built.rules, _pairs(group), built.mates):
+        built.add(FunctionConstraint(_differ), [a, b])
+
+
+def _add_non_consecutive(built: _Csp, group: Group) -> None:
+    for _, pair in relation_pairs(built.rules, _pairs(group)):
+        built.add(FunctionConstraint(_not_consecutive), pair)
+
+
+def _add_relation(built: _Csp, group: Group) -> None:
+    """Any pair relation: a `FunctionConstraint` of its own `allows`."""
+    for constraint, pair in relation_pairs(built.rules, _pairs(group)):
+        built.add(FunctionConstraint(constraint.allows), pair)
+
+
+def _add_cages(built: _Csp, group: Group) -> None:
+    for cage in _sums(group):
+        cells = list(cage.summed)
+        if not all(b in built.mates[a] for i, a in enumerate(cells) for b in cells[i + 1 :]):
+            built.add(AllDifferentConstraint(), cells)
+        if cage.target is None:
+            continue
+        if len(cells) == 1:  # the library's sum fails (an empty min) on a cell it empties
+            built.add(InSetConstraint({cage.target}), cells)
+        else:
+            built.add(ExactSumConstraint(cage.target), cells)
+
+
+def _domains_only(built: _Csp, group: Group) -> None:
+    """Cell-digit constraints are the variables' domains (`narrow`): nothing more to add."""
+
+
 def _differ(a: int, b: int) -> bool:
     return a != b
 
@@ -167,8 +243,136 @@ def _not_consecutive(a: int, b: int) -> bool:
     return abs(a - b) != 1
 
 
-def _pairwise_unit_peers(rules: Rules, cells: Sequence[int]) -> bool:
-    return all(b in rules.unit_peers[a] for i, a in enumerate(cells) for b in cells[i + 1 :])
+def _pairs(group: Group) -> list[PairConstraint]:
+    return [c for c in group if isinstance(c, PairConstraint)]
+
+
+def _sums(group: Group) -> list[SumConstraint]:
+    return [c for c in group if isinstance(c, SumConstraint)]
+
+
+# ----- XCSP3 ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Xcsp:
+    """The XCSP3 constraint lines under construction, as the encoders see them."""
+
+    rules: Rules
+    lines: list[str]
+
+    def name(self, cell: int) -> str:
+        return f"x[{self.rules.row_of(cell)}][{self.rules.col_of(cell)}]"
+
+    def all_different(self, note: str, cells: Sequence[int]) -> None:
+        members = " ".join(self.name(cell) for cell in cells)
+        self.lines.append(f'    <allDifferent note="{note}"> {members} </allDifferent>')
+
+    @cached_property
+    def mates(self) -> tuple[frozenset[int], ...]:
+        return unit_mates(self.rules)
+
+
+def _xcsp_units(xcsp: _Xcsp, group: Group) -> None:
+    rules = xcsp.rules
+    # the rules' unit names number the extra regions (`extra region 2`) after the shape's
+    names = rules.unit_names[3 * rules.size :]
+    for note, unit in zip(names, extra_units(rules, group), strict=True):
+        xcsp.all_different(note, unit)
+
+
+def _xcsp_different(xcsp: _Xcsp, group: Group) -> None:
+    for a, b in different_pairs(xcsp.rules, _pairs(group), xcsp.mates):
+        xcsp.lines.append(f"    <intension> ne({xcsp.name(a)},{xcsp.name(b)}) </intension>")
+
+
+def _xcsp_non_consecutive(xcsp: _Xcsp, group: Group) -> None:
+    for _, (a, b) in relation_pairs(xcsp.rules, _pairs(group)):
+        xcsp.lines.append(
+            f"    <intension> gt(dist({xcsp.name(a)},{xcsp.name(b)}),1) </intension>"
+        )
+
+
+def _xcsp_relation(xcsp: _Xcsp, group: Group) -> None:
+    """Any pair relation: a binary table of the digit pairs it rules out (conflicts)."""
+    for constraint, (a, b) in relation_pairs(xcsp.rules, _pairs(group)):
+        tuples = "".join(f"({x},{y})" for x, y in forbidden_digit_pairs(xcsp.rules, constraint))
+        xcsp.lines.append(
+            f'    <extension note="{constraint.title}"> <list> {xcsp.name(a)} {xcsp.name(b)} '
+            f"</list> <conflicts> {tuples} </conflicts> </extension>"
+        )
+
+
+def _xcsp_cell_digits(xcsp: _Xcsp, group: Group) -> None:
+    """A unary table per cell-digit constraint, cells with the same digits grouped."""
+    for constraint in group:
+        assert isinstance(constraint, CellDigits)
+        by_digits: dict[frozenset[int], list[int]] = {}
+        for cell, digits in constraint.allowed(xcsp.rules).items():
+            by_digits.setdefault(digits, []).append(cell)
+        for digits, cells in sorted(by_digits.items(), key=lambda item: _parity_order(item[0])):
+            xcsp.lines.append(f'    <group note="{_digits_note(digits)} cells">')
+            xcsp.lines.append(
+                "      <extension> <list> %0 </list> <supports> "
+                f"{' '.join(map(str, sorted(digits)))} </supports> </extension>"
+            )
+            xcsp.lines += [f"      <args> {xcsp.name(cell)} </args>" for cell in sorted(cells)]
+            xcsp.lines.append("    </group>")
+
+
+def _parity_order(digits: frozenset[int]) -> tuple[int, list[int]]:
+    """Odd cells' group first (it holds 1), then the others by their smallest digits."""
+    return (0 if 1 in digits else 1, sorted(digits))
+
+
+def _digits_note(digits: frozenset[int]) -> str:
+    if all(d % 2 for d in digits):
+        return "odd"
+    if not any(d % 2 for d in digits):
+        return "even"
+    return "digits " + "".join(map(str, sorted(digits)))
+
+
+def _xcsp_cages(xcsp: _Xcsp, group: Group) -> None:
+    for cage in _sums(group):
+        members = " ".join(xcsp.name(cell) for cell in cage.summed)
+        note = "cage " + "+".join(xcsp.rules.cell_name(cell) for cell in cage.summed)
+        note += "" if cage.target is None else f" = {cage.target}"  # as the checker names it
+        if len(cage.summed) > 1:
+            xcsp.all_different(note, cage.summed)
+        if cage.target is not None:
+            xcsp.lines.append(
+                f'    <sum note="{note}"> <list> {members} </list> '
+                f"<condition> (eq,{cage.target}) </condition> </sum>"
+            )
+
+
+Add = Callable[[_Csp, Group], None]
+Write = Callable[[_Xcsp, Group], None]
+
+
+@dataclass(frozen=True)
+class CspEncoder:
+    """A kind's (or family's) part of the CSP: `add` puts it into the library's `Problem`,
+    `xcsp` writes it into the XCSP3 export; `narrow` (cell-digit constraints) shapes the
+    variables' domains."""
+
+    add: Add
+    xcsp: Write
+    narrow: Callable[[Rules, Sequence[Constraint], Domains], None] | None = None
+
+
+ENCODERS: EncoderTable[CspEncoder] = encoder_table(
+    {
+        UnitFamily: CspEncoder(_add_units, _xcsp_units),
+        PairConstraint: CspEncoder(_add_relation, _xcsp_relation),
+        DistinctPairs: CspEncoder(_add_different, _xcsp_different),
+        NonConsecutive: CspEncoder(_add_non_consecutive, _xcsp_non_consecutive),
+        CellDigits: CspEncoder(_domains_only, _xcsp_cell_digits, narrow_to_allowed),
+        Cage: CspEncoder(_add_cages, _xcsp_cages),
+    }
+)
+CspReduction.encoders = ENCODERS
 
 
 # ----- the `reduce` command's target ----------------------------------------------------------
@@ -197,35 +401,11 @@ def export(puzzle: Grid) -> str:
         "  </variables>",
         "  <constraints>",
     ]
-    for unit_name, unit in zip(rules.unit_names, rules.units, strict=True):
-        cells = " ".join(name(cell) for cell in unit)
-        lines.append(f'    <allDifferent note="{unit_name}"> {cells} </allDifferent>')
-    for a, b in rules.distinct_pairs:
-        lines.append(f"    <intension> ne({name(a)},{name(b)}) </intension>")
-    for a, b in rules.nonconsecutive_pairs:
-        lines.append(f"    <intension> gt(dist({name(a)},{name(b)}),1) </intension>")
-    for parity, parity_cells, digits in (
-        ("odd", rules.odd, range(1, n + 1, 2)),
-        ("even", rules.even, range(2, n + 1, 2)),
-    ):
-        if parity_cells:
-            lines.append(f'    <group note="{parity} cells">')
-            lines.append(
-                "      <extension> <list> %0 </list> <supports> "
-                f"{' '.join(map(str, digits))} </supports> </extension>"
-            )
-            lines += [f"      <args> {name(cell)} </args>" for cell in sorted(parity_cells)]
-            lines.append("    </group>")
-    for cage in rules.cages:
-        members = " ".join(name(cell) for cell in cage.cells)
-        note = cage_name(rules, cage)
-        if len(cage.cells) > 1:
-            lines.append(f'    <allDifferent note="{note}"> {members} </allDifferent>')
-        if cage.total is not None:
-            lines.append(
-                f'    <sum note="{note}"> <list> {members} </list> '
-                f"<condition> (eq,{cage.total}) </condition> </sum>"
-            )
+    xcsp = _Xcsp(rules, lines)
+    for unit_name, unit in zip(rules.unit_names, shape_units(rules), strict=False):
+        xcsp.all_different(unit_name, unit)
+    for encoder, group in grouped(ENCODERS, rules.constraints, "csp"):
+        encoder.xcsp(xcsp, group)
     givens = [cell for cell, value in enumerate(puzzle.values) if value]
     if givens:
         lines.append('    <instantiation note="givens">')

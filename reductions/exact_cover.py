@@ -15,19 +15,22 @@ before the givens the matrix has N³ rows and 4·N² columns (729 x 324 for 9x9,
 (section 2.3.1): placement (cell, d) is row cell·N + d - 1, so 0-based row 18 of a 4x4 is
 "3 in r2c1" (the thesis's 1-based row 19).
 
-Variant rules (issue 10; Knuth, TAOCP 7.2.2.1). Primary columns must be covered exactly
-once, secondary columns at most once; a rule that says "not both" is a secondary column:
+Variant rules (Knuth, TAOCP 7.2.2.1), each by its encoder in `ENCODERS` (a kind the table
+has no encoder for is refused). Primary columns must be covered exactly once, secondary
+columns at most once; a rule that says "not both" is a secondary column:
 
 - an extra unit of N cells is a house (it holds every digit): primary `x{k}#{d}`. A smaller
   one only holds distinct digits: the same columns, secondary.
-- anti-knight / anti-king: pair i of `rules.distinct_pairs` (cells sharing no unit) gets a
-  secondary column `p{i}#{d}` per digit, met by "d in a" and "d in b".
-- non-consecutive: pair i of `rules.nonconsecutive_pairs` gets a secondary column `v{i}#{k}`
+- anti-knight / anti-king (pairs that must differ): pair i of the sorted pairs that share no
+  unit gets a secondary column `p{i}#{d}` per digit, met by "d in a" and "d in b".
+- any other pair relation: pair i gets a secondary column `f{i}#{x}#{y}` per digit pair
+  (x, y) it rules out, met by "x in a" and "y in b".
+- non-consecutive: pair i of orthogonal neighbours gets a secondary column `v{i}#{k}`
   for k = 1..N-1, met by the four placements k and k+1 in a and in b. At most one of them:
   since neighbours share a row or column, the only pairs this forbids beyond the unit are
   (k, k+1) and (k+1, k), so N-1 columns do the work of 2(N-1) pair columns.
 - parity: the placements an odd or even cell forbids are left out of the matrix.
-- killer cages (issue 11), the `cages` option:
+- killer cages, the `cages` option:
   - `fillings` (the default; Knuth's encoding of killer sudoku): a cage with a sum has one
     option per allowed filling, a tuple of distinct digits with that sum, each allowed by
     its cell's parity; the option meets the columns of all its placements (and replaces the
@@ -72,23 +75,45 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
+from puzzles.constraints import (
+    Cage,
+    CellDigits,
+    Constraint,
+    Diagonal,
+    DistinctPairs,
+    EncoderTable,
+    NonConsecutive,
+    PairConstraint,
+    SumConstraint,
+    UnitConstraint,
+)
 from puzzles.errors import PuzzleFormatError
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, Cage, RuleKind, Rules
+from puzzles.rules import Rules
 from reductions.base import Reduction, puzzle_header
 from reductions.cages import digit_sets, fillings
+from reductions.encoding import (
+    Domains,
+    cell_domains,
+    different_pairs,
+    encoder_table,
+    extra_units,
+    forbidden_digit_pairs,
+    grouped,
+    narrow_to_allowed,
+    relation_pairs,
+    unit_mates,
+)
 
 CAGE_ENCODINGS = ("fillings", "combinations", "distinct")
 # A cage whose fillings could be more than this many options is encoded by its digit sets
-# (9 cells summing to 45 would be 9! = 362,880 options of 45 ones each). On 40 generated 9x9
-# killers without givens (cages of 1-5 cells), counting to 2 took 7.7 s in all with every
-# cage by fillings, 6.5 s with every cage by digit sets, and 1.1 s with this bound
-# (benchmarks/bench_killer.py; bounds of 50 to 300 did about as well).
+# (9 cells summing to 45 would be 9! = 362,880 options of 45 ones each): past it an option's
+# ones cost more than the nodes it saves (docs/measurements/models.md, bench_killer.py).
 MAX_FILLINGS = 100
 KNUTH_NAME_LENGTH = 8  # DLX1 reads item names of one to eight characters
 
@@ -223,6 +248,8 @@ class SudokuMatrix:
     cage_rows: tuple[tuple[int, ...], ...]  # per cage: its fillings or digit-set rows
     cage_encodings: tuple[str, ...]  # per cage: `fillings`, `combinations` or `distinct`
     digit_sets: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)
+    sums: tuple[SumConstraint, ...] = ()  # the cages, numbered as `cage_rows` numbers them
+    domains: tuple[tuple[int, ...], ...] = ()  # per cell: the digits it may hold
 
     @cached_property
     def plain(self) -> bool:
@@ -259,57 +286,62 @@ def _check_cage_options(cages: str, max_fillings: int) -> None:
 
 
 class _Builder:
-    """Builds a `SudokuMatrix`: names the columns, then lists the rows."""
+    """Builds a `SudokuMatrix`: names the columns, then lists the rows.
+
+    The shape gives the cell columns and the row, column and region families; each encoder of
+    the rules' constraints (`ENCODERS`) adds its own columns in the builder's passes, which fix
+    the column order: primary columns (`primary`), then secondary columns of sets of cells
+    (`secondary`), then those of pairs of cells (`pairs`); then its rows (`rows`)."""
 
     def __init__(self, rules: Rules, cages: str, max_fillings: int) -> None:
         self.rules, self.mode, self.max_fillings = rules, cages, max_fillings
-        n = rules.size
+        self.groups = grouped(ENCODERS, rules.constraints, "exact-cover")
+        self.domains = cell_domains(rules, self.groups)
+        self.sums: tuple[SumConstraint, ...] = tuple(
+            c for _, group in self.groups for c in group if isinstance(c, SumConstraint)
+        )
         self.filled_by = self._filled_cages()
         # each family of N columns by digit is a base index: column = base + digit - 1
         self.names: list[str] = [rules.cell_name(cell) for cell in rules.cells]
         self.digit_bases: list[list[int]] = [[] for _ in rules.cells]
         self.pair_bases: list[list[int]] = [[] for _ in rules.cells]  # non-consecutive
+        self.relation_columns: dict[Placement, list[int]] = {}  # other pair relations
         for prefix, units in zip("rcb", (rules.rows, rules.columns, rules.regions), strict=True):
             self._unit_family(prefix, range(len(units)), units)
-        extras = list(enumerate(rules.extra_units))
-        houses = [k for k, unit in extras if len(unit) == n]
-        self._unit_family("x", houses, rules.extra_units)
         self.choice_column: dict[int, int] = {}  # cage -> its primary digit-set column
-        for j, cage in enumerate(rules.cages):
-            if self._by_digit_sets(j, cage):
-                self.choice_column[j] = len(self.names)
-                self.names.append(f"k{j + 1}")
+        self.cage_bases: dict[int, int] = {}
+        for encoder, group in self.groups:
+            encoder.primary(self, group)
         self.primary = len(self.names)
-        self._unit_family("x", [k for k, unit in extras if len(unit) < n], rules.extra_units)
-        item_cages = [j for j, _ in enumerate(rules.cages) if not self._is_filled(j)]
-        self.cage_bases = self._unit_family("k", item_cages, [cage.cells for cage in rules.cages])
-        self._unit_family("p", range(len(rules.distinct_pairs)), rules.distinct_pairs)
-        for i, pair in enumerate(rules.nonconsecutive_pairs):
-            base = len(self.names)
-            self.names += [f"v{i + 1}#{k}" for k in range(1, n)]
-            for cell in pair:
-                self.pair_bases[cell].append(base)
+        for encoder, group in self.groups:
+            encoder.secondary(self, group)
+        for encoder, group in self.groups:
+            encoder.pairs(self, group)
+
+    @cached_property
+    def mates(self) -> tuple[frozenset[int], ...]:
+        return unit_mates(self.rules)
 
     def _filled_cages(self) -> list[int]:
         """Which cage's fillings place each cell (-1: the cell keeps its placements)."""
         filled = [-1] * self.rules.cell_count
         if self.mode != "fillings":
             return filled
-        for j, cage in enumerate(self.rules.cages):
-            if cage.total is None or any(filled[cell] >= 0 for cell in cage.cells):
+        for j, cage in enumerate(self.sums):
+            if cage.target is None or any(filled[cell] >= 0 for cell in cage.summed):
                 continue
-            bound = len(digit_sets(self.rules, cage)) * math.factorial(len(cage.cells))
+            bound = len(digit_sets(self.rules, cage)) * math.factorial(len(cage.summed))
             if bound > self.max_fillings:
                 continue
-            for cell in cage.cells:
+            for cell in cage.summed:
                 filled[cell] = j
         return filled
 
     def _is_filled(self, cage: int) -> bool:
-        return any(self.filled_by[cell] == cage for cell in self.rules.cages[cage].cells)
+        return any(self.filled_by[cell] == cage for cell in self.sums[cage].summed)
 
-    def _by_digit_sets(self, j: int, cage: Cage) -> bool:
-        return self.mode != "distinct" and cage.total is not None and not self._is_filled(j)
+    def _by_digit_sets(self, j: int, cage: SumConstraint) -> bool:
+        return self.mode != "distinct" and cage.target is not None and not self._is_filled(j)
 
     def _unit_family(
         self, prefix: str, indices: Iterable[int], groups: Sequence[Sequence[int]]
@@ -331,6 +363,7 @@ class _Builder:
         columns = [cell] + [base + digit - 1 for base in self.digit_bases[cell]]
         for base in self.pair_bases[cell]:
             columns += [base + k - 1 for k in (digit - 1, digit) if 1 <= k <= last]
+        columns += self.relation_columns.get((cell, digit), ())
         return columns
 
     def build(self) -> SudokuMatrix:
@@ -340,32 +373,15 @@ class _Builder:
         placement_rows: dict[Placement, int] = {}
         for cell in rules.cells:
             if self.filled_by[cell] < 0:
-                for digit in rules.allowed[cell]:
+                for digit in self.domains[cell]:
                     placement_rows[cell, digit] = len(rows)
                     rows.append(tuple(self.placement_columns(cell, digit)))
                     options.append(((cell, digit),))
-        cage_rows: list[tuple[int, ...]] = []
-        sets: dict[int, tuple[int, frozenset[int]]] = {}
-        for j, cage in enumerate(rules.cages):
-            first = len(rows)
-            if self._is_filled(j):
-                for filling in fillings(rules, cage):
-                    columns = [
-                        c
-                        for cell, digit in zip(cage.cells, filling, strict=True)
-                        for c in self.placement_columns(cell, digit)
-                    ]
-                    if len(set(columns)) == len(columns):  # else it breaks a pair rule
-                        rows.append(tuple(columns))
-                        options.append(tuple(zip(cage.cells, filling, strict=True)))
-            elif j in self.choice_column:
-                base = self.cage_bases[j]
-                for digits in digit_sets(rules, cage):
-                    sets[len(rows)] = (j, digits)
-                    others = [base + d - 1 for d in rules.digits if d not in digits]
-                    rows.append((self.choice_column[j], *others))
-                    options.append(())
-            cage_rows.append(tuple(range(first, len(rows))))
+        self.rows, self.options = rows, options
+        self.cage_rows: list[tuple[int, ...]] = []
+        self.sets: dict[int, tuple[int, frozenset[int]]] = {}
+        for encoder, group in self.groups:
+            encoder.rows(self, group)
         matrix = ExactCoverMatrix(tuple(self.names), self.primary, tuple(rows))
         return SudokuMatrix(
             rules,
@@ -375,17 +391,163 @@ class _Builder:
             tuple(options),
             placement_rows,
             tuple(self.filled_by),
-            tuple(cage_rows),
+            tuple(self.cage_rows),
             tuple(
                 "fillings"
                 if self._is_filled(j)
                 else "combinations"
                 if j in self.choice_column
                 else "distinct"
-                for j in range(len(rules.cages))
+                for j in range(len(self.sums))
             ),
-            sets,
+            self.sets,
+            self.sums,
+            self.domains,
         )
+
+
+# ----- the encoders: each constraint kind's or family's columns and rows ----------------------
+
+Group = tuple[Constraint, ...]
+
+
+class CoverEncoder:
+    """A kind's (or family's) part of the exact-cover matrix, pass by pass (see `_Builder`);
+    a pass it has nothing to add in is left as it is here. `narrow` (cell-digit constraints)
+    leaves placements out of the matrix."""
+
+    narrow: Callable[[Rules, Sequence[Constraint], Domains], None] | None = None
+
+    def primary(self, builder: _Builder, group: Group) -> None:
+        """Primary columns: covered exactly once."""
+
+    def secondary(self, builder: _Builder, group: Group) -> None:
+        """Secondary columns of sets of cells: covered at most once."""
+
+    def pairs(self, builder: _Builder, group: Group) -> None:
+        """Secondary columns of pairs of cells."""
+
+    def rows(self, builder: _Builder, group: Group) -> None:
+        """Rows beyond the single placements (which the builder lists from the domains)."""
+
+
+class _Units(CoverEncoder):
+    """An extra unit of N cells is a house: primary `x{k}#{d}`; a smaller one secondary."""
+
+    def primary(self, builder: _Builder, group: Group) -> None:
+        units = extra_units(builder.rules, group)  # `x1` is the first: the main diagonal
+        houses = [k for k, unit in enumerate(units) if len(unit) == builder.rules.size]
+        builder._unit_family("x", houses, units)
+
+    def secondary(self, builder: _Builder, group: Group) -> None:
+        units = extra_units(builder.rules, group)
+        smaller = [k for k, unit in enumerate(units) if len(unit) < builder.rules.size]
+        builder._unit_family("x", smaller, units)
+
+
+class _Different(CoverEncoder):
+    """Pair i of cells that must differ and share no unit: secondary `p{i}#{d}` per digit, met
+    by "d in a" and "d in b"."""
+
+    def pairs(self, builder: _Builder, group: Group) -> None:
+        pairs = different_pairs(builder.rules, _pair_group(group), builder.mates)
+        builder._unit_family("p", range(len(pairs)), pairs)
+
+
+class _NonConsecutive(CoverEncoder):
+    """Neighbours i: secondary `v{i}#{k}` for k = 1..N-1, met by the four placements k and k+1
+    in a and in b. At most one of them: since neighbours share a row or column, the only pairs
+    this forbids beyond the unit are (k, k+1) and (k+1, k), so N-1 columns do the work of
+    2(N-1) pair columns."""
+
+    def pairs(self, builder: _Builder, group: Group) -> None:
+        n = builder.rules.size
+        for i, (_, pair) in enumerate(relation_pairs(builder.rules, _pair_group(group))):
+            base = len(builder.names)
+            builder.names += [f"v{i + 1}#{k}" for k in range(1, n)]
+            for cell in pair:
+                builder.pair_bases[cell].append(base)
+
+
+class _Relation(CoverEncoder):
+    """Any other pair relation: for pair i and each digit pair (x, y) it rules out, secondary
+    `f{i}#{x}#{y}`, met by "x in a" and "y in b"."""
+
+    def pairs(self, builder: _Builder, group: Group) -> None:
+        rules = builder.rules
+        for i, (constraint, (a, b)) in enumerate(relation_pairs(rules, _pair_group(group))):
+            for x, y in forbidden_digit_pairs(rules, constraint):
+                column = len(builder.names)
+                builder.names.append(f"f{i + 1}#{x}#{y}")
+                builder.relation_columns.setdefault((a, x), []).append(column)
+                builder.relation_columns.setdefault((b, y), []).append(column)
+
+
+class _CellDigits(CoverEncoder):
+    """The placements a cell's domain (parity) leaves out are left out of the matrix."""
+
+    narrow = staticmethod(narrow_to_allowed)
+
+
+class _Cages(CoverEncoder):
+    """Killer cages (see the module docstring): by fillings, by digit sets, or distinct only."""
+
+    def primary(self, builder: _Builder, group: Group) -> None:
+        for j, cage in enumerate(builder.sums):
+            if builder._by_digit_sets(j, cage):
+                builder.choice_column[j] = len(builder.names)
+                builder.names.append(f"k{j + 1}")
+
+    def secondary(self, builder: _Builder, group: Group) -> None:
+        item_cages = [j for j, _ in enumerate(builder.sums) if not builder._is_filled(j)]
+        builder.cage_bases = builder._unit_family(
+            "k", item_cages, [cage.summed for cage in builder.sums]
+        )
+
+    def rows(self, builder: _Builder, group: Group) -> None:
+        rules, rows, options = builder.rules, builder.rows, builder.options
+        for j, cage in enumerate(builder.sums):
+            first = len(rows)
+            if builder._is_filled(j):
+                for filling in fillings(rules, cage):
+                    columns = [
+                        c
+                        for cell, digit in zip(cage.summed, filling, strict=True)
+                        for c in builder.placement_columns(cell, digit)
+                    ]
+                    if len(set(columns)) == len(columns):  # else it breaks a pair rule
+                        rows.append(tuple(columns))
+                        options.append(tuple(zip(cage.summed, filling, strict=True)))
+            elif j in builder.choice_column:
+                base = builder.cage_bases[j]
+                for digits in digit_sets(rules, cage):
+                    builder.sets[len(rows)] = (j, digits)
+                    others = [base + d - 1 for d in rules.digits if d not in digits]
+                    rows.append((builder.choice_column[j], *others))
+                    options.append(())
+            builder.cage_rows.append(tuple(range(first, len(rows))))
+
+
+def _pair_group(group: Group) -> list[PairConstraint]:
+    return [c for c in group if isinstance(c, PairConstraint)]
+
+
+ENCODERS: EncoderTable[CoverEncoder] = encoder_table(
+    {
+        UnitConstraint: _Units(),
+        PairConstraint: _Relation(),
+        DistinctPairs: _Different(),
+        NonConsecutive: _NonConsecutive(),
+        CellDigits: _CellDigits(),
+        Cage: _Cages(),
+    }
+)
+# The families whose encoders keep every row a single placement, in the thesis's order, and
+# add primary columns only where a unit of N cells does (the native and compiled exact-cover
+# back-ends read the matrix so): extra units only.
+PLACEMENT_ENCODERS: EncoderTable[CoverEncoder] = encoder_table(
+    {UnitConstraint: ENCODERS.encoder(Diagonal())}
+)
 
 
 # ----- the two reductions ---------------------------------------------------------------------
@@ -456,7 +618,7 @@ class CoverReduction(Reduction[CoverProblem, Iterable[int]]):
     of an exact cover of it (full-matrix numbers, selected ones included or not) -> grid."""
 
     name = "exact-cover-full"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+    encoders = ENCODERS
 
     def __init__(self, cages: str = "fillings", max_fillings: int = MAX_FILLINGS) -> None:
         _check_cage_options(cages, max_fillings)
@@ -479,11 +641,11 @@ class CoverReduction(Reduction[CoverProblem, Iterable[int]]):
             row = placement_rows.get((cell, digit))
             if row is not None:
                 selected.append(row)
-            else:  # its parity forbids the given: the cell cannot be filled at all
-                removed += [placement_rows[cell, d] for d in rules.allowed[cell]]
-        if rules.cages and any(values[cell] for cell in rules.cells if filled_by[cell] >= 0):
+            else:  # its domain forbids the given: the cell cannot be filled at all
+                removed += [placement_rows[cell, d] for d in sudoku.domains[cell]]
+        if sudoku.sums and any(values[cell] for cell in rules.cells if filled_by[cell] >= 0):
             for j, rows in enumerate(sudoku.cage_rows):
-                if any(filled_by[cell] == j and values[cell] for cell in rules.cages[j].cells):
+                if any(filled_by[cell] == j and values[cell] for cell in sudoku.sums[j].summed):
                     removed += [
                         row
                         for row in rows
@@ -541,7 +703,7 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
     """Puzzle -> exact-cover matrix after givens; chosen rows -> grid."""
 
     name = "exact-cover"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+    encoders = ENCODERS
 
     def __init__(self, cages: str = "fillings", max_fillings: int = MAX_FILLINGS) -> None:
         self.first = CoverReduction(cages, max_fillings)
@@ -576,12 +738,12 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
         the placements and fillings it makes beyond the givens, and its cages' digit sets."""
         assert data.cover is not None
         sets = data.cover.sudoku.digit_sets
-        cages = grid.rules.cages
+        cages = data.cover.sudoku.sums
         chosen = []
         for row, full_row in enumerate(data.kept):
             if full_row in sets:
                 cage, digits = sets[full_row]
-                if {grid[cell] for cell in cages[cage].cells} == digits:
+                if {grid[cell] for cell in cages[cage].summed} == digits:
                     chosen.append(row)
             elif all(grid[cell] == digit for cell, digit in data.options[row]):
                 chosen.append(row)
@@ -632,25 +794,26 @@ def export_comments(puzzle: Grid, model: ExactCoverMatrix, data: SudokuCover) ->
         "D read from its second (rR#D); '| places' before a row lists what it places; "
         "'| cage' before a row names the digit set it chooses and places nothing",
     ]
-    if rules.extra_units:
+    sudoku = data.cover.sudoku if data.cover is not None else sudoku_matrix(rules)
+    extras = extra_units(rules)
+    if extras:
         comments.append(
             "extra units: "
             + " ".join(
-                f"x{k + 1}=" + "+".join(name(c) for c in unit)
-                for k, unit in enumerate(rules.extra_units)
+                f"x{k + 1}=" + "+".join(name(c) for c in unit) for k, unit in enumerate(extras)
             )
         )
-    if rules.cages:
+    if sudoku.sums:
         comments.append(
             "cages: "
             + " ".join(
                 f"k{j + 1}="
-                + "+".join(name(c) for c in cage.cells)
-                + ("" if cage.total is None else f"={cage.total}")
-                for j, cage in enumerate(rules.cages)
+                + "+".join(name(c) for c in cage.summed)
+                + ("" if cage.target is None else f"={cage.target}")
+                for j, cage in enumerate(sudoku.sums)
             )
         )
-    for label, pairs in (("p", rules.distinct_pairs), ("v", rules.nonconsecutive_pairs)):
+    for label, pairs in _pair_listings(rules):
         if pairs:
             comments.append(
                 f"{label} pairs: "
@@ -665,6 +828,19 @@ def export_comments(puzzle: Grid, model: ExactCoverMatrix, data: SudokuCover) ->
             f"DLX1 reads ({KNUTH_NAME_LENGTH} characters)"
         )
     return comments
+
+
+def _pair_listings(rules: Rules) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
+    """The numbered pairs of the `p` (must differ) and `v` (non-consecutive) columns."""
+    groups = grouped(ENCODERS, rules.constraints, "exact-cover")
+    different: tuple[tuple[int, int], ...] = ()
+    ladder: tuple[tuple[int, int], ...] = ()
+    for encoder, group in groups:
+        if isinstance(encoder, _Different):
+            different = different_pairs(rules, _pair_group(group), unit_mates(rules))
+        elif isinstance(encoder, _NonConsecutive):
+            ladder = tuple(pair for _, pair in relation_pairs(rules, _pair_group(group)))
+    return [("p", different), ("v", ladder)]
 
 
 def _row_notes(puzzle: Grid, data: SudokuCover) -> dict[int, str]:

@@ -1,4 +1,7 @@
-"""Puzzle -> 0/1 integer linear program -> grid, for every rule kind.
+"""Puzzle -> 0/1 integer linear program -> grid.
+
+The program keeps an encoder table (`ENCODERS`): each constraint kind or family with its rows;
+a kind it has no entry for is refused (`accepts`).
 
 The program (`linear_program`, independent of any solver) has one binary variable per
 placement "cell c holds digit d" (named `x_r1c1_5`) that the givens and the parity cells still
@@ -36,16 +39,42 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from functools import cached_property
+from typing import Any
 
 from ortools.linear_solver import pywraplp
 
+from puzzles.constraints import (
+    Cage,
+    CellDigits,
+    Constraint,
+    DistinctPairs,
+    EncoderTable,
+    NonConsecutive,
+    PairConstraint,
+    SumConstraint,
+    UnitConstraint,
+)
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, RuleKind, Rules
+from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT
 from reductions.base import Reduction
+from reductions.encoding import (
+    Domains,
+    cell_domains,
+    different_pairs,
+    encoder_table,
+    extra_units,
+    forbidden_digit_pairs,
+    given_candidates,
+    grouped,
+    narrow_to_allowed,
+    relation_pairs,
+    shape_units,
+    unit_mates,
+)
 
 # The MILP solvers of the ortools wheel, by the names `pywraplp.Solver.CreateSolver` takes.
 BACKENDS = ("SCIP", "CBC", "HIGHS")
@@ -80,20 +109,12 @@ class LinearProgram:
 
 
 def candidates(puzzle: Grid) -> list[tuple[int, ...]]:
-    """The digits each empty cell may still take after its parity and the givens (none for a
-    given cell): the placements that get a variable."""
+    """The digits each empty cell may still take after its domain (parity) and the givens
+    (none for a given cell): the placements that get a variable."""
     rules, values = puzzle.rules, puzzle.values
-    result: list[tuple[int, ...]] = []
-    for cell, value in enumerate(values):
-        if value:
-            result.append(())
-            continue
-        ruled_out = {values[peer] for peer in rules.peers[cell]}
-        for neighbour in rules.neighbours[cell]:
-            if values[neighbour]:
-                ruled_out.update((values[neighbour] - 1, values[neighbour] + 1))
-        result.append(tuple(d for d in rules.allowed[cell] if d not in ruled_out))
-    return result
+    domains = cell_domains(rules, grouped(ENCODERS, rules.constraints, "milp"))
+    left = given_candidates(rules, values, domains)
+    return [tuple(d for d in domains[cell] if d in left[cell]) for cell in rules.cells]
 
 
 def linear_program(puzzle: Grid, model: str = "reduced") -> LinearProgram:
@@ -104,17 +125,19 @@ def linear_program(puzzle: Grid, model: str = "reduced") -> LinearProgram:
     if model == "textbook":
         return _textbook_program(puzzle)
     rules, values = puzzle.rules, puzzle.values
+    groups = grouped(ENCODERS, rules.constraints, "milp")
+    domains = cell_domains(rules, groups)
     cand = candidates(puzzle)
     placements = tuple((cell, d) for cell in rules.cells for d in cand[cell])
     index = {placement: i for i, placement in enumerate(placements)}
-    builder = _Rows(index, values)
+    builder = _Rows(rules, index, values)
     name = rules.cell_name
     for cell in rules.cells:
         if not values[cell]:
             builder.add(name(cell), [(cell, d, 1) for d in rules.digits], 1, 1)
-        elif values[cell] not in rules.allowed[cell]:  # a given its parity forbids: 0 = 1
+        elif values[cell] not in domains[cell]:  # a given its domain forbids: 0 = 1
             builder.rows.append(Row(name(cell), (), 1, 1, clash=True))
-    _rule_rows(builder, rules)
+    _rule_rows(builder, groups)
     return LinearProgram(puzzle, placements, tuple(builder.rows))
 
 
@@ -124,16 +147,18 @@ def _textbook_program(puzzle: Grid) -> LinearProgram:
     forbids by `p_r1c1_2`: x = 0. Nothing is simplified away; that is left to the solver's
     presolve, which is what the comparison with the reduced model measures."""
     rules, values = puzzle.rules, puzzle.values
+    groups = grouped(ENCODERS, rules.constraints, "milp")
+    domains = cell_domains(rules, groups)
     placements = tuple((cell, d) for cell in rules.cells for d in rules.digits)
     index = {placement: i for i, placement in enumerate(placements)}
-    builder = _Rows(index, (0,) * rules.cell_count)  # no given moves into a bound
+    builder = _Rows(rules, index, (0,) * rules.cell_count)  # no given moves into a bound
     name = rules.cell_name
     for cell in rules.cells:
         builder.add(name(cell), [(cell, d, 1) for d in rules.digits], 1, 1)
-    _rule_rows(builder, rules)
+    _rule_rows(builder, groups)
     for cell in rules.cells:
         for d in rules.digits:
-            if d not in rules.allowed[cell]:
+            if d not in domains[cell]:
                 builder.rows.append(Row(f"p_{name(cell)}_{d}", ((index[cell, d], 1),), 0, 0))
     for cell, value in enumerate(values):
         if value:
@@ -141,38 +166,90 @@ def _textbook_program(puzzle: Grid) -> LinearProgram:
     return LinearProgram(puzzle, placements, tuple(builder.rows))
 
 
-def _rule_rows(builder: _Rows, rules: Rules) -> None:
-    """The rows of the units, the pair rules and the cages (both models share them)."""
-    name = rules.cell_name
-    houses = set(rules.houses)
-    for u, (unit_name, unit) in enumerate(zip(_unit_row_names(rules), rules.units, strict=True)):
-        lower = 1 if u in houses else -INFINITY  # a smaller unit need not hold every digit
+Group = tuple[Constraint, ...]
+
+
+def _rule_rows(builder: _Rows, groups: Sequence[tuple[MilpEncoder, Group]]) -> None:
+    """The rows of the units and of each constraint's encoder (both models share them)."""
+    rules = builder.rules
+    _unit_rows(builder, [f"{p}{i}" for p in "rcb" for i in rules.digits], shape_units(rules))
+    for encoder, group in groups:
+        encoder.rows(builder, group)
+
+
+def _unit_rows(builder: _Rows, names: Sequence[str], units: Sequence[Sequence[int]]) -> None:
+    """Each digit once in a unit of N cells (a house), at most once in a smaller one."""
+    rules = builder.rules
+    for unit_name, unit in zip(names, units, strict=True):
+        lower = 1 if len(unit) == rules.size else -INFINITY  # need not hold every digit
         for d in rules.digits:
             builder.add(f"{unit_name}_{d}", [(c, d, 1) for c in unit], lower, 1)
-    for a, b in rules.distinct_pairs:
+
+
+def _extra_unit_rows(builder: _Rows, group: Group) -> None:
+    units = extra_units(builder.rules, group)
+    _unit_rows(builder, [f"x{k}" for k in range(1, len(units) + 1)], units)
+
+
+def _different_rows(builder: _Rows, group: Group) -> None:
+    rules, name = builder.rules, builder.rules.cell_name
+    for a, b in different_pairs(rules, _pairs(group), builder.mates):
         for d in rules.digits:
             builder.add(f"d_{name(a)}_{name(b)}_{d}", [(a, d, 1), (b, d, 1)], -INFINITY, 1)
-    for a, b in rules.nonconsecutive_pairs:
+
+
+def _non_consecutive_rows(builder: _Rows, group: Group) -> None:
+    rules, name = builder.rules, builder.rules.cell_name
+    for _, (a, b) in relation_pairs(rules, _pairs(group)):
         for d in range(1, rules.size):
             for da, db in ((d, d + 1), (d + 1, d)):
                 terms = [(a, da, 1), (b, db, 1)]
                 builder.add(f"n_{name(a)}_{da}_{name(b)}_{db}", terms, -INFINITY, 1)
-    for k, cage in enumerate(rules.cages, 1):
-        if not _pairwise_unit_peers(rules, cage.cells):
+
+
+def _relation_rows(builder: _Rows, group: Group) -> None:
+    """Any pair relation: x[a,x] + x[b,y] <= 1 for each digit pair (x, y) it rules out."""
+    rules, name = builder.rules, builder.rules.cell_name
+    for constraint, (a, b) in relation_pairs(rules, _pairs(group)):
+        for da, db in forbidden_digit_pairs(rules, constraint):
+            terms = [(a, da, 1), (b, db, 1)]
+            builder.add(f"f_{name(a)}_{da}_{name(b)}_{db}", terms, -INFINITY, 1)
+
+
+def _cage_rows(builder: _Rows, group: Group) -> None:
+    rules = builder.rules
+    cages = [c for c in group if isinstance(c, SumConstraint)]
+    for k, cage in enumerate(cages, 1):
+        cells = cage.summed
+        if not all(b in builder.mates[a] for i, a in enumerate(cells) for b in cells[i + 1 :]):
             for d in rules.digits:
-                builder.add(f"k{k}_{d}", [(c, d, 1) for c in cage.cells], -INFINITY, 1)
-        if cage.total is not None:
-            terms = [(c, d, d) for c in cage.cells for d in rules.digits]
-            builder.add(f"k{k}", terms, cage.total, cage.total)
+                builder.add(f"k{k}_{d}", [(c, d, 1) for c in cells], -INFINITY, 1)
+        if cage.target is not None:
+            terms = [(c, d, d) for c in cells for d in rules.digits]
+            builder.add(f"k{k}", terms, cage.target, cage.target)
+
+
+def _no_rows(builder: _Rows, group: Group) -> None:
+    """Cell-digit constraints are the variables left out (`narrow`): no rows of their own."""
+
+
+def _pairs(group: Group) -> list[PairConstraint]:
+    return [c for c in group if isinstance(c, PairConstraint)]
 
 
 class _Rows:
     """Collects rows over placements, moving what the givens contribute to the bounds and
     leaving out rows that say nothing."""
 
-    def __init__(self, index: dict[tuple[int, int], int], values: Sequence[int]) -> None:
-        self.index, self.values = index, values
+    def __init__(
+        self, rules: Rules, index: dict[tuple[int, int], int], values: Sequence[int]
+    ) -> None:
+        self.rules, self.index, self.values = rules, index, values
         self.rows: list[Row] = []
+
+    @cached_property
+    def mates(self) -> tuple[frozenset[int], ...]:
+        return unit_mates(self.rules)
 
     def add(
         self, name: str, terms: Sequence[tuple[int, int, int]], lower: float, upper: float
@@ -196,15 +273,25 @@ class _Rows:
         self.rows.append(Row(name, tuple(kept), lower, upper, clash))
 
 
-def _unit_row_names(rules: Rules) -> list[str]:
-    """`r1`, ..., `c1`, ..., `b1`, ..., `x1`, ...: the exact-cover listing's column prefixes."""
-    n = rules.size
-    families = [("r", n), ("c", n), ("b", n), ("x", len(rules.extra_units))]
-    return [f"{prefix}{i}" for prefix, count in families for i in range(1, count + 1)]
+@dataclass(frozen=True)
+class MilpEncoder:
+    """A kind's (or family's) rows of the program; `narrow` (cell-digit constraints) leaves
+    placements without a variable."""
+
+    rows: Callable[[_Rows, Group], None]
+    narrow: Callable[[Rules, Sequence[Constraint], Domains], None] | None = None
 
 
-def _pairwise_unit_peers(rules: Rules, cells: Sequence[int]) -> bool:
-    return all(b in rules.unit_peers[a] for i, a in enumerate(cells) for b in cells[i + 1 :])
+ENCODERS: EncoderTable[MilpEncoder] = encoder_table(
+    {
+        UnitConstraint: MilpEncoder(_extra_unit_rows),
+        PairConstraint: MilpEncoder(_relation_rows),
+        DistinctPairs: MilpEncoder(_different_rows),
+        NonConsecutive: MilpEncoder(_non_consecutive_rows),
+        CellDigits: MilpEncoder(_no_rows, narrow_to_allowed),
+        Cage: MilpEncoder(_cage_rows),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -219,7 +306,7 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
     """Sudoku under any rules as a 0/1 feasibility program (see the module docstring)."""
 
     name = "milp"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS  # every rule, exports included
+    encoders = ENCODERS
 
     def __init__(self, backend: str = "SCIP", model: str = "reduced") -> None:
         if backend.upper() not in BACKENDS:

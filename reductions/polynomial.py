@@ -24,7 +24,7 @@ The variant rules (`Rules`) add:
     and a total that k distinct digits cannot reach puts 1 in the ideal outright.
 
 The givens are substituted before anything else, which shrinks the system by orders of
-magnitude (measured: the raw 81-variable ideal of a 75-given 9x9 does not finish in 300 s):
+magnitude (docs/measurements/models.md):
 G(v, x) = F(x)/(x - v) for a given peer v, so the gcd of F with those polynomials, the
 cell's *candidate polynomial* C(x) = F(x) / prod(x - v), replaces F; H(v, x) and a cage sum
 with one open cell are univariate too and go into C by a gcd. Every pair polynomial between
@@ -35,8 +35,8 @@ left out: the polynomial then lies in the ideal of the two candidate polynomials
 Coefficients are rationals, or integers modulo a prime p > N (the digits stay distinct roots).
 `unity=True` is Bayer's colouring ideal: the same construction with digit d standing for
 omega^d, omega a primitive N-th root of unity mod p (p = 1 mod N), so F(t) = t^N - 1.
-Variables are ordered for lex with the cells of many candidates first (largest), which the
-measurements showed to matter 2-20x in sympy.
+Variables are ordered for lex with the cells of many candidates first (largest), which
+matters in sympy (docs/measurements/models.md).
 
 `export(puzzle)` writes the system as a Singular script (`ring r = 0, (x1, ...), lp;`) whose
 header names the rules, the puzzle and each variable's cell, and gives the recipe that solves
@@ -46,15 +46,37 @@ it in seconds (`SINGULAR_RECIPE`).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, cached_property
-from typing import Any, ClassVar, Literal
+from functools import cache, cached_property, lru_cache
+from typing import Any, Literal
 
+from puzzles.constraints import (
+    Cage,
+    CellDigits,
+    Constraint,
+    DistinctPairs,
+    EncoderTable,
+    NonConsecutive,
+    PairConstraint,
+    SumConstraint,
+    UnitConstraint,
+)
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, Cage, RuleKind, Rules
+from puzzles.rules import Rules
 from reductions.base import Reduction, puzzle_header
+from reductions.encoding import (
+    Domains,
+    cell_domains,
+    encoder_table,
+    extra_units,
+    grouped,
+    narrow_to_allowed,
+    relation_pairs,
+    shape_units,
+)
 
 Poly = Any  # a sympy PolyElement (sympy ships no type hints)
 
@@ -458,11 +480,123 @@ def variable_name(cell: int) -> str:
     return f"x{cell + 1}"
 
 
+# ----- the encoders: what each constraint kind or family puts into the ideal ------------------
+
+
+@dataclass
+class IdealParts:
+    """What the ideal of one set of rules is written from, as its encoders leave it:
+
+    - `peers[c]`: the cells that must hold another digit than c (a G polynomial per pair):
+      a common unit, a pair rule that makes them differ, a cage;
+    - `neighbours[c]` and `ladder`: the non-consecutive pairs (an H polynomial each);
+    - `cages`: the sum constraints (a linear polynomial each where there is a total);
+    - `domains[c]`: the digits c's own polynomial has as roots (F, or a parity product);
+    - `houses`: the units of N cells (the optional house sums)."""
+
+    rules: Rules
+    domains: list[tuple[int, ...]]
+    houses: list[tuple[int, ...]]
+    mates: list[set[int]]
+    ladder: list[tuple[int, int]] = field(default_factory=list)
+    cages: list[SumConstraint] = field(default_factory=list)
+
+    def add_unit(self, unit: Sequence[int]) -> None:
+        if len(unit) == self.rules.size:
+            self.houses.append(tuple(unit))
+        self.differ(unit)
+
+    def differ(self, cells: Sequence[int]) -> None:
+        for cell in cells:
+            self.mates[cell].update(cells)
+
+    @cached_property
+    def peers(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(sorted(m - {c})) for c, m in enumerate(self.mates))
+
+    @cached_property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        others: list[list[int]] = [[] for _ in self.rules.cells]
+        for a, b in self.ladder:
+            others[a].append(b)
+            others[b].append(a)
+        return tuple(tuple(sorted(cells)) for cells in others)
+
+
+Group = tuple[Constraint, ...]
+
+
+def _units(parts: IdealParts, group: Group) -> None:
+    for unit in extra_units(parts.rules, group):
+        parts.add_unit(unit)
+
+
+def _different(parts: IdealParts, group: Group) -> None:
+    for constraint in group:
+        assert isinstance(constraint, PairConstraint)
+        for pair in constraint.pairs(parts.rules):
+            parts.differ(pair)
+
+
+def _non_consecutive(parts: IdealParts, group: Group) -> None:
+    parts.ladder += [pair for _, pair in relation_pairs(parts.rules, _pair_group(group))]
+
+
+def _cages(parts: IdealParts, group: Group) -> None:
+    for cage in group:
+        assert isinstance(cage, SumConstraint)
+        parts.cages.append(cage)
+        parts.differ(cage.summed)
+
+
+def _domains_only(parts: IdealParts, group: Group) -> None:
+    """Cell-digit constraints are the cells' own polynomials (`narrow`): nothing more."""
+
+
+def _pair_group(group: Group) -> list[PairConstraint]:
+    return [c for c in group if isinstance(c, PairConstraint)]
+
+
+@dataclass(frozen=True)
+class IdealEncoder:
+    """A kind's (or family's) part of the ideal; `narrow` (cell-digit constraints) shapes the
+    cells' own polynomials."""
+
+    add: Callable[[IdealParts, Group], None]
+    narrow: Callable[[Rules, Sequence[Constraint], Domains], None] | None = None
+
+
+ENCODERS: EncoderTable[IdealEncoder] = encoder_table(
+    {
+        UnitConstraint: IdealEncoder(_units),
+        DistinctPairs: IdealEncoder(_different),
+        NonConsecutive: IdealEncoder(_non_consecutive),
+        CellDigits: IdealEncoder(_domains_only, narrow_to_allowed),
+        Cage: IdealEncoder(_cages),
+    }
+)
+
+
+@lru_cache(maxsize=16)  # one per rules; a worker sees few distinct rules at a time
+def ideal_parts(rules: Rules) -> IdealParts:
+    """The parts of the ideal of `rules`: the shape's units, then each encoder's share."""
+    groups = grouped(ENCODERS, rules.constraints, "polynomials")
+    parts = IdealParts(
+        rules, list(cell_domains(rules, groups)), [], [set() for _ in rules.cells]
+    )
+    for unit in shape_units(rules):
+        parts.add_unit(unit)
+    for encoder, group in groups:
+        encoder.add(parts, group)
+    return parts
+
+
 def pairs_of(rules: Rules, cells: Sequence[int]) -> list[tuple[int, int]]:
     """The pairs (a, b), a < b, of the given cells that must differ: a common unit, a cage,
-    an anti-knight or anti-king move (`rules.peers`)."""
+    a pair rule that makes them differ (`IdealParts.peers`)."""
     chosen = set(cells)
-    return [(a, b) for a in sorted(chosen) for b in rules.peers[a] if b > a and b in chosen]
+    peers = ideal_parts(rules).peers
+    return [(a, b) for a in sorted(chosen) for b in peers[a] if b > a and b in chosen]
 
 
 def cage_range(rules: Rules, cells: int) -> tuple[int, int]:
@@ -475,9 +609,9 @@ def cage_spread(rules: Rules) -> int:
     """The largest difference between two sums a summed cage can have: k(N - k) for k cells
     (0 without cages). A prime above it tells every two such sums apart."""
     spreads = [
-        cage_range(rules, len(c.cells))[1] - cage_range(rules, len(c.cells))[0]
-        for c in rules.cages
-        if c.total is not None
+        cage_range(rules, len(c.summed))[1] - cage_range(rules, len(c.summed))[0]
+        for c in ideal_parts(rules).cages
+        if c.target is not None
     ]
     return max(spreads, default=0)
 
@@ -506,17 +640,18 @@ class PolynomialSystem:
         unit_sums: bool = False,
     ) -> None:
         self.rules = rules
+        self.parts = parts = ideal_parts(rules)
         self.algebra = algebra
         self.known = dict(known)
         self.unit_sums = unit_sums
         self.univariate = dict(candidates)  # cell -> C(t)
         for cell in self.univariate:
-            for peer in rules.peers[cell]:
+            for peer in parts.peers[cell]:
                 if peer in known and known[peer] in algebra.roots(self.univariate[cell]):
                     self.univariate[cell] = algebra.gcd(
                         self.univariate[cell], algebra.G[known[peer]]
                     )
-            for peer in rules.neighbours[cell]:
+            for peer in parts.neighbours[cell]:
                 if peer in known:
                     self.univariate[cell] = algebra.gcd(
                         self.univariate[cell], algebra.next_to[known[peer]]
@@ -528,22 +663,22 @@ class PolynomialSystem:
         self.cells = tuple(sorted(self.univariate, key=lambda c: (-len(self.univariate[c]), c)))
 
     @property
-    def _summed_cages(self) -> list[tuple[Cage, list[int]]]:
+    def _summed_cages(self) -> list[tuple[SumConstraint, list[int]]]:
         """The cages with a sum whose cells are all open or known, with their open cells."""
         found = []
-        for cage in self.rules.cages:
-            if cage.total is None:
+        for cage in self.parts.cages:
+            if cage.target is None:
                 continue
-            if all(c in self.univariate or c in self.known for c in cage.cells):
-                found.append((cage, [c for c in cage.cells if c in self.univariate]))
+            if all(c in self.univariate or c in self.known for c in cage.summed):
+                found.append((cage, [c for c in cage.summed if c in self.univariate]))
         return found
 
-    def _rest(self, cage: Cage) -> int:
+    def _rest(self, cage: SumConstraint) -> int:
         """The cage's total less its known digits: what its open cells must add up to."""
-        assert cage.total is not None
-        return cage.total - sum(self.known[c] for c in cage.cells if c in self.known)
+        assert cage.target is not None
+        return cage.target - sum(self.known[c] for c in cage.summed if c in self.known)
 
-    def _last_in_cage(self, cage: Cage) -> UPoly:
+    def _last_in_cage(self, cage: SumConstraint) -> UPoly:
         """D(t) - r for the one open cell of a summed cage: t - r in the thesis (the root of
         digit r in general), 1 when r is no digit."""
         rest = self._rest(cage)
@@ -599,7 +734,7 @@ class PolynomialSystem:
         non-consecutive rule; left out when no pair of their roots differs by 1."""
         open_cells = set(self.cells)
         found = {}
-        for a, b in self.rules.nonconsecutive_pairs:
+        for a, b in self.parts.ladder:
             if a in open_cells and b in open_cells:
                 reduced = self.algebra.reduced_nonconsecutive(
                     self.univariate[a], self.univariate[b]
@@ -632,15 +767,15 @@ class PolynomialSystem:
         known = self.known
         return [(a, b) for a, b in pairs_of(self.rules, list(known)) if known[a] == known[b]]
 
-    def _cage_clash(self, cage: Cage) -> str | None:
+    def _cage_clash(self, cage: SumConstraint) -> str | None:
         """Why a summed cage puts 1 in the ideal, if it does: its total is out of reach of
         its number of cells, or all its cells are known and add up to something else."""
-        assert cage.total is not None
-        low, high = cage_range(self.rules, len(cage.cells))
-        if not low <= cage.total <= high:
-            return f"{len(cage.cells)} distinct digits add up to {low}..{high}"
-        if all(c in self.known for c in cage.cells) and self._rest(cage):
-            return f"its digits add up to {cage.total - self._rest(cage)}"
+        assert cage.target is not None
+        low, high = cage_range(self.rules, len(cage.summed))
+        if not low <= cage.target <= high:
+            return f"{len(cage.summed)} distinct digits add up to {low}..{high}"
+        if all(c in self.known for c in cage.summed) and self._rest(cage):
+            return f"its digits add up to {cage.target - self._rest(cage)}"
         return None
 
     @cached_property
@@ -656,27 +791,27 @@ class PolynomialSystem:
             found.append(
                 (f"{rules.cell_name(a)} and {rules.cell_name(b)} both hold {known[a]}", constant)
             )
-        for a, b in rules.nonconsecutive_pairs:
+        for a, b in self.parts.ladder:
             if a in known and b in known and abs(known[a] - known[b]) == 1:
                 found.append(
                     (f"{rules.cell_name(a)} and {rules.cell_name(b)} hold consecutive digits", 1)
                 )
         for cell, digit in known.items():
-            allowed = rules.allowed[cell]
+            allowed = self.parts.domains[cell]
             if digit not in allowed:
                 constant = algebra.evaluate(algebra.from_roots(allowed), algebra.value[digit])
                 found.append(
                     (f"{rules.cell_name(cell)} holds {digit}, not allowed there", constant)
                 )
-        for cage in rules.cages:
-            if cage.total is None:
+        for cage in self.parts.cages:
+            if cage.target is None:
                 continue
             reason = self._cage_clash(cage)
             if reason is not None:
-                rest = self._rest(cage) if all(c in known for c in cage.cells) else 1
+                rest = self._rest(cage) if all(c in known for c in cage.summed) else 1
                 constant = algebra.number(-rest) or 1
-                cells = "+".join(rules.cell_name(c) for c in cage.cells)
-                found.append((f"cage {cells} = {cage.total}: {reason}", constant))
+                cells = "+".join(rules.cell_name(c) for c in cage.summed)
+                found.append((f"cage {cells} = {cage.target}: {reason}", constant))
         return found
 
     @cached_property
@@ -696,8 +831,7 @@ class PolynomialSystem:
         value = self.algebra.value
         target = sum(value[d] for d in self.algebra.digits)  # N(N+1)/2 in the thesis
         sums = []
-        for index in self.rules.houses:
-            unit = self.rules.units[index]
+        for unit in self.parts.houses:
             open_cells = [c for c in unit if c in self.univariate]
             if open_cells and all(c in self.univariate or c in self.known for c in unit):
                 fixed = sum(value[self.known[c]] for c in unit if c in self.known)
@@ -739,11 +873,11 @@ def candidate_polynomials(puzzle: Grid, algebra: Algebra) -> dict[int, UPoly]:
     This is the gcd of the cell's polynomial (F, or the parity product) and the thesis's
     G(v, x) = F(x)/(x - v) over the given peers.
     """
-    rules = puzzle.rules
+    parts = ideal_parts(puzzle.rules)
     result = {}
     for cell in puzzle.empty_cells:
-        seen = {puzzle[p] for p in rules.peers[cell]} - {0}
-        result[cell] = algebra.from_roots(d for d in rules.allowed[cell] if d not in seen)
+        seen = {puzzle[p] for p in parts.peers[cell]} - {0}
+        result[cell] = algebra.from_roots(d for d in parts.domains[cell] if d not in seen)
     return result
 
 
@@ -783,14 +917,15 @@ def raw_size(rules: Rules, givens: int, *, unit_sums: bool = False) -> dict[str,
     """The size of the ideal taken as is: every cell a variable (F, or its parity product),
     G per pair that must differ, H per non-consecutive pair, one sum per summed cage,
     x - v per given (and a sum per house)."""
-    pairs = sum(len(p) for p in rules.peers) // 2
-    cages = sum(1 for cage in rules.cages if cage.total is not None)
-    sums = len(rules.houses) if unit_sums else 0
+    parts = ideal_parts(rules)
+    pairs = sum(len(p) for p in parts.peers) // 2
+    cages = sum(1 for cage in parts.cages if cage.target is not None)
+    sums = len(parts.houses) if unit_sums else 0
     return {
         "raw_variables": rules.cell_count,
         "raw_polynomials": rules.cell_count
         + pairs
-        + len(rules.nonconsecutive_pairs)
+        + len(parts.ladder)
         + cages
         + givens
         + sums,
@@ -830,7 +965,7 @@ class PolynomialReduction(Reduction[PolynomialSystem, Mapping[int, int]]):
     """
 
     name = "polynomials"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS  # every rule, export included
+    encoders = ENCODERS
 
     def __init__(
         self,
@@ -888,10 +1023,9 @@ def describe(puzzle: Grid, *, modulus: int | None = None) -> dict[str, Any]:
     }
 
 
-# How to solve an exported script in Singular, written into its header. A lex `std(I)` of
-# the empty 4x4 did not finish in 7 minutes of CPU; this took 14-20 s for all 288 points:
-# a degrevlex basis (slimgb), converted to the lex basis by FGLM (the ideal is
-# zero-dimensional), split into its points by facstd. `{variables}` and `{characteristic}`
+# How to solve an exported script in Singular, written into its header: a degrevlex basis
+# (slimgb), converted to the lex basis by FGLM (the ideal is zero-dimensional), split into
+# its points by facstd; a lex `std(I)` directly is far slower (docs/measurements/models.md). `{variables}` and `{characteristic}`
 # are filled in per script.
 SINGULAR_RECIPE = """\
 < "{script}";  // this file: the ring r (lex) and the ideal I

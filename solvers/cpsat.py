@@ -19,12 +19,11 @@ The time limit is the solve's `timeout` (CP-SAT's `max_time_in_seconds`), capped
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from ortools.sat.python import cp_model
 
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.cp_model import CpData, CpModelReduction
 from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
 from solvers.counting import count_by_exclusion
@@ -92,7 +91,7 @@ class CpSatSolver(Solver[CpProblem]):
     `cages` is `sum` (linear) or `table` (allowed fillings; integer encoding only)."""
 
     name = "cpsat"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+    encoders = CpModelReduction.encoders  # the model's table: a solver over a reduction
 
     def __init__(
         self,

@@ -16,12 +16,11 @@ deadline as its own time limit.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from ortools.linear_solver import pywraplp
 
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.milp import MilpData, MilpReduction
 from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
 from solvers.counting import count_by_exclusion
@@ -49,7 +48,7 @@ class MilpSolver(Solver[MilpProblem]):
     """A MILP solver on the 0/1 placement program; `backend` is SCIP, CBC or HIGHS."""
 
     name = "milp"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+    encoders = MilpReduction.encoders  # the program's table (reductions/milp.py)
 
     def __init__(self, backend: str = "SCIP", threads: int = 1, model: str = "reduced") -> None:
         if threads < 1:

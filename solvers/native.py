@@ -17,13 +17,12 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 from functools import cache
-from typing import ClassVar
 
 import numpy as np
 
 from puzzles.grid import Grid
-from puzzles.rules import RuleKind, Rules
-from reductions.exact_cover import full_matrix
+from puzzles.rules import Rules
+from reductions.exact_cover import PLACEMENT_ENCODERS, full_matrix
 from solvers.base import Deadline, SearchOutcome, Solver
 
 Array = np.ndarray
@@ -91,7 +90,8 @@ def _grid(puzzle: Grid, model: CoverModel, chosen: list[int]) -> Grid:
 
 
 class _NativeCover(Solver[CoverModel]):
-    rule_kinds: ClassVar[frozenset[RuleKind]] = frozenset({RuleKind.REGIONS, RuleKind.EXTRA_UNITS})
+    # the matrix's encoders that keep every row one placement in the thesis's order
+    encoders = PLACEMENT_ENCODERS
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> CoverModel:
         return reduced(puzzle)

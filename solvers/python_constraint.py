@@ -8,8 +8,8 @@ AllDifferent per unit, function constraints for the pair rules, domains for pari
 
 - `backtracking` (the default): `BacktrackingSolver`, which re-picks the next variable at
   every node (most constraints, then fewest values left). The library's own default,
-  `OptimizedBacktrackingSolver`, fixes the variable order once before the search and was
-  seen not to finish a hard 9x9 in 60 s where `BacktrackingSolver` took 0.15 s.
+  `OptimizedBacktrackingSolver`, fixes the variable order once before the search, which
+  loses on hard 9x9s by orders of magnitude (docs/measurements/models.md).
 - `optimized`, `recursive`: `OptimizedBacktrackingSolver`, `RecursiveBacktrackingSolver`,
   offered for comparison.
 - `minconflicts`: `MinConflictsSolver`, local search: it finds at most one solution and
@@ -19,9 +19,8 @@ AllDifferent per unit, function constraints for the pair rules, domains for pari
 
 `hidden_singles=True` swaps each unit's `AllDifferentConstraint` for
 `reductions.csp.UnitConstraint` (AllDifferent plus the hidden-single rule). With the plain
-model (forward checking and smallest-domain-first only) some top95 puzzles need 200,000
-nodes or more, and a node costs the library 60-150 microseconds; with hidden singles they
-need a few thousand.
+model (forward checking and smallest-domain-first only) some top95 puzzles need hundreds of
+thousands of nodes; with hidden singles a few thousand (docs/measurements/models.md).
 
 Counting takes `limit` solutions from `getSolutionIter` with `itertools.islice`; fewer than
 `limit` means the search space was exhausted.
@@ -29,9 +28,9 @@ Counting takes `limit` solutions from `getSolutionIter` with `itertools.islice`;
 The library has no time limit. A `_Guard` constraint over every variable, added last,
 is called at every node the search accepts (the unit constraints come first, so a value
 they reject never reaches it); it counts those nodes and raises `SearchTimeout` once the
-deadline has passed, which unwinds the library's generator. A node costs tens of
-microseconds, the guard well under one, so the deadline is met to within a node and the
-cost is small (`benchmarks/bench_cpsat_constraint.py` measures it). The aborted `Problem`
+deadline has passed, which unwinds the library's generator. The guard costs a small part of
+a node, so the deadline is met to within a node (`benchmarks/bench_cpsat_constraint.py`
+measures its cost; docs/measurements/models.md). The aborted `Problem`
 is thrown away, so the state the library leaves behind does not matter.
 """
 
@@ -39,8 +38,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import islice
-from typing import Any, ClassVar
+from typing import Any
 
 from constraint import (
     BacktrackingSolver,
@@ -52,7 +52,6 @@ from constraint import (
 from constraint import Solver as ConstraintSolver
 
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.csp import CspModel, CspReduction
 from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
 
@@ -83,11 +82,20 @@ class _Guard(Constraint):
         return True
 
 
-class PythonConstraintSolver(Solver[CspModel]):
+@dataclass
+class CspProblem:
+    """The model, and what the reduction's `invert` needs to map its answers back."""
+
+    model: CspModel
+    data: Grid
+    reduction: CspReduction
+
+
+class PythonConstraintSolver(Solver[CspProblem]):
     """python-constraint2 with the solver named by `algorithm` (see the module docstring)."""
 
     name = "python-constraint"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+    encoders = CspReduction.encoders  # the model's table (reductions/csp.py)
 
     def __init__(
         self,
@@ -112,15 +120,15 @@ class PythonConstraintSolver(Solver[CspModel]):
             return MinConflictsSolver(steps=self.steps, rand=random.Random(self.seed))
         return ALGORITHMS[self.algorithm](forwardcheck=self.forwardcheck)
 
-    def _build(self, puzzle: Grid, deadline: Deadline) -> CspModel:
+    def _build(self, puzzle: Grid, deadline: Deadline) -> CspProblem:
         reduction = CspReduction(self._library_solver(), hidden_singles=self.hidden_singles)
-        model, _ = reduction.apply(puzzle)
-        return model
+        model, data = reduction.apply(puzzle)
+        return CspProblem(model, data, reduction)
 
     def _search(
-        self, model: CspModel, puzzle: Grid, limit: int, deadline: Deadline
+        self, problem: CspProblem, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
-        reduction = CspReduction()
+        model = problem.model
         guard = _Guard(deadline)
         model.problem.addConstraint(guard)  # no variables given: all of them
         found: list[Grid] = []
@@ -128,10 +136,10 @@ class PythonConstraintSolver(Solver[CspModel]):
         counter = "checks" if self.algorithm == "minconflicts" else "nodes"
         try:
             if self.algorithm == "minconflicts":
-                found = self._min_conflicts(model, puzzle)
+                found = self._min_conflicts(problem)
             else:
                 for answer in islice(model.problem.getSolutionIter(), limit):
-                    found.append(reduction.invert(answer, puzzle))
+                    found.append(problem.reduction.invert(answer, problem.data))
         except SearchTimeout:
             counters[counter] = guard.calls
             return SearchOutcome(found, exhausted=False, timed_out=True, counters=counters)
@@ -147,12 +155,12 @@ class PythonConstraintSolver(Solver[CspModel]):
             )
         return SearchOutcome(found, exhausted=len(found) < limit, counters=counters)
 
-    def _min_conflicts(self, model: CspModel, puzzle: Grid) -> list[Grid]:
+    def _min_conflicts(self, problem: CspProblem) -> list[Grid]:
         """Up to `restarts` runs, each from a new random assignment (the deadline still holds)."""
         for _ in range(self.restarts):
-            answer = model.problem.getSolution()
+            answer = problem.model.problem.getSolution()
             if answer is not None:
-                return [CspReduction().invert(answer, puzzle)]
+                return [problem.reduction.invert(answer, problem.data)]
         return []
 
 

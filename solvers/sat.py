@@ -10,7 +10,7 @@ model, the clause "some empty cell differs from this solution" (the negation of 
 cells' true literals) is added and the same solver, keeping what it learnt, is asked again.
 UNSAT after k solutions proves there are exactly k.
 
-Timeouts, as measured with python-sat 1.9.dev17: MiniSat-family solvers (Glucose, MiniSat,
+Timeouts: MiniSat-family solvers (Glucose, MiniSat,
 Maple*, MergeSat, MiniCard, GlueCard) can be interrupted, so a `threading.Timer` calls
 `interrupt()` at the deadline while `solve_limited(expect_interrupt=True)` runs with the GIL
 released. CaDiCaL (every version PySAT ships) refuses `interrupt()`, so it runs in slices: a
@@ -35,13 +35,12 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from pysat.solvers import Solver as PySatSolver
 from pysat.solvers import SolverNames
 
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.cnf import Cnf, CnfData, CnfReduction
 from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
 from solvers.counting import count_by_exclusion
@@ -88,8 +87,7 @@ class SatSolver(Solver[SatProblem]):
     """A PySAT solver on the extended Sudoku CNF; counts with blocking clauses."""
 
     name = "sat"
-    # every rule kind: pair clauses, parity units, cage sums by digit-set selectors (cnf.py)
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+    encoders = CnfReduction.encoders  # the formula's table (reductions/cnf.py)
 
     def __init__(
         self, solver: str = "cadical153", givens: str = "simplify", encoding: str = "extended"

@@ -74,6 +74,7 @@ EXPLAIN = RATE | {"log", "step_details", "partial", "candidates"}
 STEP_DETAIL = frozenset({"technique", "text", "placements", "eliminations"})
 
 SOLVERS = frozenset({"name", "aliases", "available", "library", "version", "in_all", "summary"})
+SOLVER_KINDS = frozenset({"name", "available", "kinds"})  # `solvers --kinds --json`
 SHOW = frozenset({"id", "geometry", "rules", "givens", "puzzle", "picture", "solution", "metadata"})
 COLLECTIONS = frozenset({"name", "file", "count", "sizes", "solutions", "summary", "source"})
 GENERATE = frozenset(
@@ -384,6 +385,7 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "explain --json": EXPLAIN,
     "explain --json step_details": STEP_DETAIL,
     "solvers --json": SOLVERS,
+    "solvers --kinds --json": SOLVER_KINDS,
     "show --json": SHOW,
     "collections --json": COLLECTIONS,
     "generate --json": GENERATE,

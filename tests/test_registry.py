@@ -68,12 +68,3 @@ def test_a_configuration_of_a_shared_class_names_its_results_after_itself() -> N
         assert solver.name == get(name).name
         assert solver.solve(empty).solver == get(name).name
     assert get("propagating").create().name == "propagating"  # the class's own name kept
-
-
-def test_the_readme_table_of_rule_kinds_is_the_backends_own() -> None:
-    from pathlib import Path
-
-    from harness.cli.commands.solvers_list import rules_table
-
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    assert rules_table("github") in readme  # regenerate: sudoku-bench solvers --rules --format md

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar
 
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, RuleKind
 from reductions.exact_cover import MAX_FILLINGS, CoverData, CoverReduction, SudokuMatrix
 from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
 from solvers.dlx.engine import DancingLinks
@@ -49,7 +47,7 @@ class DlxSolver(Solver[DlxModel]):
     """
 
     name = "dlx"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = ALL_KINDS
+    encoders = CoverReduction.encoders  # the matrix's table (reductions/exact_cover.py)
 
     def __init__(self, cages: str = "fillings", max_fillings: int = MAX_FILLINGS) -> None:
         if cages == "distinct":  # leaves the sums out: not a model of a killer puzzle

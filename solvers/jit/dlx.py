@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import ClassVar
 
 import numpy as np
 
 from puzzles.grid import Grid
-from puzzles.rules import RuleKind, Rules
-from reductions.exact_cover import full_matrix
+from puzzles.rules import Rules
+from reductions.exact_cover import PLACEMENT_ENCODERS, full_matrix
 from solvers.base import Counters, Deadline, SearchOutcome, Solver
 from solvers.dlx.engine import DancingLinks
 from solvers.jit import dlx_kernel as kernel
@@ -76,7 +75,8 @@ class DlxJitSolver(Solver[DlxJitModel]):
     """Sudoku as exact cover (any geometry, extra units as more columns), compiled DLX."""
 
     name = "dlx-jit"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = frozenset({RuleKind.REGIONS, RuleKind.EXTRA_UNITS})
+    # the matrix's encoders that keep every row one placement in the thesis's order
+    encoders = PLACEMENT_ENCODERS
 
     def __init__(self) -> None:
         warm_up()

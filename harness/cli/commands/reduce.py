@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         )
     entry = entries[0]
     if not reduction.accepts(entry.puzzle.rules):
-        missing = ", ".join(sorted(entry.puzzle.rules.kinds - reduction.rule_kinds))
+        missing = ", ".join(reduction.missing(entry.puzzle.rules))
         raise SudokuBenchError(
             f"the {args.target} reduction cannot express {missing}: "
             f"its model would leave those rules out"

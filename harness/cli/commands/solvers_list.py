@@ -1,4 +1,6 @@
-"""`sudoku-bench solvers`: every back-end with its availability and library version."""
+"""`sudoku-bench solvers`: every back-end with its availability and library version, and with
+`--kinds` the (back-end x constraint kind) support table built from each back-end's encoder
+table (`docs/reference/support.md` is its `--format page` output)."""
 
 from __future__ import annotations
 
@@ -8,44 +10,137 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.cli.output import print_json
-from puzzles.rules import RuleKind
-from solvers.registry import backends, select
+from puzzles.constraints import KINDS, Constraint
+from puzzles.rules import Rules
+from solvers.registry import Backend, backends
+
+SUPPORT_PAGE = "docs/reference/support.md"
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "solvers",
         help="list the back-ends, whether each is installed, and its library version",
-        description="List every registered back-end: name, aliases, availability, version.",
+        description="List every registered back-end: name, aliases, availability, version. "
+        "With --kinds: which constraint kinds each back-end can express, from its encoder "
+        "table (a puzzle with another kind is answered `unsupported`).",
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object per back-end")
     parser.add_argument(
-        "--rules",
+        "--json", action="store_true", help="one JSON object per back-end (with --kinds too)"
+    )
+    parser.add_argument(
+        "--kinds",
         action="store_true",
-        help="which kinds of rule each installed back-end of -s all accepts (its own `accepts`)",
+        help="the back-end x constraint kind table: 'yes' where the back-end has an encoder "
+        "for the kind (every back-end takes any shape: boxes or jigsaw regions)",
     )
     parser.add_argument(
-        "--format", choices=("table", "md"), default="table", help="with --rules (table)"
+        "--rules", action="store_true", help="the same table as --kinds (its older name)"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("table", "md", "page"),
+        default="table",
+        help=f"with --kinds: a terminal table, a Markdown table, or the whole {SUPPORT_PAGE}",
     )
     parser.set_defaults(run=run)
 
 
-def rules_table(style: str = "simple") -> str:
-    """Back-end x rule kind, from each back-end's declared `rule_kinds` (the README's table)."""
-    kinds = list(RuleKind)
+def kind_columns() -> list[type[Constraint]]:
+    """Every constraint kind, by its name (`KINDS`)."""
+    return [KINDS[name] for name in sorted(KINDS)]
+
+
+# Rules that hold one constraint of the kind, for a back-end that still declares its kinds
+# the older way (no encoder table): its own `accepts` answers for them.
+_EXAMPLES: dict[str, Rules] = {
+    kind: Rules.from_json({"size": 9, **fields})
+    for kind, fields in dict[str, dict[str, Any]](
+        diagonal={"diagonals": True},
+        extra_region={"extra_regions": [["r1c1", "r1c2", "r1c3"]]},
+        anti_knight={"anti_knight": True},
+        anti_king={"anti_king": True},
+        non_consecutive={"non_consecutive": True},
+        parity={"odd": ["r1c1"]},
+        killer_cage={"cages": [{"cells": ["r1c1", "r1c2"], "sum": 3}]},
+    ).items()
+}
+
+
+def supports(backend: Backend, kind: type[Constraint]) -> bool | None:
+    """Whether the back-end can express `kind`: its encoder table has an encoder for it. None
+    when the back-end is not installed (its table cannot be read)."""
+    if not backend.available():
+        return None
+    solver_class = backend.solver_class()
+    if solver_class.encoders is not None:
+        return solver_class.encoders.encodes(kind)
+    example = _EXAMPLES.get(kind.kind)
+    if example is None:  # a kind this table has no example of: only a table can claim it
+        return False
+    return solver_class.accepts(solver_class.__new__(solver_class), example)
+
+
+def support_records() -> list[dict[str, Any]]:
+    """One record per registered back-end: `name`, `available`, and `kinds` (kind name ->
+    true, false, or null when the back-end is not installed)."""
+    records = []
+    for backend in backends():
+        records.append(
+            {
+                "name": backend.name,
+                "available": backend.available(),
+                "kinds": {kind.kind: supports(backend, kind) for kind in kind_columns()},
+            }
+        )
+    return records
+
+
+def support_table(style: str = "simple") -> str:
+    """The back-end x constraint kind table (`yes`, `-`, or `?` for a back-end not installed)."""
+    marks = {True: "yes", False: "-", None: "?"}
+    kinds = kind_columns()
     rows = [
-        [
-            backend.name,
-            *("yes" if kind in backend.solver_class().rule_kinds else "-" for kind in kinds),
-        ]
-        for backend in select("all")
+        [record["name"], *(marks[record["kinds"][kind.kind]] for kind in kinds)]
+        for record in support_records()
     ]
-    return tabulate(rows, headers=["back-end", *kinds], tablefmt=style)
+    return tabulate(rows, headers=["back-end", *(kind.title for kind in kinds)], tablefmt=style)
+
+
+def rules_table(style: str = "simple") -> str:
+    """The support table (`solvers --rules`, the older name of `--kinds`)."""
+    return support_table(style)
+
+
+def support_page() -> str:
+    """The whole `docs/reference/support.md`: a title, how to read it, and the table."""
+    return "\n".join(
+        [
+            "# Which back-end takes which rule",
+            "",
+            "Generated by `sudoku-bench solvers --kinds --format page > "
+            f"{SUPPORT_PAGE}` from each back-end's encoder table (see "
+            "[encoders](../methods/encoders.md)); a test keeps this page equal to that "
+            "output. `yes`: the back-end has an encoder for the kind, so it solves puzzles "
+            "with it; `-`: it answers such a puzzle `unsupported` (not attempted, never a "
+            "grid that breaks the rule). Every back-end takes any shape: boxes of any shape "
+            "or jigsaw regions. `?`: the back-end was not installed where the page was made.",
+            "",
+            support_table("github"),
+            "",
+        ]
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.rules:
-        print(rules_table("github" if args.format == "md" else "simple"))
+    if args.kinds or args.rules:
+        if args.json:
+            for record in support_records():
+                print_json(record)
+        elif args.format == "page":
+            print(support_page(), end="")
+        else:
+            print(support_table("github" if args.format == "md" else "simple"))
         return 0
     rows = []
     for backend in backends():
