@@ -1,0 +1,212 @@
+"""Certified verdicts: the DRAT checker on hand-made, corrupted and real proofs; certificates."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.certifying import FAILED, NO, YES, ProofError, certify, check_drat, parse_drat
+from harness.certifying.drat import check_steps
+from harness.certifying.external import check_with_drat_trim, drat_trim
+from harness.certifying.proving import solve_with_proof
+from puzzles.checker import is_solution
+from puzzles.collections import load
+from puzzles.grid import Grid
+from reductions.cnf import CnfReduction
+
+# Wetzler, Heule and Hunt, "DRAT-trim" (SAT 2014): every clause over 4 variables but two;
+# the proof's first lemma is RAT (not RUP), and its deletions remove what it resolves with.
+PAPER_FORMULA = [
+    (1, 2, -3),
+    (-1, -2, 3),
+    (2, 3, -4),
+    (-2, -3, 4),
+    (1, 3, 4),
+    (-1, -3, -4),
+    (-1, 2, 4),
+    (1, -2, -4),
+]
+PAPER_PROOF = ["-1 0", "d -1 -2 3 0", "d -1 -3 -4 0", "d -1 2 4 0", "2 0", "0"]
+# unsatisfiable only once a decision on 1 or 2 is made: (3 4) alone propagates nothing
+TWO_BY_TWO = [(1, 2), (-1, 2), (1, -2), (-1, -2), (3, 4)]
+
+
+def test_a_rat_lemma_and_deletions_are_checked() -> None:
+    report = check_drat(PAPER_FORMULA, PAPER_PROOF)
+    assert (report.lemmas, report.rup, report.rat, report.deletions) == (2, 1, 1, 3)
+
+
+def test_a_rup_proof_is_accepted() -> None:
+    report = check_drat(TWO_BY_TWO, ["c a comment", "", "1 0", "0"])
+    assert (report.lemmas, report.rup, report.rat) == (1, 1, 0)
+
+
+def test_a_lemma_neither_rup_nor_rat_is_named() -> None:
+    with pytest.raises(ProofError, match=r"lemma 1 \(proof line 1: -3 0\) is neither RUP nor RAT"):
+        check_drat(TWO_BY_TWO, ["-3 0", "1 0", "0"])
+
+
+def test_deleting_a_needed_clause_makes_the_proof_fail() -> None:
+    with pytest.raises(ProofError, match=r"lemma 1 \(proof line 2: 1 0\)"):
+        check_drat(TWO_BY_TWO, ["d 1 2 0", "1 0", "0"])
+
+
+def test_a_proof_without_the_empty_clause_is_rejected() -> None:
+    with pytest.raises(ProofError, match="never derive the empty clause"):
+        check_drat([(1, 2), (-1, 2), (1, -2)], ["2 0"])
+
+
+def test_the_empty_clause_alone_is_no_proof() -> None:
+    with pytest.raises(ProofError, match=r"lemma 1 \(proof line 1: 0\)"):
+        check_drat(TWO_BY_TWO, ["0"])
+
+
+def test_deleting_the_reason_of_a_top_level_unit_is_ignored() -> None:
+    formula = [(1,), (-1, 2), (-2, -1, 3), (-3, 4, 5), (-3, -4, 5), (-3, 4, -5), (-3, -4, -5)]
+    report = check_drat(formula, ["d 1 0", "4 0", "0"])
+    assert report.ignored_deletions == 1
+
+
+def test_a_formula_refuted_by_propagation_needs_no_lemma() -> None:
+    assert check_drat([(1,), (-1, 2), (-2,)], []).lemmas == 0
+
+
+def test_malformed_proof_lines_are_named() -> None:
+    with pytest.raises(ProofError, match="proof line 2"):
+        parse_drat(["1 0", "1 x 0"])
+    with pytest.raises(ProofError, match="single 0"):
+        parse_drat(["1 2"])
+
+
+def _unique_formula(name: str) -> tuple[Grid, list[tuple[int, ...]], Grid]:
+    """A bundled puzzle's CNF plus the clause blocking its solution, and that solution."""
+    entry = load(name)[0]
+    reduction = CnfReduction()
+    cnf, data = reduction.apply(entry.puzzle)
+    answer = solve_with_proof(cnf.clauses)
+    assert answer.model is not None
+    solution = reduction.invert(answer.model, data)
+    assert is_solution(entry.puzzle, solution)
+    return entry.puzzle, [*cnf.clauses, reduction.blocking_clause(data, solution)], solution
+
+
+def test_a_real_proof_is_accepted_and_a_corrupted_one_rejected() -> None:
+    _, clauses, solution = _unique_formula("top95")
+    answer = solve_with_proof(clauses)
+    assert answer.model is None and answer.proof
+    assert check_drat(clauses, answer.proof).lemmas > 0
+    steps = parse_drat(answer.proof)
+    # the first lemma replaced by one that the solution's own literal refutes: the formula
+    # without the blocking clause has that solution as a model, so this is no consequence
+    first = next(i for i, step in enumerate(steps) if not step.deletion)
+    corrupted = list(steps)
+    empty_cell = next(c for c in range(len(solution.values)) if c not in _given_cells(clauses))
+    literal = empty_cell * solution.rules.size + solution[empty_cell]
+    corrupted[first] = type(steps[first])(steps[first].line, (-literal,))
+    with pytest.raises(ProofError, match=rf"lemma 1 \(proof line {steps[first].line}: "):
+        check_steps(clauses, corrupted)
+
+
+def test_dropping_the_last_lemmas_of_a_real_proof_is_rejected() -> None:
+    _, clauses, _ = _unique_formula("top95")
+    answer = solve_with_proof(clauses)
+    report = check_drat(clauses, answer.proof)
+    with pytest.raises(ProofError):
+        check_drat(clauses, answer.proof[: report.refuted_at_line - 2])
+
+
+def _given_cells(clauses: list[tuple[int, ...]]) -> set[int]:
+    return {(clause[0] - 1) // 9 for clause in clauses if len(clause) == 1 and clause[0] > 0}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "top95",
+        pytest.param("16x16", marks=pytest.mark.slow),
+        "6x6",
+        "jigsaw",
+        "killer",
+        "ortools-killer",
+        "anti-king",
+        "anti-knight",
+        "non-consecutive",
+        "odd-even",
+        "sudoku-x",
+        "windoku",
+    ],
+)
+def test_unique_is_certified_for_every_rule_kind(name: str) -> None:
+    puzzle = load(name)[0].puzzle
+    certificate = certify(puzzle, "unique", second_checker=False)
+    assert certificate.outcome == YES, certificate.message
+    assert certificate.proof_bytes and certificate.lemmas is not None
+
+
+def test_unique_with_the_given_solution_and_none_made_unsolvable() -> None:
+    puzzle, _, solution = _unique_formula("top95")
+    assert certify(puzzle, "unique", [solution], second_checker=False).outcome == YES
+    unsolvable = _made_unsolvable(puzzle, solution)
+    certificate = certify(unsolvable, "none", second_checker=False)
+    assert certificate.outcome == YES, certificate.message
+    assert "no model" in certificate.message
+
+
+def _made_unsolvable(puzzle: Grid, solution: Grid) -> Grid:
+    """The puzzle with one empty cell given a wrong digit that breaks no rule on its face."""
+    from puzzles.checker import has_conflicts
+
+    values = list(puzzle.values)
+    for cell in puzzle.empty_cells:
+        for digit in puzzle.rules.digits:
+            if digit == solution[cell]:
+                continue
+            values[cell] = digit
+            candidate = Grid(puzzle.rules, tuple(values))
+            if not has_conflicts(candidate):
+                return candidate
+        values[cell] = 0
+    raise AssertionError("no wrong digit fits")
+
+
+def test_wrong_verdicts_are_disproved() -> None:
+    puzzle, _, solution = _unique_formula("top95")
+    assert certify(puzzle, "none", second_checker=False).outcome == NO
+    assert certify(puzzle, "multiple", [solution], second_checker=False).outcome == NO
+    multi = load("multi")[0].puzzle
+    unique = certify(multi, "unique", second_checker=False)
+    assert unique.outcome == NO and "second solution" in unique.message
+
+
+def test_multiple_is_certified_by_two_checked_grids() -> None:
+    multi = load("multi")[0].puzzle
+    certificate = certify(multi, "multiple")
+    assert certificate.outcome == YES and certificate.method == "grids"
+
+
+def test_a_wrong_solution_for_unique_fails() -> None:
+    puzzle, _, solution = _unique_formula("top95")
+    values = list(solution.values)
+    values[puzzle.empty_cells[0]], values[puzzle.empty_cells[1]] = (
+        values[puzzle.empty_cells[1]],
+        values[puzzle.empty_cells[0]],
+    )
+    certificate = certify(puzzle, "unique", [Grid(puzzle.rules, tuple(values))])
+    assert certificate.outcome == FAILED and "breaks the rules" in certificate.message
+
+
+def test_unknown_is_not_certifiable() -> None:
+    with pytest.raises(ValueError, match="unknown"):
+        certify(load("top95")[0].puzzle, "unknown")
+
+
+@pytest.mark.skipif(drat_trim() is None, reason="drat-trim is not installed (not in Debian)")
+def test_drat_trim_agrees_on_real_proofs_and_rejects_a_truncated_one() -> None:
+    program = drat_trim()
+    assert program is not None
+    _, clauses, _ = _unique_formula("killer")
+    answer = solve_with_proof(clauses)
+    variables = max(abs(lit) for clause in clauses for lit in clause)
+    assert check_with_drat_trim(program, variables, clauses, answer.proof).verified
+    report = check_drat(clauses, answer.proof)
+    cut = answer.proof[: report.refuted_at_line - 2]
+    assert not check_with_drat_trim(program, variables, clauses, cut).verified
