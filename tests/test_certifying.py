@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+
 import pytest
 
 from harness.certifying import FAILED, NO, YES, ProofError, certify, check_drat, parse_drat
+from harness.certifying import certificate as certificate_module
 from harness.certifying.drat import check_steps
 from harness.certifying.external import check_with_drat_trim, drat_trim
-from harness.certifying.proving import solve_with_proof
+from harness.certifying.proving import SolverAnswer, solve_with_proof
+from harness.cli import main
+from harness.running.testing import registered
 from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.grid import Grid
 from reductions.cnf import CnfReduction
+from tests.cli_contract import CERTIFICATE, CERTIFIED, SOLVE
 
-# Wetzler, Heule and Hunt, "DRAT-trim" (SAT 2014): every clause over 4 variables but two;
-# the proof's first lemma is RAT (not RUP), and its deletions remove what it resolves with.
+# A small unsatisfiable formula whose proof opens with a lemma that is RAT but not RUP, and
+# whose deletions remove the clauses that lemma resolves with.
 PAPER_FORMULA = [
     (1, 2, -3),
     (-1, -2, 3),
@@ -210,3 +218,64 @@ def test_drat_trim_agrees_on_real_proofs_and_rejects_a_truncated_one() -> None:
     report = check_drat(clauses, answer.proof)
     cut = answer.proof[: report.refuted_at_line - 2]
     assert not check_with_drat_trim(program, variables, clauses, cut).verified
+
+
+# ----- the commands: count --certify, check --certify ---------------------------------------
+
+FOUR_UNIQUE = "...3..4114..3..."
+FOUR_TWO = "123434122.4.4.2."  # exactly two solutions
+# top95:1 with a wrong digit in r1c2 that breaks no rule on its face: no solution
+UNSOLVABLE = "46....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_count_certify_json_adds_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["count", FOUR_UNIQUE, FOUR_TWO, UNSOLVABLE, "-s", "dlx", "--certify", "--json"])
+    assert code == 0
+    captured = capsys.readouterr()
+    records = [json.loads(line) for line in captured.out.splitlines()]
+    assert all(set(record) == SOLVE | CERTIFIED for record in records)
+    assert all(set(record["certificate"]) == CERTIFICATE for record in records)
+    assert [(r["verdict"], r["certified"]) for r in records] == [
+        ("unique", "yes"),
+        ("multiple", "yes"),
+        ("none", "yes"),
+    ]
+    assert "certified 3 of 3 distinct verdicts" in captured.err
+
+
+def test_count_certify_words_and_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["count", FOUR_UNIQUE, "-s", "dlx", "--certify"]) == 0
+    out = capsys.readouterr().out
+    assert "unique" in out and "certified (DRAT" in out
+
+
+def test_check_certify_passes_true_verdicts(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["check", "--quiet", FOUR_UNIQUE, UNSOLVABLE, "-s", "dlx,sat", "--certify"])
+    assert code == 0
+    assert "certified 2 of 2 distinct verdicts" in capsys.readouterr().out
+
+
+def test_check_certify_exits_non_zero_on_a_disproved_verdict(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with registered("false-unique"):
+        code = main(["check", "--quiet", FOUR_TWO, "-s", "false-unique", "--certify"])
+    assert code == 1
+    out = capsys.readouterr().out
+    assert "arg1: false-unique's unique: DISPROVED (the SAT solver finds a second solution" in out
+
+
+def test_check_certify_exits_non_zero_when_a_proof_is_rejected(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = certificate_module.solve_with_proof
+
+    def truncated(clauses: Sequence[Sequence[int]]) -> SolverAnswer:
+        answer = real(clauses)  # the proof cut before its last lemmas: no empty clause
+        return replace(answer, proof=answer.proof[: len(answer.proof) // 2])
+
+    monkeypatch.setattr(certificate_module, "solve_with_proof", truncated)
+    code = main(["check", "--quiet", load("top95")[0].puzzle.to_line(), "-s", "dlx", "--certify"])
+    assert code == 1
+    out = capsys.readouterr().out
+    assert "arg1: dlx's unique: CERTIFICATION FAILED (proof rejected" in out

@@ -182,6 +182,8 @@ def _prove(
     second: str | None = None
     second_s: float | None = None
     message = f"the CNF{' plus the blocking clause' if verdict == 'unique' else ''} has no model"
+    if report.lemmas == 0:
+        message += " (unit propagation alone refutes it)"
     program = drat_trim() if second_checker else None
     if program is not None:
         external = check_with_drat_trim(program, variables, clauses, answer.proof)

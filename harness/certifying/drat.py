@@ -139,7 +139,7 @@ class _Checker:
         self.true = bytearray(size)  # true[code]: the literal is assigned true
         self.watches: list[list[int]] = [[] for _ in range(size)]
         self.clauses: list[list[int] | None] = []  # None: deleted
-        self.by_key: dict[tuple[int, ...], list[int]] = {}  # sorted codes -> live clause ids
+        self.units: dict[int, list[int]] = {}  # literal code -> its unit clauses' ids
         self.trail: list[int] = []
         self.reason: dict[int, int] = {}  # top-level literal code -> clause id that forced it
         self.head = 0
@@ -156,30 +156,32 @@ class _Checker:
             return
         number = len(self.clauses)
         self.clauses.append(codes)
-        self.by_key.setdefault(tuple(sorted(codes)), []).append(number)
         true = self.true
-        # put two literals that are not false first (top-level assignments never go away)
+        if len(codes) == 1:
+            self.units.setdefault(codes[0], []).append(number)
+        elif codes:
+            first, second = codes[0], codes[1]
+            if not (true[first] or true[first ^ 1] or true[second] or true[second ^ 1]):
+                self._watch(number)  # the usual case: two unassigned literals to watch
+                return
+        # put literals that are not false first (top-level assignments never go away)
         open_ = [c for c in codes if not true[c ^ 1]]
         if any(true[c] for c in open_):
             first = next(c for c in open_ if true[c])
-            others = [c for c in codes if c != first]
-            codes[:] = [first, *others]
+            codes[:] = [first, *(c for c in codes if c != first)]
             if len(codes) > 1:
                 self._watch(number)
             return
         if not open_:
             self.refuted = True
             return
-        rest = [c for c in codes if c not in open_]
-        codes[:] = [*open_, *rest]
+        codes[:] = [*open_, *(c for c in codes if true[c ^ 1])]
+        if len(codes) > 1:
+            self._watch(number)
         if len(open_) == 1:
-            if len(codes) > 1:
-                self._watch(number)
             self._assign(codes[0], number)
             if not self._propagate():
                 self.refuted = True
-            return
-        self._watch(number)
 
     def _watch(self, number: int) -> None:
         codes = self.clauses[number]
@@ -193,16 +195,20 @@ class _Checker:
         codes = _codes(literals)
         if codes is None:
             return True
-        live = self.by_key.get(tuple(sorted(codes)))
-        if not live:
-            return False
-        for position, number in enumerate(live):
+        wanted = set(codes)
+        # a present copy is a unit clause, or watched by two of its own literals
+        if len(codes) == 1:
+            candidates: list[int] = self.units.get(codes[0], [])
+        else:
+            candidates = [number for code in codes for number in self.watches[code]]
+        for number in candidates:
             clause = self.clauses[number]
-            assert clause is not None
-            if self.reason.get(clause[0]) != number:
-                del live[position]
-                self.clauses[number] = None  # its watches go lazily, when next visited
-                return True
+            if clause is None or len(clause) != len(wanted) or set(clause) != wanted:
+                continue
+            if self.reason.get(clause[0]) == number:
+                continue
+            self.clauses[number] = None  # its watches go lazily, when next visited
+            return True
         return False
 
     # ----- propagation -----------------------------------------------------------------------
@@ -321,8 +327,10 @@ def _code(literal: int) -> int:
 
 def _codes(literals: Sequence[int]) -> list[int] | None:
     """The clause's literal codes without repeats; None for a tautology (p and ¬p)."""
-    codes = list(dict.fromkeys(_code(literal) for literal in literals))
+    codes = [literal + literal if literal > 0 else 1 - literal - literal for literal in literals]
     present = set(codes)
-    if any(code ^ 1 in present for code in codes):
+    if len(present) != len(codes):
+        codes = list(dict.fromkeys(codes))
+    if not present.isdisjoint([code ^ 1 for code in codes]):
         return None
     return codes

@@ -9,6 +9,8 @@ from typing import Any
 
 from tabulate import tabulate
 
+from harness.certifying.certifier import HELP as CERTIFY_HELP
+from harness.certifying.certifier import Certifier
 from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.cli.output import print_json
 from harness.running.solving import Answer, Solving, add_solver_arguments, choose, format_seconds
@@ -18,6 +20,7 @@ examples:
   sudoku-bench count top95                  # verdict per puzzle: none / unique / multiple
   sudoku-bench count ................ --limit 1000 -s backtracking,propagating   # 288
   sudoku-bench count multi --json
+  sudoku-bench count top95 -s dlx --certify # each verdict proven (DRAT proof, checked)
 """
 
 VERDICTS = ("none", "unique", "multiple", "unknown")
@@ -36,6 +39,7 @@ def add_parser(subparsers: Any) -> None:
     )
     add_puzzle_arguments(parser)
     add_solver_arguments(parser, default_limit=2)
+    parser.add_argument("--certify", action="store_true", help=CERTIFY_HELP)
     parser.set_defaults(run=run)
 
 
@@ -44,11 +48,26 @@ def run(args: argparse.Namespace) -> int:
     alphabet = read_options(args).alphabet
     tally = Tally()  # not the answers themselves: a file may hold millions of puzzles
 
+    certifier = Certifier() if args.certify else None
+
     def show(answer: Answer) -> None:
+        certificate = None
+        if certifier is not None:
+            result = answer.result
+            certificate = certifier.certificate(
+                answer.entry.puzzle, result.verdict, result.solutions
+            )
         if args.json:
-            print_json(answer.record(alphabet), flush=False)
+            record = answer.record(alphabet)
+            if certifier is not None:
+                record["certified"] = certificate.outcome if certificate else None
+                record["certificate"] = certificate.record() if certificate else None
+            print_json(record, flush=False)
         else:
-            print(count_line(answer))
+            line = count_line(answer)
+            if certifier is not None:
+                line += "  " + (certificate.words() if certificate else "not certified (unknown)")
+            print(line)
         answer.report_failure()
         tally.add(answer)
 
@@ -58,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.json and len(entries) > 1:
         print()
         print(tally.table())
-    return 1 if tally.failed else 0
+    if certifier is not None:
+        print(certifier.summary(), file=sys.stderr if args.json else sys.stdout)
+    return 1 if tally.failed or (certifier is not None and certifier.failed) else 0
 
 
 def count_line(answer: Answer) -> str:

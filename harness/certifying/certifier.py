@@ -1,0 +1,110 @@
+"""Certifying the verdicts of a command's answers, one puzzle after another (`--certify`).
+
+A `Certifier` certifies each answer's verdict once per puzzle (several back-ends that agree
+share one certificate), keeps a tally of the outcomes, and says in one line how it went.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+
+from harness.certifying.certificate import (
+    CERTIFIABLE,
+    DRAT,
+    FAILED,
+    YES,
+    Certificate,
+    certify,
+)
+from harness.certifying.external import drat_trim
+from puzzles.errors import SudokuBenchError
+from puzzles.grid import Grid
+
+HELP = (
+    "prove each none / unique verdict with a DRAT proof on the puzzle's CNF, checked by this "
+    "project's own proof checker (and drat-trim where installed), and each multiple by two "
+    "grids that pass the rule checker; the exit code is 1 when a verdict fails its proof"
+)
+
+
+class Certifier:
+    """Certificates for answers, remembered for the current puzzle, and their tally."""
+
+    def __init__(self, *, second_checker: bool = True) -> None:
+        self.second_checker = second_checker and drat_trim() is not None
+        self.outcomes: Counter[str] = Counter()
+        self.proof_bytes: list[int] = []
+        self.solve_s: list[float] = []
+        self.check_s: list[float] = []
+        self.second_agreed = 0
+        self._puzzle: Grid | None = None
+        self._known: dict[tuple[str, tuple[str, ...]], Certificate] = {}
+
+    def certificate(
+        self, puzzle: Grid, verdict: str, solutions: Sequence[Grid | str]
+    ) -> Certificate | None:
+        """The certificate of `verdict` (None for `unknown`, which claims nothing); the grids
+        may be given as text lines, as a back-end's answer carries them."""
+        if verdict not in CERTIFIABLE:
+            return None
+        if puzzle is not self._puzzle:
+            self._puzzle, self._known = puzzle, {}
+        lines = tuple(grid if isinstance(grid, str) else grid.to_line() for grid in solutions)
+        # "none" needs no grid, "unique" blocks its one grid; any two good grids show
+        # "multiple", so one certified pair serves every back-end that says so
+        key = (verdict, lines[:1] if verdict == "unique" else lines[:2] if lines else ())
+        known = self._known.get(key)
+        if known is None and verdict == "multiple":
+            known = self._known.get((verdict, ()))
+        if known is not None:
+            return known
+        try:
+            grids = [Grid.from_string(line, puzzle.rules) for line in lines[:2]]
+        except SudokuBenchError as error:
+            made = Certificate(verdict, FAILED, DRAT, f"a returned grid cannot be read: {error}")
+        else:
+            made = certify(puzzle, verdict, grids, second_checker=self.second_checker)
+        self._known[key] = made
+        if verdict == "multiple" and made.outcome == YES:
+            self._known[(verdict, ())] = made
+        self._count(made)
+        return made
+
+    def _count(self, certificate: Certificate) -> None:
+        self.outcomes[certificate.outcome] += 1
+        if certificate.proof_bytes is not None and certificate.outcome == YES:
+            self.proof_bytes.append(certificate.proof_bytes)
+            self.solve_s.append(certificate.solve_s or 0.0)
+            self.check_s.append(certificate.check_s or 0.0)
+        self.second_agreed += certificate.second_checker == YES
+
+    @property
+    def failed(self) -> int:
+        """Certificates that are not `yes`: disproved or failed verdicts."""
+        return sum(n for outcome, n in self.outcomes.items() if outcome != YES)
+
+    def summary(self) -> str:
+        """One line: how many verdicts were certified, and what the proofs cost."""
+        total = sum(self.outcomes.values())
+        if not total:
+            return "certified: no verdict to certify (none / unique / multiple)"
+        parts = [f"certified {self.outcomes[YES]} of {total} distinct verdicts (puzzle, verdict)"]
+        if self.failed:
+            parts.append(
+                f"{self.outcomes['no']} disproved, {self.outcomes[FAILED]} failed"
+                " (see the lines above)"
+            )
+        if self.proof_bytes:
+            parts.append(
+                f"{len(self.proof_bytes)} DRAT proofs: median {statistics.median(self.proof_bytes):.0f}"
+                f" bytes, solve {statistics.median(self.solve_s):.3f} s, check "
+                f"{statistics.median(self.check_s):.3f} s (max {max(self.check_s):.3f} s)"
+            )
+            parts.append(
+                f"drat-trim agreed on {self.second_agreed}"
+                if self.second_checker
+                else "no second checker (drat-trim is not installed)"
+            )
+        return "; ".join(parts)
