@@ -10,6 +10,7 @@ import pytest
 
 from harness.certifying import FAILED, NO, YES, ProofError, certify, check_drat, parse_drat
 from harness.certifying import certificate as certificate_module
+from harness.certifying.certifier import InOrder
 from harness.certifying.drat import check_steps
 from harness.certifying.external import check_with_drat_trim, drat_trim
 from harness.certifying.proving import SolverAnswer, solve_with_proof
@@ -279,3 +280,22 @@ def test_check_certify_exits_non_zero_when_a_proof_is_rejected(
     assert code == 1
     out = capsys.readouterr().out
     assert "arg1: dlx's unique: CERTIFICATION FAILED (proof rejected" in out
+
+
+def test_in_order_runs_jobs_in_order_and_hands_back_the_first_error() -> None:
+    done: list[int] = []
+    in_order = InOrder()
+    for number in range(50):
+        in_order.submit(lambda number=number: done.append(number))  # type: ignore[misc]
+    in_order.close()
+    assert done == list(range(50))
+
+    def fail() -> None:
+        raise ProofError("the first")
+
+    failing = InOrder()
+    failing.submit(fail)
+    failing.submit(lambda: done.append(-1))
+    with pytest.raises(ProofError, match="the first"):
+        failing.close()
+    assert -1 not in done

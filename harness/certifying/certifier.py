@@ -2,13 +2,17 @@
 
 A `Certifier` certifies each answer's verdict once per puzzle (several back-ends that agree
 share one certificate), keeps a tally of the outcomes, and says in one line how it went.
+`InOrder` runs the certification beside the worker pool, so that the pool's loop, which times
+the back-ends and kills the late ones, is never held up by a proof being checked.
 """
 
 from __future__ import annotations
 
+import queue
 import statistics
+import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from harness.certifying.certificate import (
     CERTIFIABLE,
@@ -108,3 +112,35 @@ class Certifier:
                 else "no second checker (drat-trim is not installed)"
             )
         return "; ".join(parts)
+
+
+class InOrder:
+    """Jobs run one after another, in the order given, in one background thread.
+
+    The first exception a job raises stops the later jobs and is raised again by `close`.
+    The thread is a daemon: an interrupted command does not wait for it."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._work, name="certify", daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        self._jobs.put(job)
+
+    def close(self) -> None:
+        """Wait for every job given so far; raise the first error one of them raised."""
+        self._jobs.put(None)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            if self._error is not None:
+                continue
+            try:
+                job()
+            except BaseException as error:  # handed to the caller by `close`
+                self._error = error

@@ -37,13 +37,13 @@ class SolverAnswer:
 
 def solve_with_proof(clauses: Sequence[Sequence[int]], solver: str = PROVER) -> SolverAnswer:
     """Solve `clauses` with a fresh proof-logging solver: the model, or the DRAT proof."""
-    started = time.process_time()
+    started = time.thread_time()
     with PySatSolver(name=solver, with_proof=True, bootstrap_with=clauses) as engine:
         satisfiable = engine.solve()
         if satisfiable:
-            return SolverAnswer(tuple(engine.get_model() or ()), (), time.process_time() - started)
+            return SolverAnswer(tuple(engine.get_model() or ()), (), time.thread_time() - started)
         proof = tuple(engine.get_proof() or ())
-    return SolverAnswer(None, proof, time.process_time() - started)
+    return SolverAnswer(None, proof, time.thread_time() - started)
 
 
 def find_model(clauses: Sequence[Sequence[int]], solver: str = PROVER) -> tuple[int, ...] | None:

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from tabulate import tabulate
 
 from harness.certifying.certifier import HELP as CERTIFY_HELP
-from harness.certifying.certifier import Certifier
+from harness.certifying.certifier import Certifier, InOrder
 from harness.cli.arguments import add_task_arguments
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import json_line
@@ -73,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
     outcomes: dict[int, list[Outcome]] = defaultdict(list)  # by the puzzle's place in `entries`
     tally = Tally({name: Counter() for name in order})
     certifier = Certifier() if args.certify else None
+    # proofs are made and checked beside the pool, never holding up its clock
+    in_order = InOrder() if certifier is not None else None
     out = sys.stderr if args.json else sys.stdout  # keep stdout pure JSON Lines under --json
     with (
         TaskProgress(len(tasks), "check", enabled=not args.quiet) as bar,
@@ -85,10 +87,18 @@ def run(args: argparse.Namespace) -> int:
             bar.done(outcome)
             if len(outcomes[number]) == len(chosen):  # the puzzle is complete: report it now
                 found = sorted(outcomes.pop(number), key=lambda o: order.index(o.task.solver))
-                _report_puzzle(entries[number], found, tally, args.json, out, bar, certifier)
+                entry = entries[number]
+                if in_order is None:
+                    _report_puzzle(entry, found, tally, args.json, out, bar)
+                else:
+                    in_order.submit(
+                        lambda: _report_puzzle(entry, found, tally, args.json, out, bar, certifier)
+                    )
 
         try:
             pool.run(tasks, finished, bar.tick)
+            if in_order is not None:
+                in_order.close()
         except KeyboardInterrupt:  # what was checked so far is worth its summary
             bar.progress.stop()
             _summary(tally, len(entries), out, stopped=True)

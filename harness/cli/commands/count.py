@@ -10,7 +10,7 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.certifying.certifier import HELP as CERTIFY_HELP
-from harness.certifying.certifier import Certifier
+from harness.certifying.certifier import Certifier, InOrder
 from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.cli.output import print_json
 from harness.running.solving import Answer, Solving, add_solver_arguments, choose, format_seconds
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
     certifier = Certifier() if args.certify else None
 
-    def show(answer: Answer) -> None:
+    def emit(answer: Answer) -> None:
         certificate = None
         if certifier is not None:
             result = answer.result
@@ -71,9 +71,21 @@ def run(args: argparse.Namespace) -> int:
         answer.report_failure()
         tally.add(answer)
 
+    # proofs are made and checked beside the solving, never holding up the pool's clock
+    in_order = InOrder() if certifier is not None else None
+
+    def show(answer: Answer) -> None:
+        if in_order is None:
+            emit(answer)
+        else:
+            in_order.submit(lambda: emit(answer))
+
     with Solving(backends, limit=args.limit, timeout=args.timeout) as solving:
         entries = read_inputs(args)  # while the worker builds the solvers
         solving.run(entries, show, after_answers=sys.stdout.flush)
+    if in_order is not None:
+        in_order.close()
+        sys.stdout.flush()
     if not args.json and len(entries) > 1:
         print()
         print(tally.table())
