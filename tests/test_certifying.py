@@ -20,7 +20,7 @@ from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.grid import Grid
 from reductions.cnf import CnfReduction
-from tests.cli_contract import CERTIFICATE, CERTIFIED, SOLVE
+from tests.cli_contract import CERTIFICATE, CERTIFIED, CHECK, SOLVE
 
 # A small unsatisfiable formula whose proof opens with a lemma that is RAT but not RUP, and
 # whose deletions remove the clauses that lemma resolves with.
@@ -252,8 +252,11 @@ def test_count_certify_words_and_unknown(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_check_certify_passes_true_verdicts(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["check", "--quiet", FOUR_UNIQUE, UNSOLVABLE, "-s", "dlx,sat", "--certify"])
-    assert code == 0
+    assert code == 0  # two back-ends per puzzle, one certificate per puzzle and verdict
     assert "certified 2 of 2 distinct verdicts" in capsys.readouterr().out
+    assert main(["check", "--quiet", FOUR_UNIQUE, "-s", "dlx", "--certify", "--json"]) == 0
+    (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert set(record) == CHECK | CERTIFIED and record["certified"] == "yes"
 
 
 def test_check_certify_exits_non_zero_on_a_disproved_verdict(
