@@ -21,10 +21,10 @@ from typing import Any
 
 from harness.certifying.drat import ProofError, check_drat
 from harness.certifying.external import check_with_drat_trim, drat_trim
-from harness.certifying.proving import PROVER, find_model, solve_with_proof
+from harness.certifying.proving import PROVER, SolverAnswer, solve_with_proof
 from puzzles.checker import solution_problems
 from puzzles.grid import Grid
-from reductions.cnf import Clause, CnfReduction
+from reductions.cnf import Clause, CnfData, CnfReduction
 
 YES, NO, FAILED = "yes", "no", "failed"
 OUTCOMES = (YES, NO, FAILED)
@@ -129,10 +129,10 @@ def certify(
                 "the solution given breaks the rules: "
                 + "; ".join(solution_problems(puzzle, solutions[0])),
             )
-        model = find_model(clauses)
-        if model is None:
-            return Certificate(verdict, NO, DRAT, "the SAT solver finds no solution at all")
-        found = reduction.invert(model, data)
+        answer = solve_with_proof(clauses)
+        if answer.model is None:
+            return _refuted(verdict, DRAT, clauses, answer, "the puzzle has no solution")
+        found = reduction.invert(answer.model, data)
         problems = solution_problems(puzzle, found)
         if problems:
             return _encoding_disagrees(verdict, found, problems)
@@ -149,7 +149,7 @@ def _prove(
     verdict: str,
     puzzle: Grid,
     reduction: CnfReduction,
-    data: Any,
+    data: CnfData,
     variables: int,
     clauses: list[Clause],
     second_checker: bool,
@@ -189,11 +189,14 @@ def _prove(
         external = check_with_drat_trim(program, variables, clauses, answer.proof)
         second = YES if external.verified else NO
         second_s = external.check_s
-        if not external.verified:
-            message += f"; drat-trim says: {external.message}"
+        if not external.verified:  # two checkers disagree: no certificate
+            message = (
+                "this project's checker accepts the proof, but drat-trim rejects it: "
+                + external.message
+            )
     return Certificate(
         verdict,
-        YES,
+        YES if second != NO else FAILED,
         DRAT,
         message,
         answer.proof_bytes,
@@ -209,7 +212,7 @@ def _prove(
 def _certify_multiple(
     puzzle: Grid,
     reduction: CnfReduction,
-    data: Any,
+    data: CnfData,
     clauses: list[Clause],
     good: list[Grid],
 ) -> Certificate:
@@ -217,10 +220,11 @@ def _certify_multiple(
     found = list(good[:2])
     while len(found) < 2:
         blocks = [reduction.blocking_clause(data, grid) for grid in found]
-        model = find_model([*clauses, *blocks])
-        if model is None:
-            return _refuted_multiple([*clauses, *blocks], len(found))
-        grid = reduction.invert(model, data)
+        answer = solve_with_proof([*clauses, *blocks])
+        if answer.model is None:
+            fact = "the puzzle has only one solution" if found else "the puzzle has no solution"
+            return _refuted("multiple", GRIDS, [*clauses, *blocks], answer, fact)
+        grid = reduction.invert(answer.model, data)
         problems = solution_problems(puzzle, grid)
         if problems:
             return _encoding_disagrees("multiple", grid, problems)
@@ -228,25 +232,21 @@ def _certify_multiple(
     return Certificate("multiple", YES, GRIDS, "two distinct grids pass the rule checker")
 
 
-def _refuted_multiple(clauses: list[Clause], found: int) -> Certificate:
-    """No grid beyond the `found` ones: "multiple" is disproved when a checked proof says so."""
-    answer = solve_with_proof(clauses)
+def _refuted(
+    verdict: str, method: str, clauses: list[Clause], answer: SolverAnswer, fact: str
+) -> Certificate:
+    """The verdict is disproved by `fact` ("no other solution"), when the solver's proof of
+    it passes the checker; else the certification failed."""
     started = time.thread_time()
     try:
         report = check_drat(clauses, answer.proof)
     except ProofError as error:
-        return Certificate(
-            "multiple",
-            FAILED,
-            GRIDS,
-            f"only {found} solution found, and {error}",
-            prover=PROVER,
-        )
+        return Certificate(verdict, FAILED, method, f"{fact}, the solver says, but {error}")
     return Certificate(
-        "multiple",
+        verdict,
         NO,
-        GRIDS,
-        f"the puzzle has only {found} solution: a checked DRAT proof shows no other",
+        method,
+        f"{fact}: a checked DRAT proof shows it",
         answer.proof_bytes,
         report.lemmas,
         answer.solve_s,
