@@ -195,7 +195,7 @@ def main() -> int:
         "check s med/max",
         "check/solve",
         "certify s med/max",
-        "drat-trim",
+        "drat-trim (wall s) med/max",
     ]
     print(tabulate(rows, headers=headers, tablefmt="github"))
     print(
