@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -302,3 +303,12 @@ def test_in_order_runs_jobs_in_order_and_hands_back_the_first_error() -> None:
     with pytest.raises(ProofError, match="the first"):
         failing.close()
     assert -1 not in done
+
+
+def test_without_pysat_certify_is_refused_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "pysat.solvers", None)  # importing it raises ImportError
+    assert main(["count", FOUR_UNIQUE, "-s", "dlx", "--certify"]) != 0
+    error = capsys.readouterr().err
+    assert "--certify needs python-sat" in error and "Traceback" not in error

@@ -23,6 +23,7 @@ from harness.certifying.certificate import (
     certify,
 )
 from harness.certifying.external import drat_trim
+from harness.certifying.proving import pysat_solver
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 
@@ -37,6 +38,7 @@ class Certifier:
     """Certificates for answers, remembered for the current puzzle, and their tally."""
 
     def __init__(self, *, second_checker: bool = True) -> None:
+        pysat_solver()  # a missing PySAT is said before any puzzle is solved
         self.second_checker = second_checker and drat_trim() is not None
         self.outcomes: Counter[str] = Counter()
         self.proof_bytes: list[int] = []

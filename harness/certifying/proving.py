@@ -11,10 +11,28 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from pysat.solvers import Solver as PySatSolver
+from puzzles.errors import SudokuBenchError
 
 PROVER = "cadical195"  # CaDiCaL 1.9.5, the newest CaDiCaL this PySAT ships
+
+
+class ProverUnavailable(SudokuBenchError):
+    """PySAT, which runs the proof-producing solver, is not installed."""
+
+
+def pysat_solver() -> Any:
+    """PySAT's `Solver` class, imported when first needed: PySAT is an optional extra, and
+    commands that certify nothing must not need it."""
+    try:
+        from pysat.solvers import Solver
+    except ImportError:
+        raise ProverUnavailable(
+            "--certify needs python-sat (CaDiCaL writes the proofs): "
+            "pip install 'sudoku-bench[sat]'"
+        ) from None
+    return Solver
 
 
 @dataclass(frozen=True)
@@ -37,8 +55,9 @@ class SolverAnswer:
 
 def solve_with_proof(clauses: Sequence[Sequence[int]], solver: str = PROVER) -> SolverAnswer:
     """Solve `clauses` with a fresh proof-logging solver: the model, or the DRAT proof."""
+    engine_class = pysat_solver()
     started = time.thread_time()
-    with PySatSolver(name=solver, with_proof=True, bootstrap_with=clauses) as engine:
+    with engine_class(name=solver, with_proof=True, bootstrap_with=clauses) as engine:
         satisfiable = engine.solve()
         if satisfiable:
             return SolverAnswer(tuple(engine.get_model() or ()), (), time.thread_time() - started)
@@ -49,7 +68,7 @@ def solve_with_proof(clauses: Sequence[Sequence[int]], solver: str = PROVER) -> 
 def find_model(clauses: Sequence[Sequence[int]], solver: str = PROVER) -> tuple[int, ...] | None:
     """A model of `clauses`, or None when the solver finds none (no proof asked: the caller
     only trusts a model after checking it)."""
-    with PySatSolver(name=solver, bootstrap_with=clauses) as engine:
+    with pysat_solver()(name=solver, bootstrap_with=clauses) as engine:
         return tuple(engine.get_model() or ()) if engine.solve() else None
 
 
