@@ -116,6 +116,13 @@ def test_a_real_proof_is_accepted_and_a_corrupted_one_rejected() -> None:
         check_steps(clauses, corrupted)
 
 
+def test_a_check_past_its_timeout_fails_saying_so() -> None:
+    _, clauses, _ = _unique_formula("top95")
+    answer = solve_with_proof(clauses)
+    with pytest.raises(ProofError, match=r"proof not checked within 1e-09 s \(loading clause"):
+        check_drat(clauses, answer.proof, timeout=1e-9)
+
+
 def test_dropping_the_last_lemmas_of_a_real_proof_is_rejected() -> None:
     _, clauses, _ = _unique_formula("top95")
     answer = solve_with_proof(clauses)

@@ -102,11 +102,13 @@ def certify(
     solutions: Sequence[Grid] = (),
     *,
     second_checker: bool = True,
+    check_timeout: float | None = None,
 ) -> Certificate:
     """Certify `verdict` ("none", "unique" or "multiple") on `puzzle`, given the solutions a
     back-end returned (for "unique" its solution; for "multiple" up to two; none needed: the
     SAT solver finds what is missing). `second_checker=False` skips drat-trim even where it
-    is installed. Raises ValueError for a verdict that claims nothing ("unknown")."""
+    is installed; `check_timeout` bounds each proof check in seconds (past it the certificate
+    is `failed`). Raises ValueError for a verdict that claims nothing ("unknown")."""
     if verdict not in CERTIFIABLE:
         raise ValueError(f"only {', '.join(CERTIFIABLE)} can be certified, not {verdict!r}")
     reduction = CnfReduction(givens="units", encoding="extended")
@@ -114,11 +116,13 @@ def certify(
     clauses = list(cnf.clauses)
     good = _checked_distinct(puzzle, solutions)
     if verdict == "multiple":
-        return _certify_multiple(puzzle, reduction, data, clauses, good)
+        return _certify_multiple(puzzle, reduction, data, clauses, good, check_timeout)
     if verdict == "none":
         if good:
             return _disproved(verdict, DRAT, good[0], "a back-end's grid solves it")
-        return _prove(verdict, puzzle, reduction, data, cnf.variables, clauses, second_checker)
+        return _prove(
+            verdict, puzzle, reduction, data, cnf.variables, clauses, second_checker, check_timeout
+        )
     # unique
     if not good:
         if solutions:
@@ -131,7 +135,9 @@ def certify(
             )
         answer = solve_with_proof(clauses)
         if answer.model is None:
-            return _refuted(verdict, DRAT, clauses, answer, "the puzzle has no solution")
+            return _refuted(
+                verdict, DRAT, clauses, answer, "the puzzle has no solution", check_timeout
+            )
         found = reduction.invert(answer.model, data)
         problems = solution_problems(puzzle, found)
         if problems:
@@ -141,7 +147,14 @@ def certify(
         return _disproved(verdict, DRAT, good[1], "two distinct solutions were given")
     blocking = reduction.blocking_clause(data, good[0])
     return _prove(
-        verdict, puzzle, reduction, data, cnf.variables, [*clauses, blocking], second_checker
+        verdict,
+        puzzle,
+        reduction,
+        data,
+        cnf.variables,
+        [*clauses, blocking],
+        second_checker,
+        check_timeout,
     )
 
 
@@ -153,6 +166,7 @@ def _prove(
     variables: int,
     clauses: list[Clause],
     second_checker: bool,
+    timeout: float | None,
 ) -> Certificate:
     """Ask for a DRAT proof that `clauses` have no model, and check it."""
     answer = solve_with_proof(clauses)
@@ -165,7 +179,7 @@ def _prove(
         return _disproved(verdict, DRAT, found, f"the SAT solver finds {what}")
     started = time.thread_time()
     try:
-        report = check_drat(clauses, answer.proof)
+        report = check_drat(clauses, answer.proof, timeout)
     except ProofError as error:
         return Certificate(
             verdict,
@@ -215,6 +229,7 @@ def _certify_multiple(
     data: CnfData,
     clauses: list[Clause],
     good: list[Grid],
+    timeout: float | None,
 ) -> Certificate:
     """Two distinct grids that pass the rule checker; the SAT solver finds the missing ones."""
     found = list(good[:2])
@@ -223,7 +238,7 @@ def _certify_multiple(
         answer = solve_with_proof([*clauses, *blocks])
         if answer.model is None:
             fact = "the puzzle has only one solution" if found else "the puzzle has no solution"
-            return _refuted("multiple", GRIDS, [*clauses, *blocks], answer, fact)
+            return _refuted("multiple", GRIDS, [*clauses, *blocks], answer, fact, timeout)
         grid = reduction.invert(answer.model, data)
         problems = solution_problems(puzzle, grid)
         if problems:
@@ -233,13 +248,18 @@ def _certify_multiple(
 
 
 def _refuted(
-    verdict: str, method: str, clauses: list[Clause], answer: SolverAnswer, fact: str
+    verdict: str,
+    method: str,
+    clauses: list[Clause],
+    answer: SolverAnswer,
+    fact: str,
+    timeout: float | None,
 ) -> Certificate:
     """The verdict is disproved by `fact` ("no other solution"), when the solver's proof of
     it passes the checker; else the certification failed."""
     started = time.thread_time()
     try:
-        report = check_drat(clauses, answer.proof)
+        report = check_drat(clauses, answer.proof, timeout)
     except ProofError as error:
         return Certificate(verdict, FAILED, method, f"{fact}, the solver says, but {error}")
     return Certificate(

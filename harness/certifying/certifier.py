@@ -30,15 +30,17 @@ from puzzles.grid import Grid
 HELP = (
     "prove each none / unique verdict with a DRAT proof on the puzzle's CNF, checked by this "
     "project's own proof checker (and drat-trim where installed), and each multiple by two "
-    "grids that pass the rule checker; the exit code is 1 when a verdict fails its proof"
+    "grids that pass the rule checker; the exit code is 1 when a verdict fails its proof; "
+    "--timeout also bounds each proof's check"
 )
 
 
 class Certifier:
     """Certificates for answers, remembered for the current puzzle, and their tally."""
 
-    def __init__(self, *, second_checker: bool = True) -> None:
+    def __init__(self, *, second_checker: bool = True, check_timeout: float | None = None) -> None:
         pysat_solver()  # a missing PySAT is said before any puzzle is solved
+        self.check_timeout = check_timeout
         self.second_checker = second_checker and drat_trim() is not None
         self.outcomes: Counter[str] = Counter()
         self.proof_bytes: list[int] = []
@@ -71,7 +73,13 @@ class Certifier:
         except SudokuBenchError as error:
             made = Certificate(verdict, FAILED, DRAT, f"a returned grid cannot be read: {error}")
         else:
-            made = certify(puzzle, verdict, grids, second_checker=self.second_checker)
+            made = certify(
+                puzzle,
+                verdict,
+                grids,
+                second_checker=self.second_checker,
+                check_timeout=self.check_timeout,
+            )
         self._known[key] = made
         if verdict == "multiple" and made.outcome == YES:
             self._known[(verdict, ())] = made

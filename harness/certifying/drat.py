@@ -26,6 +26,8 @@ negation is `code ^ 1`.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -84,28 +86,38 @@ def parse_drat(lines: Iterable[str]) -> list[ProofStep]:
     return steps
 
 
-def check_drat(clauses: Iterable[Sequence[int]], proof: Iterable[str]) -> DratReport:
+def check_drat(
+    clauses: Iterable[Sequence[int]], proof: Iterable[str], timeout: float | None = None
+) -> DratReport:
     """Check a DRAT proof (text lines) that `clauses` are unsatisfiable.
 
     Returns what was checked; raises `ProofError` naming the first lemma that is neither RUP
-    nor RAT, or saying that the proof never derives the empty clause."""
-    return check_steps(clauses, parse_drat(proof))
+    nor RAT, saying that the proof never derives the empty clause, or that the check took
+    longer than `timeout` seconds (None: no limit)."""
+    return check_steps(clauses, parse_drat(proof), timeout)
 
 
-def check_steps(clauses: Iterable[Sequence[int]], steps: Sequence[ProofStep]) -> DratReport:
+def check_steps(
+    clauses: Iterable[Sequence[int]], steps: Sequence[ProofStep], timeout: float | None = None
+) -> DratReport:
     """`check_drat` on steps already parsed."""
+    deadline = math.inf if timeout is None else time.monotonic() + timeout
     formula = [tuple(clause) for clause in clauses]
     variables = max(
         (abs(literal) for clause in (*formula, *(s.clause for s in steps)) for literal in clause),
         default=0,
     )
     checker = _Checker(variables)
-    for clause in formula:
+    for number, clause in enumerate(formula):
+        if number % CLOCK_EVERY == 0:
+            _in_time(deadline, timeout, f"loading clause {number + 1} of {len(formula)}")
         checker.add(clause)
         if checker.refuted:
             return DratReport(0, 0, 0, 0, 0, 0)
     lemmas = rup = rat = deletions = ignored = 0
-    for step in steps:
+    for number, step in enumerate(steps):
+        if number % CLOCK_EVERY == 0:
+            _in_time(deadline, timeout, f"at proof line {step.line} of {steps[-1].line}")
         if step.deletion:
             if checker.delete(step.clause):
                 deletions += 1
@@ -129,6 +141,14 @@ def check_steps(clauses: Iterable[Sequence[int]], steps: Sequence[ProofStep]) ->
         f"proof rejected: its {lemmas} lemmas never derive the empty clause "
         "(unit propagation on the final clauses finds no conflict)"
     )
+
+
+CLOCK_EVERY = 4096  # clauses or steps between two looks at the clock
+
+
+def _in_time(deadline: float, timeout: float | None, where: str) -> None:
+    if time.monotonic() > deadline:
+        raise ProofError(f"proof not checked within {timeout:g} s ({where})")
 
 
 class _Checker:

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     order = [b.name for b in chosen]
     outcomes: dict[int, list[Outcome]] = defaultdict(list)  # by the puzzle's place in `entries`
     tally = Tally({name: Counter() for name in order})
-    certifier = Certifier() if args.certify else None
+    certifier = Certifier(check_timeout=settings.timeout) if args.certify else None
     # proofs are made and checked beside the pool, never holding up its clock
     in_order = InOrder() if certifier is not None else None
     out = sys.stderr if args.json else sys.stdout  # keep stdout pure JSON Lines under --json

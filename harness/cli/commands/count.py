@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     alphabet = read_options(args).alphabet
     tally = Tally()  # not the answers themselves: a file may hold millions of puzzles
 
-    certifier = Certifier() if args.certify else None
+    certifier = Certifier(check_timeout=args.timeout) if args.certify else None
 
     def emit(answer: Answer) -> None:
         certificate = None
