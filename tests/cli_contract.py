@@ -40,6 +40,23 @@ RESULT = frozenset(
     }
 )
 SOLVE = RESULT | {"verified"}  # count too
+# `count --certify` and `check --certify` add these to every record; `certificate` is an object
+CERTIFIED = frozenset({"certified", "certificate"})
+CERTIFICATE = frozenset(
+    {
+        "outcome",
+        "verdict",
+        "method",
+        "proof_bytes",
+        "lemmas",
+        "solve_s",
+        "check_s",
+        "second_checker",
+        "second_check_s",
+        "prover",
+        "message",
+    }
+)
 CHECK = RESULT | {"collection", "repeat", "total_s", "harness_status", "agrees"}
 BENCH = RESULT | {"run", "task", "collection", "repeat", "total_s", "harness_status", "host"}
 # `bench --plan --json`: one object, with one estimate per back-end and collection
@@ -378,6 +395,8 @@ STORE_TABLES = {
 DOCUMENTED: dict[str, frozenset[str]] = {
     "solve and count --json": SOLVE,
     "check --json": CHECK,
+    "count and check --certify --json": CERTIFIED,
+    "count and check --certify --json certificate": CERTIFICATE,
     "bench --json": BENCH,
     "bench --plan --json": PLAN,
     "bench --plan --json estimates": PLAN_ESTIMATE,

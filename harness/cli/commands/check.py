@@ -12,6 +12,8 @@ from typing import Any, TextIO
 from tabulate import tabulate
 
 from harness import defaults
+from harness.certifying.certifier import HELP as CERTIFY_HELP
+from harness.certifying.certifier import Certifier, InOrder
 from harness.cli.arguments import add_task_arguments
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import json_line
@@ -24,7 +26,7 @@ from harness.running.runner import Pool
 from harness.running.tasks import plan
 from harness.running.worker import Settings
 from puzzles.formats import PuzzleEntry
-from solvers.base import Status
+from solvers.base import Status, Verdict
 
 # Summary columns: the verdicts, then what kept a back-end from one, then what is wrong.
 COLUMNS = ("none", "unique", "multiple", "unknown", "gave_up", "timeout", "error", "unsupported")
@@ -54,6 +56,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--json", action="store_true", help="one JSON object per puzzle per back-end"
     )
+    parser.add_argument("--certify", action="store_true", help=CERTIFY_HELP)
     parser.set_defaults(run=run)
 
 
@@ -70,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
     order = [b.name for b in chosen]
     outcomes: dict[int, list[Outcome]] = defaultdict(list)  # by the puzzle's place in `entries`
     tally = Tally({name: Counter() for name in order})
+    certifier = Certifier(check_timeout=settings.timeout) if args.certify else None
+    # proofs are made and checked beside the pool, never holding up its clock
+    in_order = InOrder() if certifier is not None else None
     out = sys.stderr if args.json else sys.stdout  # keep stdout pure JSON Lines under --json
     with (
         TaskProgress(len(tasks), "check", enabled=not args.quiet) as bar,
@@ -82,16 +88,26 @@ def run(args: argparse.Namespace) -> int:
             bar.done(outcome)
             if len(outcomes[number]) == len(chosen):  # the puzzle is complete: report it now
                 found = sorted(outcomes.pop(number), key=lambda o: order.index(o.task.solver))
-                _report_puzzle(entries[number], found, tally, args.json, out, bar)
+                entry = entries[number]
+                if in_order is None:
+                    _report_puzzle(entry, found, tally, args.json, out, bar)
+                else:
+                    in_order.submit(
+                        lambda: _report_puzzle(entry, found, tally, args.json, out, bar, certifier)
+                    )
 
         try:
             pool.run(tasks, finished, bar.tick)
+            if in_order is not None:
+                in_order.close()
         except KeyboardInterrupt:  # what was checked so far is worth its summary
             bar.progress.stop()
             _summary(tally, len(entries), out, stopped=True)
             raise
     _summary(tally, len(entries), out)
-    if tally.failures:
+    if certifier is not None:
+        print(certifier.summary(), file=out)
+    if tally.failures or (certifier is not None and certifier.failed):
         return 1
     return NOTHING_VERIFIED if not tally.verified else 0
 
@@ -113,8 +129,16 @@ def _report_puzzle(
     as_json: bool,
     out: TextIO,
     bar: TaskProgress,
+    certifier: Certifier | None = None,
 ) -> None:
     verdict = check_puzzle(entry.puzzle, answers_of(found), entry.solution)
+    certificates = {
+        outcome.task.solver: certifier.certificate(
+            entry.puzzle, Verdict(outcome.verdict).value, outcome.solutions
+        )
+        for outcome in found
+        if certifier is not None and outcome.answered
+    }
     tally.puzzles += 1
     tally.failures += not verdict.ok
     blamed = verdict.blamed()
@@ -122,9 +146,18 @@ def _report_puzzle(
     _tally(tally.counts, found, verdict)
     for line in _lines(entry, found, verdict):
         bar.write_line(line, out)
+    for solver, certificate in certificates.items():
+        if certificate is not None and not certificate.certified:
+            bar.write_line(
+                f"{entry.id}: {solver}'s {certificate.verdict}: " + certificate.words(), out
+            )
     if as_json:
         for outcome in found:
             record = outcome_record(outcome, agrees=outcome.task.solver not in blamed)
+            if certifier is not None:
+                certificate = certificates.get(outcome.task.solver)
+                record["certified"] = certificate.outcome if certificate else None
+                record["certificate"] = certificate.record() if certificate else None
             bar.write_line(json_line(record), sys.stdout)
 
 

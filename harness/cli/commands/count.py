@@ -10,6 +10,8 @@ from typing import Any
 from tabulate import tabulate
 
 from harness import defaults
+from harness.certifying.certifier import HELP as CERTIFY_HELP
+from harness.certifying.certifier import Certifier, InOrder
 from harness.cli.arguments import add_solver_arguments
 from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
 from harness.cli.output import print_json
@@ -20,6 +22,7 @@ examples:
   sudoku-bench count top95                  # verdict per puzzle: none / unique / multiple
   sudoku-bench count ................ --limit 1000 -s backtracking,propagating   # 288
   sudoku-bench count multi --json
+  sudoku-bench count top95 -s dlx --certify # each verdict proven (DRAT proof, checked)
 """
 
 VERDICTS = ("none", "unique", "multiple", "unknown")
@@ -38,6 +41,7 @@ def add_parser(subparsers: Any) -> None:
     )
     add_puzzle_arguments(parser)
     add_solver_arguments(parser, default_limit=defaults.COUNT_LIMIT)
+    parser.add_argument("--certify", action="store_true", help=CERTIFY_HELP)
     parser.set_defaults(run=run)
 
 
@@ -46,21 +50,50 @@ def run(args: argparse.Namespace) -> int:
     alphabet = read_options(args).alphabet
     tally = Tally()  # not the answers themselves: a file may hold millions of puzzles
 
-    def show(answer: Answer) -> None:
+    certifier = Certifier(check_timeout=args.timeout) if args.certify else None
+
+    def emit(answer: Answer) -> None:
+        certificate = None
+        if certifier is not None:
+            result = answer.result
+            certificate = certifier.certificate(
+                answer.entry.puzzle, result.verdict, result.solutions
+            )
         if args.json:
-            print_json(answer.record(alphabet), flush=False)
+            record = answer.record(alphabet)
+            if certifier is not None:
+                record["certified"] = certificate.outcome if certificate else None
+                record["certificate"] = certificate.record() if certificate else None
+            print_json(record, flush=False)
         else:
-            print(count_line(answer))
+            line = count_line(answer)
+            if certifier is not None:
+                line += "  " + (certificate.words() if certificate else "not certified (unknown)")
+            print(line)
         answer.report_failure()
         tally.add(answer)
+
+    # proofs are made and checked beside the solving, never holding up the pool's clock
+    in_order = InOrder() if certifier is not None else None
+
+    def show(answer: Answer) -> None:
+        if in_order is None:
+            emit(answer)
+        else:
+            in_order.submit(lambda: emit(answer))
 
     with Solving(backends, limit=args.limit, timeout=args.timeout) as solving:
         entries = read_inputs(args)  # while the worker builds the solvers
         solving.run(entries, show, after_answers=sys.stdout.flush)
+    if in_order is not None:
+        in_order.close()
+        sys.stdout.flush()
     if not args.json and len(entries) > 1:
         print()
         print(tally.table())
-    return 1 if tally.failed else 0
+    if certifier is not None:
+        print(certifier.summary(), file=sys.stderr if args.json else sys.stdout)
+    return 1 if tally.failed or (certifier is not None and certifier.failed) else 0
 
 
 def count_line(answer: Answer) -> str:
