@@ -18,6 +18,7 @@ def documentation() -> str:
     pages = [README, *sorted((ROOT / "docs").rglob("*.md"))]
     return "\n\n".join(page.read_text(encoding="utf-8") for page in pages)
 
+
 # `harness.cli.output.result_record`: every result-printing command
 RESULT = frozenset(
     {
@@ -106,6 +107,28 @@ FACTS4X4 = frozenset(
     {"grids", "classes", "class_sizes", "by_givens", "minimum_givens", "counted_by", "counted"}
 )
 FACTS4X4_BY_GIVENS = frozenset({"givens", "puzzles", "unique"})
+FACTS = frozenset(
+    {
+        "size",
+        "box",
+        "grids",
+        "first_row_fixed",
+        "relabellings",
+        "classes",
+        "class_sizes",
+        "burnside",
+        "minimum_clues",
+        "none_below",
+        "example",
+        "cpu_s",
+    }
+)
+FACTS_BURNSIDE = frozenset(
+    {"cell_maps", "group_order", "fixed_total", "maps_fixing_some_grid", "classes"}
+)
+FACTS_PROOF = frozenset({"grid", "clues", "unavoidable_sets", "added_sets", "nodes", "checked"})
+FACTS_EXAMPLE = FACTS_PROOF | {"puzzle", "checked_by", "solutions"}
+FACTS_CPU = frozenset({"grids", "classes", "burnside", "minimum_clues"})
 
 REDUCE = {
     "exact-cover": frozenset(
@@ -376,6 +399,11 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "generate --json": GENERATE,
     "facts4x4 --json": FACTS4X4,
     "facts4x4 --json by_givens": FACTS4X4_BY_GIVENS,
+    "facts --json": FACTS,
+    "facts --json burnside": FACTS_BURNSIDE,
+    "facts --json none_below": FACTS_PROOF,
+    "facts --json example": FACTS_EXAMPLE,
+    "facts --json cpu_s": FACTS_CPU,
     **{f"reduce --to {target} --json": keys for target, keys in REDUCE.items()},
     "reduce --to exact-cover before/after": MATRIX_SIZE,
     "compare --json": COMPARE,
