@@ -129,6 +129,18 @@ FACTS_BURNSIDE = frozenset(
 FACTS_PROOF = frozenset({"grid", "clues", "unavoidable_sets", "added_sets", "nodes", "checked"})
 FACTS_EXAMPLE = FACTS_PROOF | {"puzzle", "checked_by", "solutions"}
 FACTS_CPU = frozenset({"grids", "classes", "burnside", "minimum_clues"})
+FACTS_BANDS = frozenset(
+    {
+        "size",
+        "normalised_bands",
+        "band_orbits",
+        "band_classes",
+        "class_sizes",
+        "class_completions",
+        "grids",
+        "cpu_s",
+    }
+)
 
 REDUCE = {
     "exact-cover": frozenset(
@@ -404,6 +416,7 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "facts --json none_below": FACTS_PROOF,
     "facts --json example": FACTS_EXAMPLE,
     "facts --json cpu_s": FACTS_CPU,
+    "facts --bands --json": FACTS_BANDS,
     **{f"reduce --to {target} --json": keys for target, keys in REDUCE.items()},
     "reduce --to exact-cover before/after": MATRIX_SIZE,
     "compare --json": COMPARE,

@@ -66,7 +66,7 @@ def test_the_command_4x4(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_other_sizes_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
-        main(["facts", "--size", "9"])
+        main(["facts", "--size", "5"])
     assert stopped.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
 
@@ -81,8 +81,8 @@ def test_the_fill_kernel_counts_rejects_and_differs() -> None:
     other = np.zeros((1, 16), np.int8)
     reference = grids[0].astype(np.int64)
     # the whole grid given: nothing else completes it; its first row only: others do
-    assert kernels.fill(4, four.box, reference, kernels.DIFFER, other, reference) == 0
-    assert kernels.fill(4, four.box, four.first_row(), kernels.DIFFER, other, reference) == 1
+    assert kernels.fill(4, four.box, reference, kernels.DIFFER, other, reference, 16) == 0
+    assert kernels.fill(4, four.box, four.first_row(), kernels.DIFFER, other, reference, 16) == 1
     assert not np.array_equal(other[0], reference)
 
 

@@ -114,12 +114,17 @@ class Geometry:
 
     def completions(self, given: Array, *, store: bool = False) -> tuple[int, Array]:
         """How many complete grids extend `given` (0 = empty), and them when `store`."""
+        return self.fill(given, self.cells, store=store)
+
+    def fill(self, given: Array, stop: int, *, store: bool = False) -> tuple[int, Array]:
+        """How many ways the first `stop` cells of `given` can be filled, and them when `store`
+        (rows of `cells` values, zero past `stop`)."""
         none = np.zeros((1, self.cells), np.int8)
-        count = kernels.fill(self.n, self.box, given, kernels.COUNT, none, none[0])
+        count = kernels.fill(self.n, self.box, given, kernels.COUNT, none, none[0], stop)
         if not store:
             return count, none[:0]
         out = np.zeros((count, self.cells), np.int8)
-        kernels.fill(self.n, self.box, given, kernels.STORE, out, none[0])
+        kernels.fill(self.n, self.box, given, kernels.STORE, out, none[0], stop)
         return count, out
 
     def first_row(self) -> Array:

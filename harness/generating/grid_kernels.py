@@ -46,8 +46,10 @@ def fill(
     mode: int,
     out: np.ndarray,
     reference: np.ndarray,
+    stop: int,
 ) -> int:
-    """Complete the grid `given` (0 = empty) every way the rules allow, cells in order.
+    """Complete the first `stop` cells of the grid `given` (0 = empty) every way the rules
+    allow, cells in order (`stop` = n * n: whole grids; n * box rows: the first band).
 
     Every given is placed in the row, column and box masks before the search, so a free cell
     never takes a digit a later given excludes. Returns the number of completions (in
@@ -73,7 +75,7 @@ def fill(
     k = 0
     forward = True
     while k >= 0:
-        if k == cells:
+        if k == stop:
             if mode == DIFFER:
                 for cell in range(cells):
                     if values[cell] != reference[cell]:
@@ -271,7 +273,7 @@ def hitting_search(
                 stats[CHECKED] += 1
                 for x in range(cells):
                     given[x] = grid[x] if (taken >> np.uint64(x)) & one else 0
-                if fill(n, box, given, DIFFER, other, grid) == 0:
+                if fill(n, box, given, DIFFER, other, grid, cells) == 0:
                     stats[FOUND_CELLS] = np.int64(taken)
                     stats[SET_COUNT] = set_count
                     return UNIQUE_FOUND

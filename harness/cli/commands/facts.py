@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from typing import Any
 
 from harness.cli.output import print_json
-from harness.generating.facts import SIZES, ClassProof, Facts, Geometry, compute
+from harness.generating.bands import BAND_SIZES, EXPECTED_CORE_HOURS_9X9, BandCount, count_by_bands
+from harness.generating.facts import SIZES, ClassProof, Facts, FactsError, Geometry, compute
 from puzzles.grid import Grid
 from solvers.registry import create, get
 
@@ -21,10 +23,21 @@ def add_parser(subparsers: Any) -> None:
         "symmetries and digit relabellings); prove the fewest clues of a unique puzzle by "
         "unavoidable sets and an exhaustive hitting-set search over one grid of every class, "
         "and show a puzzle with that many clues that a back-end confirms unique. 6x6 (2x3 "
-        "boxes) needs numba and takes seconds to minutes.",
+        "boxes) needs numba and takes seconds to minutes. With --bands, count the grids by "
+        "Felgenhauer and Jarvis's band method instead (4, 6, and 9 as an opt-in long job).",
     )
     parser.add_argument(
-        "--size", type=int, choices=SIZES, default=4, help="grid side: 4 or 6 (default 4)"
+        "--size",
+        type=int,
+        choices=sorted(set(SIZES) | set(BAND_SIZES)),
+        default=4,
+        help="grid side: 4 or 6 (default 4); 9 only with --bands",
+    )
+    parser.add_argument(
+        "--bands",
+        action="store_true",
+        help="count the grids by the first band's classes (Felgenhauer-Jarvis): 9x9 takes "
+        f"about {EXPECTED_CORE_HOURS_9X9} CPU hours",
     )
     parser.add_argument(
         "--solver",
@@ -86,7 +99,56 @@ def record(found: Facts, solver: str, solutions: int | None) -> dict[str, Any]:
     }
 
 
+def band_record(counted: BandCount, cpu_s: float) -> dict[str, Any]:
+    return {
+        "size": counted.size,
+        "normalised_bands": counted.normalised_bands,
+        "band_orbits": counted.orbits,
+        "band_classes": len(counted.class_sizes),
+        "class_sizes": list(counted.class_sizes),
+        "class_completions": list(counted.class_completions),
+        "grids": counted.grids,
+        "cpu_s": round(cpu_s, 3),
+    }
+
+
+def run_bands(args: argparse.Namespace) -> int:
+    if args.size == 9:
+        print(
+            f"counting 9x9 grids by 44 band classes: about {EXPECTED_CORE_HOURS_9X9} CPU hours "
+            "(one class at a time; progress below)",
+            file=sys.stderr,
+        )
+
+    def progress(done: int, classes: int, completions: int) -> None:
+        if args.size == 9:
+            print(f"class {done}/{classes}: {completions:,} completions", file=sys.stderr)
+
+    started = time.process_time()
+    counted = count_by_bands(args.size, progress)
+    cpu_s = time.process_time() - started
+    if args.json:
+        print_json(band_record(counted, cpu_s))
+        return 0
+    n = args.size
+    print(
+        f"{n}x{n} first bands with the first box 1..{n}: {counted.normalised_bands:,}, in "
+        f"{counted.orbits} orbits of the band symmetries, {len(counted.class_sizes)} classes "
+        "once orbits with the same column sets are merged"
+    )
+    print(f"complete grids: {n}! x sum of class size x completions = {counted.grids:,}")
+    print(f"CPU seconds: {cpu_s:.2f}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.bands:
+        return run_bands(args)
+    if args.size not in SIZES:
+        raise FactsError(
+            f"facts --size {args.size} counts only by bands (--bands: an opt-in job of about "
+            f"{EXPECTED_CORE_HOURS_9X9} CPU hours); the other facts are for sizes 4 and 6"
+        )
     found = compute(args.size)
     example = found.minimum.example_puzzle(Geometry.of_size(args.size).rules)
     solutions = _confirm(example, args.solver)
