@@ -146,10 +146,10 @@ class Encodings(Experiment):
             "Inference without search (9x9): unit propagation (up), the failed literal rule "
             "(fl), hyper-binary resolution (hbr) and binary failed literals (bfl) on each "
             "encoding's formula, with PySAT's MiniSat 2.2 `propagate` for unit propagation; "
-            "sets: easy50, top95, hardest and the whole 17-clue sample (1,000), bfl on the 100 "
-            "puzzles of the 17-clue sample the bench runs use (it costs a propagation per pair "
-            "of open placements) and on every puzzle of the other sets, and only where fl "
-            "leaves cells open (where fl solves, bfl does)."
+            "sets: easy50, top95, hardest and the whole 17-clue sample (1,000); bfl (a "
+            "propagation per pair of open placements, about a second a puzzle) on an evenly "
+            "spread sample: 10 of easy50, 10 of top95, all 11 of hardest, 20 of the 17-clue "
+            "puzzles, and only where fl leaves cells open (where fl solves, bfl does)."
         )
         if quick:
             notes.append(
