@@ -125,6 +125,40 @@ FACTS4X4 = frozenset(
     {"grids", "classes", "class_sizes", "by_givens", "minimum_givens", "counted_by", "counted"}
 )
 FACTS4X4_BY_GIVENS = frozenset({"givens", "puzzles", "unique"})
+FACTS = frozenset(
+    {
+        "size",
+        "box",
+        "grids",
+        "first_row_fixed",
+        "relabellings",
+        "classes",
+        "class_sizes",
+        "burnside",
+        "minimum_clues",
+        "none_below",
+        "example",
+        "cpu_s",
+    }
+)
+FACTS_BURNSIDE = frozenset(
+    {"cell_maps", "group_order", "fixed_total", "maps_fixing_some_grid", "classes"}
+)
+FACTS_PROOF = frozenset({"grid", "clues", "unavoidable_sets", "added_sets", "nodes", "checked"})
+FACTS_EXAMPLE = FACTS_PROOF | {"puzzle", "checked_by", "solutions"}
+FACTS_CPU = frozenset({"grids", "classes", "burnside", "minimum_clues"})
+FACTS_BANDS = frozenset(
+    {
+        "size",
+        "normalised_bands",
+        "band_orbits",
+        "band_classes",
+        "class_sizes",
+        "class_completions",
+        "grids",
+        "cpu_s",
+    }
+)
 
 REDUCE = {
     "exact-cover": frozenset(
@@ -410,6 +444,12 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "generate --json": GENERATE,
     "facts4x4 --json": FACTS4X4,
     "facts4x4 --json by_givens": FACTS4X4_BY_GIVENS,
+    "facts --json": FACTS,
+    "facts --json burnside": FACTS_BURNSIDE,
+    "facts --json none_below": FACTS_PROOF,
+    "facts --json example": FACTS_EXAMPLE,
+    "facts --json cpu_s": FACTS_CPU,
+    "facts --bands --json": FACTS_BANDS,
     **{f"reduce --to {target} --json": keys for target, keys in REDUCE.items()},
     "reduce --to exact-cover before/after": MATRIX_SIZE,
     "compare --json": COMPARE,

@@ -37,6 +37,7 @@ COMMANDS = (
     "harness.cli.commands.rate",
     "harness.cli.commands.generate",
     "harness.cli.commands.facts4x4",
+    "harness.cli.commands.facts",
     "harness.cli.commands.experiment",
 )
 
