@@ -50,7 +50,7 @@ def _check_not_too_large(size: int) -> None:
     if size > MAX_SIZE:
         raise RulesError(
             f"size {size} is too large: sudoku-bench goes up to {MAX_SIZE}x{MAX_SIZE} "
-            f"({MAX_SIZE * MAX_SIZE:,} cells; see 'Sizes' in the README)"
+            f"({MAX_SIZE * MAX_SIZE:,} cells; see 'Sizes' in docs/howto/puzzles.md)"
         )
 
 

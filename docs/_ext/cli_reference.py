@@ -21,7 +21,10 @@ def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.Ar
 
 
 def _option_line(action: argparse.Action) -> str:
-    names = ", ".join(f"`{name}`" for name in action.option_strings) or f"`{action.metavar or action.dest}`"
+    names = (
+        ", ".join(f"`{name}`" for name in action.option_strings)
+        or f"`{action.metavar or action.dest}`"
+    )
     if action.option_strings and action.nargs != 0:
         metavar = action.metavar or action.dest.upper()
         if isinstance(metavar, tuple):

@@ -30,7 +30,9 @@ _SQL_TYPES = {"INTEGER": "integer", "REAL": "number", "TEXT": "string"}
 
 
 def _contract() -> Any:
-    spec = importlib.util.spec_from_file_location("cli_contract", ROOT / "tests" / "cli_contract.py")
+    spec = importlib.util.spec_from_file_location(
+        "cli_contract", ROOT / "tests" / "cli_contract.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -66,11 +68,18 @@ def _table_columns() -> dict[str, list[tuple[str, str, bool]]]:
         open_store(path).close()
         db = sqlite3.connect(path)
         try:
-            tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+            tables = [
+                row[0]
+                for row in db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+                )
+            ]
             return {
                 table: [
                     (name, kind.split()[0].upper(), not notnull and not primary)
-                    for _, name, kind, notnull, _, primary in db.execute(f"PRAGMA table_info({table})")
+                    for _, name, kind, notnull, _, primary in db.execute(
+                        f"PRAGMA table_info({table})"
+                    )
                 ]
                 for table in tables
             }
@@ -82,7 +91,10 @@ def _table_schema(table: str, columns: list[tuple[str, str, bool]]) -> dict[str,
     properties: dict[str, Any] = {}
     for name, kind, nullable in columns:
         json_type = _SQL_TYPES.get(kind, "string")
-        properties[name] = {"type": [json_type, "null"] if nullable else json_type, "x-sql-type": kind}
+        properties[name] = {
+            "type": [json_type, "null"] if nullable else json_type,
+            "x-sql-type": kind,
+        }
     return {
         "$schema": DIALECT,
         "$id": f"table-{table}.schema.json",
@@ -123,9 +135,17 @@ def reference_markdown() -> str:
         lines += [", ".join(f"`{key}`" for key in sorted(keys)), ""]
     lines += ["## The results store's tables", ""]
     for table, columns in _table_columns().items():
-        lines += [f"### table {table}", "", f"Schema: {{download}}`schemas/table-{table}.schema.json`", ""]
+        lines += [
+            f"### table {table}",
+            "",
+            f"Schema: {{download}}`schemas/table-{table}.schema.json`",
+            "",
+        ]
         lines += ["| column | SQL type | NULL |", "|---|---|---|"]
-        lines += [f"| `{name}` | {kind} | {'yes' if nullable else 'no'} |" for name, kind, nullable in columns]
+        lines += [
+            f"| `{name}` | {kind} | {'yes' if nullable else 'no'} |"
+            for name, kind, nullable in columns
+        ]
         lines.append("")
     return "\n".join(lines)
 

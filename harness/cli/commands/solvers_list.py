@@ -31,7 +31,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def rules_table(style: str = "simple") -> str:
-    """Back-end x rule kind, from each back-end's declared `rule_kinds` (the README's table)."""
+    """Back-end x rule kind, from each back-end's declared `rule_kinds` (the table in docs/methods/variants.md)."""
     kinds = list(RuleKind)
     rows = [
         [
