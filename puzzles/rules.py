@@ -451,7 +451,7 @@ class Rules:
 
     @cached_property
     def nonconsecutive_pairs(self) -> tuple[tuple[int, int], ...]:
-        """Orthogonal neighbours (a < b), when non-consecutive is on: |digit a - digit b| > 1."""
+        """Orthogonal neighbours (a < b), when non-consecutive is on: their digits differ by more than 1."""
         return self._move_pairs(ORTHOGONAL_MOVES) if self.non_consecutive else ()
 
     @cached_property
