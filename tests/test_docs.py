@@ -79,9 +79,10 @@ def test_the_committed_schemas_are_the_generated_ones() -> None:
     expected = json_schemas.schemas()
     folder = DOCS / "reference" / "schemas"
     committed = {path.name: path.read_text(encoding="utf-8") for path in folder.glob("*.json")}
-    assert set(committed) == set(expected)  # regenerate: python docs/_ext/json_schemas.py
+    regenerate = "regenerate them: PYTHONPATH=. python docs/_ext/json_schemas.py"
+    assert set(committed) == set(expected), regenerate
     for name, schema in expected.items():
-        assert committed[name] == json_schemas.render(schema), name
+        assert committed[name] == json_schemas.render(schema), f"{name}: {regenerate}"
 
 
 def test_each_schema_lists_exactly_its_contract() -> None:
