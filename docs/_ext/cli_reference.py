@@ -40,6 +40,17 @@ def _fenced(text: str) -> list[str]:
     return ["```text", text.rstrip(), "```", ""]
 
 
+def _prose(text: str) -> list[str]:
+    """A description as paragraphs; an indented block (examples) stays preformatted."""
+    out: list[str] = []
+    for block in text.strip().split("\n\n"):
+        if any(line.startswith("  ") for line in block.splitlines()):
+            out += _fenced(block)
+        else:
+            out += [" ".join(block.split()), ""]
+    return out
+
+
 def cli_markdown() -> str:
     """The reference of every sub-command, as Markdown with one `##` section per command."""
     from harness.cli import build_parser
@@ -47,13 +58,13 @@ def cli_markdown() -> str:
     parser = build_parser()
     lines: list[str] = ["## sudoku-bench", "", *_fenced(parser.format_usage())]
     if parser.description:
-        lines += _fenced(parser.description)
+        lines += _prose(parser.description)
     if parser.epilog:
         lines += _fenced(parser.epilog)
     for name, sub in _subcommands(parser):
         lines += [f"## sudoku-bench {name}", "", *_fenced(sub.format_usage())]
         if sub.description:
-            lines += _fenced(sub.description)
+            lines += _prose(sub.description)
         for group in sub._action_groups:
             actions = [a for a in group._group_actions if a.help != argparse.SUPPRESS]
             if not actions:
