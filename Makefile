@@ -4,12 +4,12 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup bench report test lint clean
+.PHONY: setup bench report test lint docs clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[all,dev]'
+	$(PY) -m pip install -q -e '.[all,dev,docs]'
 	touch $@
 
 setup: $(VENV)/.installed
@@ -32,6 +32,14 @@ report: setup
 
 test: setup
 	$(PY) -m pytest -n 2 -q
+
+# The documentation site, strictly: any warning or broken internal link fails the build
+# (external links are not checked: that needs the network); then every tutorial is run.
+docs: setup
+	rm -rf build/docs
+	$(PY) -m sphinx -W --keep-going -n -q -b html docs build/docs
+	@echo "docs: build/docs/index.html"
+	$(PY) -m pytest -q -p no:xdist -m slow tests/test_docs_tutorials.py
 
 lint: setup
 	$(VENV)/bin/ruff check .

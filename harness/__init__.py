@@ -12,4 +12,8 @@ def __getattr__(name: str) -> Any:
         from harness.analysing.frame import load_results
 
         return load_results
+    if name == "__version__":  # from the installed metadata, only when asked
+        from puzzles.version import installed_version
+
+        return installed_version()
     raise AttributeError(f"module 'harness' has no attribute {name!r}")

@@ -24,6 +24,8 @@ Glossary (the names every layer uses):
 - conflict: a broken rule, named in words by the checker, which trusts no solver.
 """
 
+from typing import Any
+
 from puzzles.checker import Conflict, conflicts, is_solution, is_valid_puzzle, solution_problems
 from puzzles.errors import (
     InvalidPuzzleError,
@@ -56,3 +58,13 @@ __all__ = [
     "is_valid_puzzle",
     "solution_problems",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # `__version__` read from the installed metadata only when asked: it costs an import of
+    # importlib.metadata, which the command line does not otherwise pay for
+    if name == "__version__":
+        from puzzles.version import installed_version
+
+        return installed_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

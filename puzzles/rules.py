@@ -66,7 +66,7 @@ def _check_not_too_large(size: int) -> None:
     if size > MAX_SIZE:
         raise RulesError(
             f"size {size} is too large: sudoku-bench goes up to {MAX_SIZE}x{MAX_SIZE} "
-            f"({MAX_SIZE * MAX_SIZE:,} cells; see 'Sizes' in the README)"
+            f"({MAX_SIZE * MAX_SIZE:,} cells; see 'Sizes' in docs/howto/puzzles.md)"
         )
 
 
@@ -473,7 +473,7 @@ class Rules:
 
     @cached_property
     def nonconsecutive_pairs(self) -> tuple[tuple[int, int], ...]:
-        """Orthogonal neighbours (a < b), when non-consecutive is on: |digit a - digit b| > 1."""
+        """Orthogonal neighbours (a < b), when non-consecutive is on: their digits differ by more than 1."""
         return self._move_pairs(ORTHOGONAL_MOVES) if self.non_consecutive else ()
 
     @cached_property

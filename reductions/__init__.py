@@ -77,3 +77,13 @@ REDUCTIONS: dict[str, ReductionEntry] = {
 }
 
 __all__ = ["REDUCTIONS", "Reduction", "ReductionEntry"]
+
+
+def __getattr__(name: str) -> Any:
+    # `__version__` read from the installed metadata only when asked: it costs an import of
+    # importlib.metadata, which the command line does not otherwise pay for
+    if name == "__version__":
+        from puzzles.version import installed_version
+
+        return installed_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

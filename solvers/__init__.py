@@ -1,5 +1,7 @@
 """The engines behind one interface: `Solver`, `Result`, and the registry of back-ends."""
 
+from typing import Any
+
 from solvers.base import (
     Deadline,
     Result,
@@ -37,3 +39,13 @@ __all__ = [
     "register",
     "select",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # `__version__` read from the installed metadata only when asked: it costs an import of
+    # importlib.metadata, which the command line does not otherwise pay for
+    if name == "__version__":
+        from puzzles.version import installed_version
+
+        return installed_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,10 @@
-"""The `--json` keys, report columns and store tables the README documents: the public contract.
+"""The `--json` keys, report columns and store tables the documentation names: the public
+contract.
 
-Tests assert that each command prints exactly these keys (a new key must be added here and to
-the README); `test_cli_contract.py` asserts that the README names every one of them.
+Tests assert that each command prints exactly these keys (a new key must be added here and
+named in the documentation: README.md or a page under docs/); `test_cli_contract.py` asserts
+that the documentation names every one of them, and `docs/_ext/json_schemas.py` writes the
+JSON Schema files of docs/reference/schemas/ from these sets.
 """
 
 from __future__ import annotations
@@ -372,7 +375,7 @@ EXPERIMENT_LIST = frozenset({"name", "summary", "paper"})
 EXPERIMENT_RUN = frozenset({"experiment", "quick", "report", "plots", "store", "runs"})
 EXPERIMENT_RUN_BATCH = frozenset({"label", "run", "tasks", "reused"})
 
-# The results store's tables ("The results store" in the README)
+# The results store's tables (docs/howto/store.md)
 _RUN_MACHINE = ("host", "cpu", "cores", "os", "python", "load", "versions", "git_commit")
 _TASK = (
     "run",

@@ -1,5 +1,5 @@
-"""The README is the public contract: it names every documented `--json` key, report column and
-store column (the sets in `tests/cli_contract.py`), and `reduce --json` prints exactly them.
+"""The documentation is the public contract: it names every documented `--json` key, report
+column and store column (the sets in `tests/cli_contract.py`), and `reduce --json` prints exactly them.
 
 Each other command's tests assert that it prints exactly its documented set."""
 
@@ -15,7 +15,7 @@ from tests.cli_contract import DOCUMENTED, MATRIX_SIZE, REDUCE, documentation
 FOURS = "....3.2..4.1...."  # the thesis's 4x4 puzzle
 
 
-def test_the_readme_names_every_documented_key() -> None:
+def test_the_documentation_names_every_documented_key() -> None:
     text = documentation()
     missing = {
         what: sorted(key for key in keys if f"`{key}`" not in text)

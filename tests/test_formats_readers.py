@@ -251,9 +251,12 @@ def test_formats_by_name_or_extension(tmp_path: Path) -> None:
 
 
 def readme_blocks(language: str) -> list[str]:
-    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    section = text.split("### Formats", 1)[1].split("\n## ", 1)[0]
-    return [block.split("```", 1)[0] for block in section.split(f"```{language}\n")[1:]]
+    """The code blocks of the documentation's pages on formats, in order."""
+    pages = Path(__file__).parent.parent / "docs" / "howto"
+    text = "\n".join(
+        (pages / name).read_text(encoding="utf-8") for name in ("formats.md", "variant-formats.md")
+    )
+    return [block.split("```", 1)[0] for block in text.split(f"```{language}\n")[1:]]
 
 
 def test_readme_examples_read() -> None:

@@ -69,5 +69,5 @@ def test_sizes_past_the_maximum_are_refused_at_once(capsys: pytest.CaptureFixtur
     assert time.monotonic() - start < 10
     assert capsys.readouterr().err == (
         f"sudoku-bench: error: argument 1: size 1024 is too large: sudoku-bench goes up to "
-        f"{MAX_SIZE}x{MAX_SIZE} (4,096 cells; see 'Sizes' in the README)\n"
+        f"{MAX_SIZE}x{MAX_SIZE} (4,096 cells; see 'Sizes' in docs/howto/puzzles.md)\n"
     )

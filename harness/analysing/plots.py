@@ -5,6 +5,7 @@ Each plot takes per-puzzle times: back-end -> puzzle -> seconds (None where it f
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -21,6 +22,11 @@ LINE_STYLES = ("-", "--", "-.", ":")
 
 def _style(number: int) -> str:
     return LINE_STYLES[number // 10 % len(LINE_STYLES)]
+
+
+def available() -> bool:
+    """Whether matplotlib is installed: the plots need it, the tables do not."""
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 def _pyplot() -> Any:

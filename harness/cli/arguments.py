@@ -138,5 +138,5 @@ def add_solver_arguments(parser: argparse.ArgumentParser, *, default_limit: int)
     parser.add_argument(
         "--json",
         action="store_true",
-        help="one JSON object per puzzle per back-end per line (keys in the README)",
+        help="one JSON object per puzzle per back-end per line (keys: docs/reference/json.md)",
     )

@@ -22,8 +22,38 @@ EXPERIMENTS: dict[str, str] = {
 }
 
 
+# The libraries beyond the core that some experiment imports; the `experiments` extra
+# installs every one of them.
+OPTIONAL_LIBRARIES: dict[str, str] = {
+    "numpy": "numpy",
+    "ortools": "ortools",
+    "sympy": "sympy",
+    "pysat": "python-sat",
+    "constraint": "python-constraint2",
+    "matplotlib": "matplotlib",
+    "exact_cover": "exact-cover",
+    "xcover": "xcover",
+}
+
+
 class UnknownExperimentError(SudokuBenchError):
     """An experiment name that is not registered."""
+
+
+class MissingLibraryError(SudokuBenchError):
+    """An experiment needs a library that is not installed."""
+
+
+def missing_library(name: str, error: ModuleNotFoundError) -> MissingLibraryError | None:
+    """The one-line error for experiment `name` stopped by `error`, when what is missing is
+    an optional library (None for any other module: that is a bug, not a missing extra)."""
+    library = OPTIONAL_LIBRARIES.get((error.name or "").partition(".")[0])
+    if library is None:
+        return None
+    return MissingLibraryError(
+        f"experiment {name} needs {library}, which is not installed: "
+        "pip install 'sudoku-bench[experiments]'"
+    )
 
 
 def experiment_class(name: str) -> type[Experiment]:

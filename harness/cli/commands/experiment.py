@@ -7,11 +7,14 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.cli.arguments import job_count
 from harness.cli.output import print_json
 from puzzles.errors import SudokuBenchError
+
+if TYPE_CHECKING:
+    from harness.experiments.conduct import Written
 
 DEFAULT_FOLDER = Path("reports/experiments")
 # --quick without -o: apart from the committed full reports, which it would overwrite
@@ -99,21 +102,17 @@ def run(args: argparse.Namespace) -> int:
         raise SudokuBenchError(
             "name an experiment (see `sudoku-bench experiment --list`), or give --list"
         )
-    experiment = experiments.get(args.name)
-    from harness.experiments.conduct import Conduct, perform
-
-    how = Conduct(
-        jobs=args.jobs or os.cpu_count() or 1,
-        command=shlex.join(["sudoku-bench", *getattr(args, "argv", sys.argv[1:])]),
-        progress=not args.quiet,
-        warn=lambda text: print(f"warning: {text}", file=sys.stderr),
-    )
-    folder = args.output or (QUICK_FOLDER if args.quick else DEFAULT_FOLDER)
-    written = perform(experiment, quick=args.quick, folder=folder, db=args.db, how=how)
+    try:
+        written = _perform(args)
+    except ModuleNotFoundError as error:
+        missing = experiments.missing_library(args.name, error)
+        if missing is None:
+            raise
+        raise missing from error
     if args.json:
         print_json(
             {
-                "experiment": experiment.name,
+                "experiment": args.name,
                 "quick": args.quick,
                 "report": str(written.report),
                 "plots": [str(path) for path in written.plots],
@@ -135,3 +134,19 @@ def run(args: argparse.Namespace) -> int:
             print(f" and {len(written.plots)} plot(s) beside it", end="")
         print(f" (results in {written.store})")
     return 0
+
+
+def _perform(args: argparse.Namespace) -> Written:
+    """Run (or resume) the experiment named on the command line and write its report."""
+    from harness import experiments
+    from harness.experiments.conduct import Conduct, perform
+
+    experiment = experiments.get(args.name)
+    how = Conduct(
+        jobs=args.jobs or os.cpu_count() or 1,
+        command=shlex.join(["sudoku-bench", *getattr(args, "argv", sys.argv[1:])]),
+        progress=not args.quiet,
+        warn=lambda text: print(f"warning: {text}", file=sys.stderr),
+    )
+    folder = args.output or (QUICK_FOLDER if args.quick else DEFAULT_FOLDER)
+    return perform(experiment, quick=args.quick, folder=folder, db=args.db, how=how)

@@ -118,6 +118,14 @@ def run(args: argparse.Namespace) -> int:
         report.made_by = _command(args, report.run.id)
     finally:
         store.close()
+    if args.format == "html" and not args.plots and not plots.available():
+        print(
+            "note: the page has no plots, as matplotlib is not installed: "
+            "pip install 'sudoku-bench[report]'",
+            file=sys.stderr,
+        )
+        _write(args, report.render("html", []))
+        return 0
     if args.format == "html" and not args.plots:  # the page embeds them: made, then dropped
         with tempfile.TemporaryDirectory() as folder:
             page = report.render("html", _plots(report, Path(folder), args.scatter, quiet=True))
