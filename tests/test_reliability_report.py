@@ -29,8 +29,9 @@ def run_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_terminal_table_is_a_compact_pivot(
-    run_db: Path, capsys: pytest.CaptureFixture[str]
+    run_db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)  # output to a pipe: one table, whole
     assert main(["report", "--db", str(run_db)]) == 0
     out = capsys.readouterr().out
     table = out.split("\n\n")[-1].splitlines()

@@ -215,9 +215,11 @@ def test_a_batch_killed_with_answers_inside_names_the_right_task() -> None:
     assert sorted(by_key) == list(range(8)) and len(outcomes) == 8
     assert [by_key[key].status for key in range(8)] == ["limit"] * 3 + ["timeout"] + ["limit"] * 4
     assert "killed after" in by_key[3].error
-    assert outcomes[0].task.key == 3  # the first to come: the others were inside the worker
-    assert len({by_key[key].worker for key in (0, 1, 2, 4)}) == 1  # all in the fresh worker
-    assert by_key[3].worker != by_key[0].worker
+    killed, fresh = by_key[3].worker, by_key[4].worker
+    assert fresh != killed  # what came after the blocked task ran in a fresh worker
+    # the answers before it came from the killed worker if it had sent them (a loaded
+    # machine sends sooner), else they were lost inside it and ran again in the fresh one
+    assert all(by_key[key].worker in (killed, fresh) for key in (0, 1, 2))
 
 
 def test_a_batch_without_shared_memory_sends_each_answer_at_once(
