@@ -16,6 +16,7 @@ from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from puzzles.errors import RulesError
@@ -368,7 +369,11 @@ class SingletonRule(Constraint):
 
 def move_pairs(shape: Shape, moves: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """The pairs (a < b, sorted) of cells one of `moves` (row, column offsets) apart."""
-    n = shape.size
+    return _move_pairs(shape.size, tuple(moves))
+
+
+@lru_cache(maxsize=256)  # by side and moves only: a few kinds times a few sizes
+def _move_pairs(n: int, moves: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     pairs = set()
     for row in range(n):
         for col in range(n):
