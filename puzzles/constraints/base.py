@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, TypeVar
 
 from puzzles.errors import RulesError
 
@@ -141,6 +141,10 @@ class FpuzzlesReader(Protocol):
     def group(self, entry: Mapping[str, Any], what: str) -> tuple[int, ...]: ...
 
     def number(self, entry: Mapping[str, Any], key: str) -> int | None: ...
+
+    def refuse(self, message: str) -> NoReturn:
+        """Raise the format's error: what the object states that the rules cannot hold."""
+        ...
 
 
 def json_cells(shape: Named, cells: Iterable[int]) -> list[str]:

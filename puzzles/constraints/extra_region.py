@@ -67,12 +67,9 @@ class ExtraRegion(UnitConstraint):
 
     @staticmethod
     def disjoint_groups(shape: GridShape) -> tuple[ExtraRegion, ...]:
-        """The N groups of cells at the same position within each box."""
+        """The N groups of cells at the same position within each box (disjoint groups)."""
         if shape.layout is not None:
-            raise RulesError(
-                "f-puzzles disjointgroups on irregular regions: the groups are defined by "
-                "position in a box, and a jigsaw has no boxes"
-            )
+            raise RulesError(_NO_DISJOINT_GROUPS)
         boxes = shape.regions
         return tuple(ExtraRegion(tuple(box[i] for box in boxes)) for i in range(shape.size))
 
@@ -90,7 +87,9 @@ class ExtraRegion(UnitConstraint):
     # ----- what the kind owns ---------------------------------------------------------------
 
     def validate(self, shape: GridShape) -> None:
-        cells, what = self.members, "extra region"
+        cells = self.members
+        first = "+".join(shape.cell_name(c) for c in cells[:3] if 0 <= c < shape.cell_count)
+        what = f"extra region {first}{'+...' if len(cells) > 3 else ''}"
         check_cells(shape, cells, what)
         if len(set(cells)) != len(cells):
             raise RulesError(f"{what} names a cell twice")
@@ -131,6 +130,8 @@ class ExtraRegion(UnitConstraint):
             for entry in reader.entries("extraregion")
         ]
         if reader.flag("disjointgroups"):
+            if shape.layout is not None:
+                reader.refuse(f"f-puzzles disjointgroups on {_NO_DISJOINT_GROUPS}")
             found += ExtraRegion.disjoint_groups(shape)
         plus, minus = reader.flag("diagonal+"), reader.flag("diagonal-")
         if minus and not plus:
@@ -163,6 +164,11 @@ class ExtraRegion(UnitConstraint):
                 {"cells": [fpuzzles_cell(shape, cell) for cell in group]} for group in extra
             ]
         return data
+
+
+_NO_DISJOINT_GROUPS = (
+    "irregular regions: the groups are defined by position in a box, and a jigsaw has no boxes"
+)
 
 
 def _regions(items: Sequence[Constraint]) -> list[ExtraRegion]:
