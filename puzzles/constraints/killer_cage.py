@@ -71,14 +71,16 @@ class Cage(SumConstraint):
             raise RulesError(f"{what}: its sum is a whole number, not {self.total!r}")
 
     def violations(self, rules: Checked, values: Sequence[int]) -> Iterator[Conflict]:
-        """A digit twice; a sum over the total, or a full cage off its total."""
-        name = self.name(rules)
-        yield from repeats(name, self.cells, values)
+        """A digit twice; a sum over the total, or a full cage off its total. (Named only
+        when broken: most cages checked hold.)"""
+        filled = [values[cell] for cell in self.cells if values[cell]]
+        if len(set(filled)) != len(filled):
+            yield from repeats(self.name(rules), self.cells, values)
         if self.total is not None:
-            filled = [values[cell] for cell in self.cells if values[cell]]
             total = sum(filled)
             full = len(filled) == len(self.cells)
             if total > self.total or (full and total != self.total):
+                name = self.name(rules)
                 text = f"{name}: its digits add up to {total}" + ("" if full else " already")
                 yield Conflict(name, 0, self.cells, text)
 
