@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import compress
 from operator import itemgetter
 
@@ -43,7 +43,7 @@ def conflicts(grid: Grid) -> list[Conflict]:
     return found
 
 
-@cache
+@lru_cache(maxsize=64)  # bounded: a file of jigsaws has as many rules as puzzles
 def _unit_getters(rules: Rules) -> tuple[Callable[[tuple[int, ...]], tuple[int, ...]], ...]:
     """Per unit, a C-speed getter of its cells' values, as a tuple."""
     return tuple(
