@@ -87,12 +87,17 @@ class GridShape:
                 object.__setattr__(self, "layout", None)  # the boxes: one form for one shape
 
     @staticmethod
-    @lru_cache(maxsize=64)  # one object per shape in use; jigsaws each have their own
     def of(
         size: int, box_rows: int, box_cols: int, layout: tuple[int, ...] | None = None
     ) -> GridShape:
         """The shared shape of these fields (its derived structure is built once)."""
-        return GridShape(size, box_rows, box_cols, layout)
+        if (
+            layout is not None
+            and len(layout) == size * size == box_rows * box_cols * size
+            and (layout == box_layout(size, box_rows, box_cols))
+        ):
+            layout = None  # the boxes: one object for one shape
+        return _shared(size, box_rows, box_cols, layout)
 
     @staticmethod
     def of_size(size: int) -> GridShape:
@@ -219,3 +224,8 @@ class GridShape:
         wrong = [str(r + 1) for r, count in enumerate(sizes) if count != n]
         if wrong:
             raise RulesError(f"regions: region {wrong[0]} does not have {n} cells")
+
+
+@lru_cache(maxsize=64)  # one object per shape in use; jigsaws each have their own
+def _shared(size: int, box_rows: int, box_cols: int, layout: tuple[int, ...] | None) -> GridShape:
+    return GridShape(size, box_rows, box_cols, layout)
