@@ -22,9 +22,11 @@ text after `?load=` in `https://www.f-puzzles.com/?load=...`. Its keys, and what
     disabledlogic,             f-puzzles' own solver settings, and cell colours and corner
     truecandidatesoptions      marks: no rule, passed over
 
-Any other key (`thermometer`, `arrow`, `littlekillersum`, cosmetics such as `line` or
-`text` that may carry a rule, ...) is an error that names it: a rule is never dropped.
-The writer writes what the reader reads, so a puzzle opens in the setters' own tools.
+Each rule kind reads and writes its own keys (`fpuzzles_keys`, `from_fpuzzles` and
+`to_fpuzzles` in its module of `puzzles.constraints`); this module reads the size, the grid
+and the metadata. Any other key (`thermometer`, `arrow`, `littlekillersum`, cosmetics such
+as `line` or `text` that may carry a rule, ...) is an error that names it: a rule is never
+dropped. The writer writes what the reader reads, so a puzzle opens in the setters' own tools.
 """
 
 from __future__ import annotations
