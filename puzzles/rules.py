@@ -466,6 +466,11 @@ class Rules:
         """The units of a family by name: `row`, `column`, `region` (or `box`), `extra`."""
         return self.extra_units if name == "extra" else self.shape.family(name)
 
+    def family_start(self, name: str) -> int:
+        """The index (into `units`) of the first unit of a family: the units of family f
+        are `units[family_start(f) : family_start(f) + len(family(f))]`."""
+        return len(self.shape.units) if name == "extra" else self.shape.family_start(name)
+
     def family_of(self, unit: int) -> str:
         """The family (`row`, `column`, `region`, `extra`) of a unit index into `units`."""
         return self.shape.family_of(unit)

@@ -204,7 +204,13 @@ def test_the_shape_is_shared_and_names_its_families() -> None:
     assert killer.family("column")[2] == tuple(range(2, 81, 9))
     assert killer.family("box")[4] == (30, 31, 32, 39, 40, 41, 48, 49, 50)
     assert [killer.family_of(u) for u in (0, 9, 18, 27)] == ["row", "column", "region", "extra"]
-    assert Rules.parse("9x9-x").family("extra") == Rules.parse("9x9-x").extra_units
+    sudoku_x = Rules.parse("9x9-x")
+    assert sudoku_x.family("extra") == sudoku_x.extra_units
+    for family in ("row", "column", "region", "extra"):
+        start = sudoku_x.family_start(family)
+        units = sudoku_x.family(family)
+        assert sudoku_x.units[start : start + len(units)] == units
+        assert {sudoku_x.family_of(i) for i in range(start, start + len(units))} == {family}
 
 
 def test_rules_refuse_what_is_not_a_rule() -> None:
