@@ -1,54 +1,49 @@
 """The independent rule checker: trusts no solver, asks only the rules.
 
-Every kind of rule is checked here, apart from every solver: units (rows, columns, regions,
-extra units), anti-knight and anti-king pairs, non-consecutive neighbours, parity cells and
-killer cages. A broken rule is a `Conflict` that says in words which cells break which rule.
+Every rule is checked here, apart from every solver: the units (rows, columns, regions and
+the unit constraints' units: diagonals, extra regions) by one loop, then every other
+constraint by its own check (`Constraint.violations`, in its kind's module: anti-knight and
+anti-king pairs, non-consecutive neighbours, parity cells, killer cages, ...). A broken rule
+is a `Conflict` that says in words which cells break which rule.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import compress
 from operator import itemgetter
 
+from puzzles.constraints.base import Conflict, repeats
 from puzzles.grid import Grid
 from puzzles.rules import Cage, Rules
 
-
-@dataclass(frozen=True)
-class Conflict:
-    """A broken rule: `rule` names it (`row 3`, `anti-knight`, `cage r1c1+r1c2`), `cells`
-    are where, and `digit` the digit involved (0 where no single digit is)."""
-
-    rule: str
-    digit: int
-    cells: tuple[int, ...]
-    text: str = ""  # the words, where the rule is not a unit's repeat
-
-    def describe(self, grid: Grid) -> str:
-        if self.text:
-            return self.text
-        where = ", ".join(grid.rules.cell_name(cell) for cell in self.cells)
-        return f"{self.digit} appears {len(self.cells)} times in {self.rule} ({where})"
+__all__ = [
+    "Conflict",
+    "cage_name",
+    "conflicts",
+    "has_conflicts",
+    "is_solution",
+    "is_valid_puzzle",
+    "solution_problems",
+]
 
 
 def conflicts(grid: Grid) -> list[Conflict]:
     """Every broken rule of the filled cells (empty cells break nothing, except that a
-    cage's sum is checked only once the cage is full, or as soon as it is exceeded)."""
+    cage's sum is checked only once the cage is full, or as soon as it is exceeded): the
+    units' repeats, then each constraint's own check, in the rules' order."""
     rules = grid.rules
     found = list(_unit_repeats(grid))
     if not rules.is_classic:
-        found += _pair_conflicts(grid)
-        found += _parity_conflicts(grid)
-        for cage in rules.cages:
-            found += _cage_conflicts(grid, cage)
+        values = grid.values
+        for constraint in rules.constraints:
+            found += constraint.violations(rules, values)
     return found
 
 
-@cache
+@lru_cache(maxsize=64)  # bounded: a file of jigsaws has as many rules as puzzles
 def _unit_getters(rules: Rules) -> tuple[Callable[[tuple[int, ...]], tuple[int, ...]], ...]:
     """Per unit, a C-speed getter of its cells' values, as a tuple."""
     return tuple(
@@ -58,88 +53,18 @@ def _unit_getters(rules: Rules) -> tuple[Callable[[tuple[int, ...]], tuple[int, 
 
 
 def _unit_repeats(grid: Grid) -> Iterator[Conflict]:
+    """Repeats in every unit: the shape's and the unit constraints' (`Rules.units`)."""
     rules = grid.rules
     values = grid.values
     for name, unit, getter in zip(rules.unit_names, rules.units, _unit_getters(rules), strict=True):
         if len(set(getter(values))) == len(unit):  # all different, blanks too: nothing repeats
             continue
-        seen: defaultdict[int, list[int]] = defaultdict(list)
-        for cell in unit:
-            if grid.values[cell]:
-                seen[grid.values[cell]].append(cell)
-        for digit, cells in sorted(seen.items()):
-            if len(cells) > 1:
-                yield Conflict(name, digit, tuple(cells))
-
-
-def _pair_conflicts(grid: Grid) -> list[Conflict]:
-    rules, values, name = grid.rules, grid.values, grid.rules.cell_name
-    found = []
-    for rule, move, pairs in (
-        ("anti-knight", "a knight's move", rules.knight_pairs),
-        ("anti-king", "a king's move", rules.king_pairs),
-    ):
-        for a, b in pairs:
-            if values[a] and values[a] == values[b] and b not in rules.unit_peers[a]:
-                found.append(
-                    Conflict(
-                        rule,
-                        values[a],
-                        (a, b),
-                        f"{name(a)} and {name(b)} are {move} apart and both hold {values[a]}",
-                    )
-                )
-    for a, b in rules.nonconsecutive_pairs:
-        if values[a] and values[b] and abs(values[a] - values[b]) == 1:
-            found.append(
-                Conflict(
-                    "non-consecutive",
-                    min(values[a], values[b]),
-                    (a, b),
-                    f"{name(a)} and {name(b)} are neighbours and hold consecutive digits "
-                    f"{values[a]} and {values[b]}",
-                )
-            )
-    return found
-
-
-def _parity_conflicts(grid: Grid) -> list[Conflict]:
-    rules, values = grid.rules, grid.values
-    found = []
-    for parity, cells, remainder in (("odd", rules.odd, 1), ("even", rules.even, 0)):
-        for cell in sorted(cells):
-            if values[cell] and values[cell] % 2 != remainder:
-                text = f"{rules.cell_name(cell)} holds {values[cell]} but must be {parity}"
-                found.append(Conflict(f"{parity} cell", values[cell], (cell,), text))
-    return found
+        yield from repeats(name, unit, values)
 
 
 def cage_name(rules: Rules, cage: Cage) -> str:
     """`cage r1c1+r1c2 = 3` (or without the sum), as the checker and the logs name it."""
-    cells = "+".join(rules.cell_name(cell) for cell in cage.cells)
-    return f"cage {cells}" + ("" if cage.total is None else f" = {cage.total}")
-
-
-def _cage_conflicts(grid: Grid, cage: Cage) -> list[Conflict]:
-    rules, values = grid.rules, grid.values
-    name = cage_name(rules, cage)
-    found = []
-    seen: defaultdict[int, list[int]] = defaultdict(list)
-    for cell in cage.cells:
-        if values[cell]:
-            seen[values[cell]].append(cell)
-    for digit, cells in sorted(seen.items()):
-        if len(cells) > 1:
-            found.append(Conflict(name, digit, tuple(cells)))
-    if cage.total is not None:
-        filled = [values[cell] for cell in cage.cells if values[cell]]
-        total = sum(filled)
-        if total > cage.total or (len(filled) == len(cage.cells) and total != cage.total):
-            text = f"{name}: its digits add up to {total}" + (
-                "" if len(filled) == len(cage.cells) else " already"
-            )
-            found.append(Conflict(name, 0, cage.cells, text))
-    return found
+    return cage.name(rules)
 
 
 def has_conflicts(grid: Grid) -> bool:
@@ -195,7 +120,7 @@ def _fills_every_house(grid: Grid) -> bool:
     """Every house holds every digit once, at C speed: the rows, columns and boxes alone by
     shifted additions (`BoxHouses`), other houses by one sum (`HouseSum`)."""
     rules = grid.rules
-    if rules.layout is None and not rules.diagonals and not rules.extra_regions:
+    if rules.layout is None and not rules.extra_units:
         return _box_houses(rules.size, rules.box_rows, rules.box_cols).full(grid.values)
     house_sum = _house_sum(rules)
     return sum(map(tuple.__getitem__, house_sum.shares, grid.values)) == house_sum.full
@@ -309,8 +234,7 @@ class HouseSum:
 
 def _house_sum(rules: Rules) -> HouseSum:
     # by the fields that make the units: a file of killers (each with its own cages) has one
-    key: tuple[object, ...] = (rules.size, rules.box_rows, rules.box_cols, rules.diagonals)
-    key += (rules.layout, rules.extra_regions)
+    key: tuple[object, ...] = (rules.shape, rules.extra_units)
     found = _HOUSE_SUMS.get(key)
     if found is None:
         if len(_HOUSE_SUMS) >= 64:  # a file of jigsaws, each its own: keep a few

@@ -78,8 +78,8 @@ class Grid:
         numbers = _numbers(text, alphabet, rules)
         if numbers is not None:
             return numbers
-        # Counted before the cells are listed: a 20-million-character line (a file that is not
-        # puzzles) took gigabytes to list, only to be refused for its length.
+        # Counted before the cells are listed: a line far longer than a grid (a file that is
+        # not puzzles) is refused for its length without being listed.
         count = len("".join(text.split()))
         if rules is None:
             rules = _geometry_for_length(count)

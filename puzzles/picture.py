@@ -11,21 +11,20 @@ a border (`|`, `-`, `+`) wherever the cells on either side belong to different g
 
 Classic pictures (boxes of a box shape) are drawn by `Grid.picture` as they always were;
 `Grid.picture` draws a jigsaw with `bordered`. `marks` adds, below a puzzle, what its rules
-mark on cells: extra regions (a letter per region), odd and even cells (`o`, `e`) and cages
-(a letter per cage, with cage borders, then a legend of the sums).
+mark on cells, each kind as it says (`Constraint.drawing`): extra regions (a letter per
+region), odd and even cells (`o`, `e`) and cages (a letter per cage, with cage borders, then
+a legend of the sums).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 
+from puzzles.constraints.base import LABELS, OVERLAP
+from puzzles.constraints.killer_cage import LEGEND_WIDTH, legend
 from puzzles.rules import Rules
 
-# Letters that name extra regions and cages in the pictures; past 62 they come round again
-# (a border still parts two neighbouring cages, and the legend then names the first cell).
-LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-OVERLAP = "#"  # a cell in two extra regions, or two cages
-LEGEND_WIDTH = 72
+__all__ = ["LABELS", "LEGEND_WIDTH", "OVERLAP", "bordered", "cage_legend", "marks"]
 
 
 def bordered(rules: Rules, symbols: Sequence[str], group: Callable[[int], Hashable]) -> str:
@@ -76,48 +75,18 @@ def region_picture(rules: Rules, symbols: Sequence[str]) -> str:
 
 
 def marks(rules: Rules) -> str:
-    """Pictures of the extra regions, parity cells and cages, each under a title line;
-    empty for rules that have none (classic Sudoku, Sudoku-X, pair rules only)."""
-    parts = []
-    if rules.extra_regions:
-        owners: list[list[int]] = [[] for _ in rules.cells]
-        for index, region in enumerate(rules.extra_regions):
-            for cell in region:
-                owners[cell].append(index)
-        symbols = [_label_of(owner) for owner in owners]
-        parts += ["extra regions (a letter each):", region_picture(rules, symbols)]
-    if rules.odd or rules.even:
-        symbols = ["o" if c in rules.odd else "e" if c in rules.even else "." for c in rules.cells]
-        parts += ["odd (o) and even (e) cells:", region_picture(rules, symbols)]
-    if rules.cages:
-        symbols = [_label_of(list(owner)) for owner in rules.cages_of]
-        parts += [
-            "cages (a letter each) and their sums:",
-            bordered(rules, symbols, lambda cell: rules.cages_of[cell]),
-            *cage_legend(rules),
-        ]
+    """Pictures of what the constraints mark on cells, each under a title line, in the
+    rules' order; empty for rules that have none (classic Sudoku, Sudoku-X, pair rules only)."""
+    parts: list[str] = []
+    for kind, items in rules.by_kind():
+        drawing = kind.drawing(items, rules.shape)
+        if drawing is None:
+            continue
+        groups = drawing.groups if drawing.groups is not None else rules.region_of
+        parts += [drawing.title, bordered(rules, drawing.symbols, groups), *drawing.legend]
     return "\n".join(parts)
-
-
-def _label_of(owners: Sequence[int]) -> str:
-    if not owners:
-        return "."
-    return LABELS[owners[0] % len(LABELS)] if len(owners) == 1 else OVERLAP
 
 
 def cage_legend(rules: Rules) -> list[str]:
     """`a=15 b=7 c=23 ...` wrapped to lines; a cage without a sum is `a=any`."""
-    named_by_cell = len(rules.cages) > len(LABELS)
-    words = []
-    for index, cage in enumerate(rules.cages):
-        word = f"{LABELS[index % len(LABELS)]}={'any' if cage.total is None else cage.total}"
-        if named_by_cell:
-            word += f"@{rules.cell_name(min(cage.cells))}"
-        words.append(word)
-    lines: list[str] = []
-    for word in words:
-        if lines and len(lines[-1]) + 1 + len(word) <= LEGEND_WIDTH:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
+    return legend(rules.cages, rules)

@@ -1,14 +1,15 @@
 """`Rules`: what a solution must satisfy. Every other part asks the rules, never assumes them.
 
-The rules of a puzzle are its side N, its regions (boxes of a box shape, or any partition of
-the cells into N regions of N cells: jigsaw), extra units (Sudoku-X diagonals, windoku and
-other extra regions: cells that hold distinct digits), pair rules (anti-knight, anti-king:
-cells a knight's or king's move apart differ; non-consecutive: orthogonal neighbours differ
-by more than 1), parity (cells that must be odd or even) and killer cages (distinct digits,
-with an optional sum). Nothing else hard-codes 9, 3 or 81, or assumes that boxes are the
-only regions. Cells are numbered 0..N²-1 in row-major order.
+The rules of a puzzle are a shape (`puzzles.shape.GridShape`: side N, the regions, the unit
+families rows, columns and regions) plus a tuple of constraints (`puzzles.constraints`: one
+value of one kind each: the Sudoku-X diagonals, extra regions, anti-knight, anti-king,
+non-consecutive, parity, killer cages, ...). The constraints are the source of truth; the
+fields of earlier versions (`diagonals`, `anti_knight`, `cages`, ...) are views of them and
+their constructors still build rules. Nothing else hard-codes 9, 3 or 81, or assumes that
+boxes are the only regions. Cells are numbered 0..N²-1 in row-major order.
 
-Structure derived from the rules (units, peers, pairs, allowed digits) is computed once per
+Structure derived from the shape is built once per shape and shared (`GridShape.of`);
+structure derived from the constraints (peers, pairs, allowed digits) is computed once per
 `Rules` object and cached on it; `Rules.of_size` shares one object per classic size.
 """
 
@@ -18,12 +19,13 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import FrozenInstanceError
 from enum import StrEnum
 from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from puzzles.constraints import (
+    KINDS,
     KING_MOVES,
     KNIGHT_MOVES,
     ORTHOGONAL_MOVES,
@@ -32,42 +34,28 @@ from puzzles.constraints import (
     Cage,
     Constraint,
     Diagonal,
+    DistinctPairs,
     ExtraRegion,
     NonConsecutive,
     Parity,
+    UnitConstraint,
     move_pairs,
 )
+from puzzles.constraints.base import json_list
 from puzzles.errors import RulesError
+from puzzles.shape import MAX_SIZE, GridShape, default_box_shape
 
-__all__ = ["ALL_KINDS", "CLASSIC", "COMMON_SIZES", "MAX_SIZE", "Cage", "RuleKind", "Rules"]
-
-
-def default_box_shape(size: int) -> tuple[int, int]:
-    """The most nearly square rows x cols box with rows <= cols (6 -> 2x3, 12 -> 3x4)."""
-    if size < 4:  # also keeps 0 and negative sizes away from isqrt and max below
-        raise RulesError(f"size {size} is too small: the smallest Sudoku is 4x4")
-    _check_not_too_large(size)  # the search below takes isqrt(size) steps
-    rows = max(d for d in range(1, math.isqrt(size) + 1) if size % d == 0)
-    if rows == 1:
-        raise RulesError(
-            f"a {size}x{size} grid has no box shape (a box needs rows x cols = {size}, both > 1)"
-        )
-    return rows, size // rows
-
-
-# The largest side accepted: a 64x64 grid has 4,096 cells and its exact-cover matrix 262,144
-# rows (about 300 MB in `dlx`); the back-ends fill an empty 36x36 (propagating) or 49x49
-# (dlx) in seconds to minutes and time out beyond. Past it, an empty 1024x1024 ran out of
-# memory while building the tables, and `--geometry 10**30` factored for hours.
-MAX_SIZE = 64
-
-
-def _check_not_too_large(size: int) -> None:
-    if size > MAX_SIZE:
-        raise RulesError(
-            f"size {size} is too large: sudoku-bench goes up to {MAX_SIZE}x{MAX_SIZE} "
-            f"({MAX_SIZE * MAX_SIZE:,} cells; see 'Sizes' in docs/howto/puzzles.md)"
-        )
+__all__ = [
+    "ALL_KINDS",
+    "CLASSIC",
+    "COMMON_SIZES",
+    "MAX_SIZE",
+    "Cage",
+    "GridShape",
+    "RuleKind",
+    "Rules",
+    "default_box_shape",
+]
 
 
 class RuleKind(StrEnum):
@@ -88,50 +76,160 @@ class RuleKind(StrEnum):
 CLASSIC: frozenset[RuleKind] = frozenset()
 ALL_KINDS: frozenset[RuleKind] = frozenset(RuleKind)
 
-@dataclass(frozen=True)
-class Rules:
-    """The rules of an N x N Sudoku. The defaults are classic Sudoku with boxes of
-    `box_rows` x `box_cols`; every other field adds a variant rule.
+# The kinds that the fields of earlier versions stand for, in the order `Rules.constraints`
+# lists them; kinds added since come after, in the order `puzzles.constraints` imports them.
+LEGACY_KINDS: tuple[type[Constraint], ...] = (
+    Diagonal, ExtraRegion, AntiKnight, AntiKing, NonConsecutive, Parity, Cage,
+)  # fmt: skip
 
-    `layout` gives each cell's region (row-major, 0..N-1) for jigsaw rules; None means the
-    boxes. `box_rows` and `box_cols` are then kept only to draw a familiar frame.
+
+def kind_rank(kind: type[Constraint]) -> int:
+    """Where a kind's constraints stand in `Rules.constraints`: a kind that is not registered
+    (no `kind` name, as one made for a test) comes last."""
+    if kind in LEGACY_KINDS:
+        return LEGACY_KINDS.index(kind)
+    registered = list(KINDS.values())
+    return len(LEGACY_KINDS) + (registered.index(kind) if kind in registered else len(registered))
+
+
+def all_kinds() -> list[type[Constraint]]:
+    """Every kind, in `Rules.constraints` order (what JSON and f-puzzles readers ask)."""
+    return sorted(KINDS.values(), key=kind_rank)
+
+
+# Keys of the JSON form that the shape writes; every other key is a kind's (`json_keys`).
+SHAPE_JSON_KEYS = ("size", "box", "regions")
+
+
+class Rules:
+    """The rules of an N x N Sudoku: a shape plus constraints.
+
+    `Rules(size, box_rows, box_cols, diagonals, layout, extra_regions, anti_knight,
+    anti_king, non_consecutive, odd, even, cages, constraints=...)` builds them from the
+    fields of earlier versions (each adds its constraints); `Rules.from_constraints(shape,
+    constraints)` from a shape and constraint values. The defaults are classic Sudoku with
+    boxes of `box_rows` x `box_cols`. `layout` gives each cell's region (row-major, 0..N-1)
+    for jigsaw rules; None means the boxes (`box_rows` and `box_cols` then only draw a frame).
+    Rules are immutable values: equal shape and equal constraints make equal rules.
     """
 
+    shape: GridShape
+    constraints: tuple[Constraint, ...]
     size: int
     box_rows: int
     box_cols: int
-    diagonals: bool = False
-    layout: tuple[int, ...] | None = None
-    extra_regions: tuple[tuple[int, ...], ...] = ()
-    anti_knight: bool = False
-    anti_king: bool = False
-    non_consecutive: bool = False
-    odd: frozenset[int] = field(default_factory=frozenset)
-    even: frozenset[int] = field(default_factory=frozenset)
-    cages: tuple[Cage, ...] = ()
+    layout: tuple[int, ...] | None
+    diagonals: bool
+    extra_regions: tuple[tuple[int, ...], ...]
+    anti_knight: bool
+    anti_king: bool
+    non_consecutive: bool
+    odd: frozenset[int]
+    even: frozenset[int]
+    cages: tuple[Cage, ...]
+    _hash: int
 
-    def __post_init__(self) -> None:
-        if self.size < 4:
-            raise RulesError(f"size {self.size} is too small: the smallest Sudoku is 4x4")
-        _check_not_too_large(self.size)
-        if self.box_rows * self.box_cols != self.size or min(self.box_rows, self.box_cols) < 2:
+    def __init__(
+        self,
+        size: int,
+        box_rows: int,
+        box_cols: int,
+        diagonals: bool = False,
+        layout: Sequence[int] | None = None,
+        extra_regions: Iterable[Iterable[int]] = (),
+        anti_knight: bool = False,
+        anti_king: bool = False,
+        non_consecutive: bool = False,
+        odd: Iterable[int] = frozenset(),
+        even: Iterable[int] = frozenset(),
+        cages: Iterable[Cage] = (),
+        *,
+        constraints: Iterable[Constraint] = (),
+    ) -> None:
+        shape = GridShape.of(size, box_rows, box_cols, None if layout is None else tuple(layout))
+        found: list[Constraint] = list(Diagonal.pair()) if diagonals else []
+        found += [ExtraRegion(tuple(region)) for region in extra_regions]
+        found += [AntiKnight()] if anti_knight else []
+        found += [AntiKing()] if anti_king else []
+        found += [NonConsecutive()] if non_consecutive else []
+        odd, even = frozenset(odd), frozenset(even)
+        found += [Parity(odd, even)] if odd or even else []
+        found += cages
+        self._set(shape, (*found, *constraints))
+
+    @staticmethod
+    def from_constraints(shape: GridShape, constraints: Iterable[Constraint] = ()) -> Rules:
+        """The rules of `shape` (`GridShape.of_size(9)`, ...) with these constraints."""
+        rules = Rules.__new__(Rules)
+        rules._set(shape, tuple(constraints))
+        return rules
+
+    def _set(self, shape: GridShape, constraints: tuple[Constraint, ...]) -> None:
+        by_kind: dict[type[Constraint], list[Constraint]] = {}
+        for constraint in constraints:
+            if not isinstance(constraint, Constraint):
+                raise RulesError(f"{constraint!r} is not a constraint (puzzles.constraints)")
+            by_kind.setdefault(type(constraint), []).append(constraint)
+        normal: list[Constraint] = []
+        for kind in sorted(by_kind, key=kind_rank):
+            normal += kind.combine(by_kind[kind])
+        if sum(isinstance(c, Diagonal) for c in normal) == 1:
             raise RulesError(
-                f"boxes of {self.box_rows}x{self.box_cols} do not tile a "
-                f"{self.size}x{self.size} grid (rows x cols must equal {self.size}, both > 1)"
+                "one diagonal alone is an extra region (ExtraRegion.main_diagonal(shape)); "
+                "Sudoku-X has both diagonals"
             )
-        if self.layout is not None:
-            self._check_layout(self.layout)
-            if self.layout == _box_layout(self.size, self.box_rows, self.box_cols):
-                object.__setattr__(self, "layout", None)  # the boxes: one form for one rule
-        for name, cells in (("odd", self.odd), ("even", self.even)):
-            self._check_cells(cells, f"the {name} cells")
-        if self.odd & self.even:
-            both = ", ".join(self.cell_name(c) for c in sorted(self.odd & self.even))
-            raise RulesError(f"{both}: a cell cannot be both odd and even")
-        for number, region in enumerate(self.extra_regions, 1):
-            self._check_group(region, f"extra region {number}")
-        for cage in self.cages:
-            self._check_cage(cage)
+        for constraint in normal:
+            constraint.validate(shape)
+        # the views of earlier versions' fields, set once: solvers read them in inner loops
+        parity = next((c for c in normal if isinstance(c, Parity)), Parity())
+        view = object.__setattr__
+        view(self, "shape", shape)
+        view(self, "constraints", tuple(normal))
+        view(self, "size", shape.size)
+        view(self, "box_rows", shape.box_rows)
+        view(self, "box_cols", shape.box_cols)
+        view(self, "layout", shape.layout)
+        view(self, "diagonals", any(isinstance(c, Diagonal) for c in normal))
+        regions = tuple(c.members for c in normal if isinstance(c, ExtraRegion))
+        view(self, "extra_regions", regions)
+        view(self, "anti_knight", any(isinstance(c, AntiKnight) for c in normal))
+        view(self, "anti_king", any(isinstance(c, AntiKing) for c in normal))
+        view(self, "non_consecutive", any(isinstance(c, NonConsecutive) for c in normal))
+        view(self, "odd", parity.odd)
+        view(self, "even", parity.even)
+        view(self, "cages", tuple(c for c in normal if isinstance(c, Cage)))
+        view(self, "_hash", hash((shape, self.constraints)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}: Rules are immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}: Rules are immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Rules):
+            return NotImplemented
+        return self._hash == other._hash and (self.shape, self.constraints) == (
+            other.shape,
+            other.constraints,
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __getstate__(self) -> tuple[GridShape, tuple[Constraint, ...]]:
+        return self.shape, self.constraints  # the derived tables are rebuilt where needed
+
+    def __setstate__(self, state: tuple[GridShape, tuple[Constraint, ...]]) -> None:
+        shape, constraints = state
+        self._set(
+            GridShape.of(shape.size, shape.box_rows, shape.box_cols, shape.layout), constraints
+        )
+
+    def __repr__(self) -> str:
+        return f"Rules.from_constraints({self.shape!r}, {self.constraints!r})"
 
     # ----- building -------------------------------------------------------------------------
 
@@ -182,14 +280,42 @@ class Rules:
         return Rules.of_size(size, diagonals=diagonals)
 
     def with_rules(self, **changes: Any) -> Rules:
-        """A copy with some rules changed, e.g. `rules.with_rules(anti_knight=True)`."""
-        return replace(self, **changes)
+        """A copy with some rules changed, e.g. `rules.with_rules(anti_knight=True)`; the
+        fields of earlier versions, and `constraints`: the constraints of the kinds that
+        have no field (those kept when it is not given)."""
+        fields: dict[str, Any] = {
+            "size": self.size, "box_rows": self.box_rows, "box_cols": self.box_cols,
+            "diagonals": self.diagonals, "layout": self.layout,
+            "extra_regions": self.extra_regions, "anti_knight": self.anti_knight,
+            "anti_king": self.anti_king, "non_consecutive": self.non_consecutive,
+            "odd": self.odd, "even": self.even, "cages": self.cages,
+            "constraints": [c for c in self.constraints if type(c) not in LEGACY_KINDS],
+        }  # fmt: skip
+        unknown = sorted(set(changes) - set(fields))
+        if unknown:
+            raise TypeError(
+                f"Rules has no field {unknown[0]!r}: the fields are {', '.join(fields)}"
+            )
+        fields.update(changes)
+        return Rules(**fields)
+
+    def with_constraints(self, *constraints: Constraint) -> Rules:
+        """A copy with these constraints added."""
+        return Rules.from_constraints(self.shape, (*self.constraints, *constraints))
+
+    def by_kind(self) -> list[tuple[type[Constraint], tuple[Constraint, ...]]]:
+        """The constraints grouped by kind, kinds in `constraints` order."""
+        groups: dict[type[Constraint], list[Constraint]] = {}
+        for constraint in self.constraints:
+            groups.setdefault(type(constraint), []).append(constraint)
+        return [(kind, tuple(items)) for kind, items in groups.items()]
 
     # ----- names and the JSON form ----------------------------------------------------------
 
     @cached_property  # asked on every solve (`Solver.accepts`) and every check
     def kinds(self) -> frozenset[RuleKind]:
-        """The kinds of rule beyond classic Sudoku that these rules use."""
+        """The kinds of rule beyond classic Sudoku that these rules use (the declaration
+        back-ends without an encoder table still read)."""
         kinds = set()
         if self.layout is not None:
             kinds.add(RuleKind.REGIONS)
@@ -206,29 +332,9 @@ class Rules:
         return frozenset(kinds)
 
     @cached_property
-    def constraints(self) -> tuple[Constraint, ...]:
-        """The rules beyond the shape as constraint values (`puzzles.constraints`), in a
-        fixed order: diagonals, extra regions, anti-knight, anti-king, non-consecutive,
-        parity, cages. Models encode these through their encoder tables."""
-        found: list[Constraint] = []
-        if self.diagonals:
-            found += [Diagonal(anti=False), Diagonal(anti=True)]
-        found += [ExtraRegion(region) for region in self.extra_regions]
-        if self.anti_knight:
-            found.append(AntiKnight())
-        if self.anti_king:
-            found.append(AntiKing())
-        if self.non_consecutive:
-            found.append(NonConsecutive())
-        if self.odd or self.even:
-            found.append(Parity(self.odd, self.even))
-        found += self.cages
-        return tuple(found)
-
-    @property
     def is_classic(self) -> bool:
         """Boxes of a box shape, maybe the diagonals, nothing else: what a name says whole."""
-        return not self.kinds
+        return self.layout is None and all(isinstance(c, Diagonal) for c in self.constraints)
 
     @property
     def shape_name(self) -> str:
@@ -242,19 +348,8 @@ class Rules:
     def name(self) -> str:
         """A short name for people: `9x9`, `9x9-x`, `9x9 jigsaw anti-knight`, `9x9 killer`."""
         words = [self.shape_name if self.layout is None else self.shape_name.split(":")[0]]
-        words += [
-            word
-            for word, present in (
-                ("jigsaw", self.layout is not None),
-                ("extra-regions", bool(self.extra_regions)),
-                ("anti-knight", self.anti_knight),
-                ("anti-king", self.anti_king),
-                ("non-consecutive", self.non_consecutive),
-                ("odd-even", bool(self.odd or self.even)),
-                ("killer", bool(self.cages)),
-            )
-            if present
-        ]
+        words += ["jigsaw"] if self.layout is not None else []
+        words += [kind.word for kind, _ in self.by_kind() if kind.word]
         return " ".join(words)
 
     @cached_property  # asked for every task of a run
@@ -270,38 +365,26 @@ class Rules:
         """The JSON form: only what differs from classic rules of this size is written.
 
         Cells are named `r1c1` (row and column from 1); `regions` is N rows of N region
-        numbers (from 1), a picture of the jigsaw. A new dict each call; the lists in it are
-        shared by every call: copy one before changing it.
+        numbers (from 1), a picture of the jigsaw. Each kind writes its own keys
+        (`Constraint.to_json`). A new dict each call; the lists in it are shared by every
+        call: copy one before changing it.
         """
         return dict(self._json_form)
 
     @cached_property  # written into every `--json` record of `solve` and `count`
     def _json_form(self) -> dict[str, Any]:
+        parts: dict[str, Any] = {}
+        for kind, items in self.by_kind():
+            parts.update(kind.to_json(items, self.shape))
         data: dict[str, Any] = {"size": self.size}
         if (self.box_rows, self.box_cols) != default_box_shape(self.size):
             data["box"] = f"{self.box_rows}x{self.box_cols}"
-        if self.diagonals:
-            data["diagonals"] = True
+        if "diagonals" in parts:  # the key order of earlier versions' files
+            data["diagonals"] = parts.pop("diagonals")
         if self.layout is not None:
             n = self.size
             data["regions"] = [[r + 1 for r in self.layout[i * n : (i + 1) * n]] for i in range(n)]
-        if self.extra_regions:
-            data["extra_regions"] = [self._names(region) for region in self.extra_regions]
-        for flag in ("anti_knight", "anti_king", "non_consecutive"):
-            if getattr(self, flag):
-                data[flag] = True
-        if self.odd:
-            data["odd"] = self._names(sorted(self.odd))
-        if self.even:
-            data["even"] = self._names(sorted(self.even))
-        if self.cages:
-            data["cages"] = [
-                {
-                    "cells": self._names(cage.cells),
-                    **({} if cage.total is None else {"sum": cage.total}),
-                }
-                for cage in self.cages
-            ]
+        data.update(parts)
         return data
 
     def canonical_json(self) -> str:
@@ -318,8 +401,8 @@ class Rules:
         """Rules from their JSON form (`to_json`); an error names the key that is wrong."""
         if not isinstance(data, Mapping):
             raise RulesError('rules in JSON are an object, e.g. {"size": 9, "anti_knight": true}')
-        known = {"size", "box", "diagonals", "regions", "extra_regions", "anti_knight",
-                 "anti_king", "non_consecutive", "odd", "even", "cages"}  # fmt: skip
+        kinds = all_kinds()
+        known = {*SHAPE_JSON_KEYS, *(key for kind in kinds for key in kind.json_keys)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(
@@ -329,31 +412,13 @@ class Rules:
         if not isinstance(size, int) or isinstance(size, bool):
             raise RulesError('rules need "size", a whole number such as 9')
         base = Rules.parse(f"{size}:{data['box']}") if "box" in data else Rules.of_size(size)
-        names = _CellNames(size)
-        changes: dict[str, Any] = {}
-        for flag in ("diagonals", "anti_knight", "anti_king", "non_consecutive"):
-            if flag in data:
-                if not isinstance(data[flag], bool):
-                    raise RulesError(f'"{flag}" is true or false, not {data[flag]!r}')
-                changes[flag] = data[flag]
+        shape = base.shape
         if "regions" in data:
-            changes["layout"] = _layout_from_json(data["regions"], size)
-        if "extra_regions" in data:
-            changes["extra_regions"] = tuple(
-                names.cells(region, f"extra_regions[{i}]")
-                for i, region in enumerate(_list(data["extra_regions"], "extra_regions"))
-            )
-        for parity in ("odd", "even"):
-            if parity in data:
-                changes[parity] = frozenset(names.cells(data[parity], parity))
-        if "cages" in data:
-            changes["cages"] = tuple(
-                _cage_from_json(cage, names, i)
-                for i, cage in enumerate(_list(data["cages"], "cages"))
-            )
-        return base.with_rules(**changes)
+            shape = shape.with_layout(_layout_from_json(data["regions"], size))
+        constraints = [c for kind in kinds for c in kind.from_json(data, shape)]
+        return Rules.from_constraints(shape, constraints)
 
-    # ----- cells ----------------------------------------------------------------------------
+    # ----- cells (the shape's) ----------------------------------------------------------------
 
     @property
     def cell_count(self) -> int:
@@ -361,7 +426,7 @@ class Rules:
 
     @property
     def cells(self) -> range:
-        return range(self.cell_count)
+        return range(self.size * self.size)
 
     @property
     def digits(self) -> range:
@@ -378,47 +443,51 @@ class Rules:
 
     def region_of(self, cell: int) -> int:
         """The region (box, or jigsaw piece) of a cell, 0..N-1."""
-        if self.layout is not None:
-            return self.layout[cell]
-        row, col = divmod(cell, self.size)
-        boxes_per_band = self.size // self.box_cols
-        return (row // self.box_rows) * boxes_per_band + col // self.box_cols
+        return self.shape.region_layout[cell]
 
     def cell_name(self, cell: int) -> str:
         """`r1c1` notation, 1-based, as human solvers write it."""
-        return f"r{self.row_of(cell) + 1}c{self.col_of(cell) + 1}"
+        return f"r{cell // self.size + 1}c{cell % self.size + 1}"
 
     # ----- derived structure (computed once) ------------------------------------------------
 
-    @cached_property
+    @property
     def rows(self) -> tuple[tuple[int, ...], ...]:
-        n = self.size
-        return tuple(tuple(range(r * n, (r + 1) * n)) for r in range(n))
+        return self.shape.rows
 
-    @cached_property
+    @property
     def columns(self) -> tuple[tuple[int, ...], ...]:
-        n = self.size
-        return tuple(tuple(range(c, n * n, n)) for c in range(n))
+        return self.shape.columns
 
-    @cached_property
+    @property
     def regions(self) -> tuple[tuple[int, ...], ...]:
         """The N regions of N cells: the boxes, or the jigsaw pieces."""
-        members: list[list[int]] = [[] for _ in range(self.size)]
-        for cell in self.cells:
-            members[self.region_of(cell)].append(cell)
-        return tuple(tuple(region) for region in members)
+        return self.shape.regions
+
+    def family(self, name: str) -> tuple[tuple[int, ...], ...]:
+        """The units of a family by name: `row`, `column`, `region` (or `box`), `extra`."""
+        return self.extra_units if name == "extra" else self.shape.family(name)
+
+    def family_start(self, name: str) -> int:
+        """The index (into `units`) of the first unit of a family: the units of family f
+        are `units[family_start(f) : family_start(f) + len(family(f))]`."""
+        return len(self.shape.units) if name == "extra" else self.shape.family_start(name)
+
+    def family_of(self, unit: int) -> str:
+        """The family (`row`, `column`, `region`, `extra`) of a unit index into `units`."""
+        return self.shape.family_of(unit)
 
     @cached_property
     def extra_units(self) -> tuple[tuple[int, ...], ...]:
-        """Units beyond rows, columns and regions: the diagonals, then the extra regions."""
-        units: tuple[tuple[int, ...], ...] = ()
-        if self.diagonals:
-            n = self.size
-            units = (
-                tuple(self.cell(i, i) for i in range(n)),
-                tuple(self.cell(i, n - 1 - i) for i in range(n)),
-            )
-        return units + self.extra_regions
+        """Units beyond rows, columns and regions: those of the unit constraints (the
+        diagonals, then the extra regions)."""
+        shape = self.shape
+        return tuple(
+            unit
+            for c in self.constraints
+            if isinstance(c, UnitConstraint)
+            for unit in c.units(shape)
+        )
 
     @cached_property
     def units(self) -> tuple[tuple[int, ...], ...]:
@@ -427,7 +496,7 @@ class Rules:
         A unit of N cells holds every digit once (a house); an extra region may be smaller.
         Cages are not units: they are in `cages`, with their sums.
         """
-        return self.rows + self.columns + self.regions + self.extra_units
+        return self.shape.units + self.extra_units
 
     @cached_property
     def houses(self) -> tuple[int, ...]:
@@ -438,17 +507,25 @@ class Rules:
     def unit_names(self) -> tuple[str, ...]:
         """`row 1`, `column 1`, `box 1` (`region 1` for jigsaw), ..., `diagonal`,
         `anti-diagonal`, `extra region 1` (1-based)."""
-        region = "box" if self.layout is None else "region"
-        names = [f"{kind} {i + 1}" for kind in ("row", "column", region) for i in range(self.size)]
-        names += ["diagonal", "anti-diagonal"] if self.diagonals else []
-        names += [f"extra region {i + 1}" for i in range(len(self.extra_regions))]
+        names = list(self.shape.unit_names)
+        numbers: dict[type[Constraint], int] = {}
+        for c in self.constraints:
+            if isinstance(c, UnitConstraint):
+                if c.numbered:
+                    for _ in c.units(self.shape):
+                        numbers[type(c)] = numbers.get(type(c), 0) + 1
+                        names.append(f"{c.title} {numbers[type(c)]}")
+                else:
+                    names += c.unit_names(self.shape)
         return tuple(names)
 
     @cached_property
     def units_of(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the indices (into `units`) of the units it belongs to."""
-        owners: list[list[int]] = [[] for _ in self.cells]
-        for index, unit in enumerate(self.units):
+        if not self.extra_units:
+            return self.shape.units_of
+        owners: list[list[int]] = [list(units) for units in self.shape.units_of]
+        for index, unit in enumerate(self.extra_units, len(self.shape.units)):
             for cell in unit:
                 owners[cell].append(index)
         return tuple(tuple(owner) for owner in owners)
@@ -467,7 +544,10 @@ class Rules:
     def distinct_pairs(self) -> tuple[tuple[int, int], ...]:
         """The pairs of cells the pair rules make differ and that share no unit (a < b)
         (a king's move inside a box is already a box rule). Cage mates are not listed."""
-        pairs = set(self.knight_pairs) | set(self.king_pairs)
+        shape = self.shape
+        pairs = {
+            p for c in self.constraints if isinstance(c, DistinctPairs) for p in c.pairs(shape)
+        }
         unit_mates = self.unit_peers
         return tuple(sorted((a, b) for a, b in pairs if b not in unit_mates[a]))
 
@@ -530,87 +610,16 @@ class Rules:
             others[b].append(a)
         return tuple(tuple(sorted(cells)) for cells in others)
 
-    # ----- checks of the rules themselves ---------------------------------------------------
+    # ----- helpers --------------------------------------------------------------------------
 
     def _move_pairs(self, moves: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
         return move_pairs(self, moves)
-
-    def _names(self, cells: Iterable[int]) -> list[str]:
-        return [self.cell_name(cell) for cell in cells]
-
-    def _check_layout(self, layout: Sequence[int]) -> None:
-        n = self.size
-        if len(layout) != n * n or any(not 0 <= r < n for r in layout):
-            raise RulesError(f"regions: each of the {n * n} cells needs a region from 1 to {n}")
-        sizes = [0] * n
-        for region in layout:
-            sizes[region] += 1
-        wrong = [str(r + 1) for r, count in enumerate(sizes) if count != n]
-        if wrong:
-            raise RulesError(f"regions: region {wrong[0]} does not have {n} cells")
-
-    def _check_cells(self, cells: Iterable[int], what: str) -> None:
-        bad = [cell for cell in cells if not 0 <= cell < self.cell_count]
-        if bad:
-            raise RulesError(f"{what}: cell {bad[0]} is outside the {self.size}x{self.size} grid")
-
-    def _check_group(self, cells: Sequence[int], what: str) -> None:
-        self._check_cells(cells, what)
-        if len(set(cells)) != len(cells):
-            raise RulesError(f"{what} names a cell twice")
-        if not 2 <= len(cells) <= self.size:
-            raise RulesError(f"{what} has {len(cells)} cells: a unit has 2 to {self.size}")
-
-    def _check_cage(self, cage: Cage) -> None:
-        what = (
-            f"cage {'+'.join(self._names(cage.cells[:3]))}{'+...' if len(cage.cells) > 3 else ''}"
-        )
-        self._check_cells(cage.cells, what)
-        if len(set(cage.cells)) != len(cage.cells) or not 1 <= len(cage.cells) <= self.size:
-            raise RulesError(f"{what}: a cage has 1 to {self.size} distinct cells")
-        if cage.total is not None and not isinstance(cage.total, int):
-            raise RulesError(f"{what}: its sum is a whole number, not {cage.total!r}")
-
-
-@cache
-def _box_layout(size: int, box_rows: int, box_cols: int) -> tuple[int, ...]:
-    per_band = size // box_cols
-    return tuple(
-        (cell // size // box_rows) * per_band + (cell % size) // box_cols
-        for cell in range(size * size)
-    )
-
-
-class _CellNames:
-    """Reads `r1c1` cell names (case-insensitive) of an N x N grid for `Rules.from_json`."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-
-    def cell(self, name: object, what: str) -> int:
-        text = str(name).strip().lower()
-        row, _, col = text.removeprefix("r").partition("c")
-        if not (text.startswith("r") and row.isdigit() and col.isdigit()):
-            raise RulesError(f"{what}: {name!r} is not a cell name such as r1c1")
-        r, c = int(row), int(col)
-        if not (1 <= r <= self.size and 1 <= c <= self.size):
-            raise RulesError(f"{what}: {name} is outside the {self.size}x{self.size} grid")
-        return (r - 1) * self.size + c - 1
-
-    def cells(self, names: object, what: str) -> tuple[int, ...]:
-        return tuple(self.cell(name, what) for name in _list(names, what))
-
-
-def _list(value: object, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise RulesError(f'"{what}" is a list, not {type(value).__name__}')
-    return value
 
 
 def _layout_from_json(rows: object, size: int) -> tuple[int, ...]:
     """`regions`: N rows of N region numbers from 1, or N strings of N symbols (1-9, A-P)."""
     layout: list[int] = []
-    for row in _list(rows, "regions"):
+    for row in json_list(rows, "regions"):
         values = list(row) if isinstance(row, list | str) else None
         if values is None or len(values) != size:
             raise RulesError(f'"regions" is {size} rows of {size} region numbers')
@@ -622,16 +631,6 @@ def _layout_from_json(rows: object, size: int) -> tuple[int, ...]:
     if len(layout) != size * size:
         raise RulesError(f'"regions" is {size} rows of {size} region numbers')
     return tuple(layout)
-
-
-def _cage_from_json(data: object, names: _CellNames, index: int) -> Cage:
-    what = f"cages[{index}]"
-    if not isinstance(data, Mapping) or "cells" not in data:
-        raise RulesError(f'{what} is an object with "cells" (and "sum")')
-    total = data.get("sum")
-    if total is not None and (not isinstance(total, int) or isinstance(total, bool)):
-        raise RulesError(f'{what}: "sum" is a whole number, not {total!r}')
-    return Cage(names.cells(data["cells"], what), total)
 
 
 # Sizes people play, with their usual box shapes; `Rules.of_size` accepts any other valid size.

@@ -7,12 +7,13 @@ is what `bench --permute` uses to make repeats differ: each repeat solves a rand
 Which transformations are allowed depends on the rules:
 - classic boxes: rows within a band, bands, columns within a stack, stacks, and (square
   boxes) transposition; any relabelling of the digits;
-- anything else (Sudoku-X diagonals, jigsaw, extra regions, pair rules, cages): the
-  symmetries of the square (rotations and reflections; for boxes that are not square only
-  those that keep their shape), with the rules' cells moved along;
-- digits: any relabelling, unless a rule reads the digits' values (non-consecutive, parity,
-  cage sums): then only d -> N + 1 - d (which keeps differences, maps sums to k(N+1) - sum,
-  and swaps odd and even cells when N is even), or none.
+- a jigsaw, or any constraint: the symmetries of the square (rotations and reflections; for
+  boxes that are not square only those that keep their shape); each constraint says where it
+  goes (`Constraint.moved`: its cells moved along, a diagonal onto a diagonal);
+- digits: any relabelling, unless a constraint reads the digits' values
+  (`Constraint.reads_digit_values`: non-consecutive, parity, cage sums): then only
+  d -> N + 1 - d, or none; the constraint moves with it (a cage's sum s of k cells becomes
+  k(N+1) - s; odd and even cells swap when N is even).
 """
 
 from __future__ import annotations
@@ -20,15 +21,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from puzzles.constraints.base import Move
 from puzzles.grid import Grid
-from puzzles.rules import Cage, RuleKind, Rules
-
-# Kinds whose meaning depends on the digits' values, not only on their being different.
-_VALUED = frozenset({RuleKind.NONCONSECUTIVE, RuleKind.PARITY, RuleKind.CAGES})
-# Kinds tied to the square's geometry beyond rows, columns and boxes.
-_GEOMETRIC = frozenset(
-    {RuleKind.REGIONS, RuleKind.EXTRA_UNITS, RuleKind.DISTINCT_PAIRS, RuleKind.NONCONSECUTIVE}
-)
+from puzzles.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -60,7 +55,7 @@ def random_isomorph(rules: Rules, seed: int) -> Isomorph:
     """A random transformation that keeps `rules` (see the module's list), fixed by `seed`."""
     rng = random.Random(seed)
     n = rules.size
-    if rules.is_classic and not rules.diagonals:
+    if _boxes_only(rules):
         rows = _shuffled_lines(n, rules.box_rows, rng)
         cols = _shuffled_lines(n, rules.box_cols, rng)
         transpose = rules.box_rows == rules.box_cols and rng.random() < 0.5
@@ -73,7 +68,7 @@ def random_isomorph(rules: Rules, seed: int) -> Isomorph:
         for c in range(n)
     )
     reverse = False
-    if rules.kinds & _VALUED:
+    if any(constraint.reads_digit_values for constraint in rules.constraints):
         reverse = rng.random() < 0.5
         digits = (
             tuple([0, *(n + 1 - d for d in range(1, n + 1))]) if reverse else tuple(range(n + 1))
@@ -108,33 +103,22 @@ def _square_symmetry(rules: Rules, rng: random.Random) -> tuple[list[int], list[
     return rows, cols, square_boxes and rng.random() < 0.5
 
 
+def _boxes_only(rules: Rules) -> bool:
+    """Rows, columns and boxes, nothing else: they map onto themselves under band, stack
+    and line shuffles."""
+    return rules.layout is None and not rules.constraints
+
+
 def _moved_rules(rules: Rules, source: tuple[int, ...], reverse: bool) -> Rules:
     """The rules with their cells moved: the isomorph's cell i is the original's source[i]."""
-    if rules.is_classic and not rules.diagonals:
+    if _boxes_only(rules):
         return rules  # rows, columns and boxes map onto themselves
     target = [0] * len(source)
     for new, old in enumerate(source):
         target[old] = new
-    n = rules.size
-
-    def moved(cells: tuple[int, ...] | frozenset[int]) -> tuple[int, ...]:
-        return tuple(sorted(target[cell] for cell in cells))
-
-    changes: dict[str, object] = {}  # a transposition comes only with square boxes: kept
-    if rules.layout is not None:
-        changes["layout"] = tuple(rules.layout[source[cell]] for cell in range(n * n))
-    changes["extra_regions"] = tuple(moved(region) for region in rules.extra_regions)
-    odd, even = frozenset(moved(rules.odd)), frozenset(moved(rules.even))
-    if reverse and n % 2 == 0:  # d -> N+1-d turns odd digits into even ones when N is even
-        odd, even = even, odd
-    changes["odd"], changes["even"] = odd, even
-    changes["cages"] = tuple(
-        Cage(
-            moved(cage.cells),
-            None
-            if cage.total is None
-            else (len(cage.cells) * (n + 1) - cage.total if reverse else cage.total),
-        )
-        for cage in rules.cages
-    )
-    return rules.with_rules(**changes)
+    shape = rules.shape  # a transposition comes only with square boxes: kept
+    if shape.layout is not None:
+        layout = shape.layout
+        shape = shape.with_layout(tuple(layout[source[cell]] for cell in range(len(source))))
+    move = Move(rules.shape, source, tuple(target), reverse)
+    return Rules.from_constraints(shape, [c.moved(move) for c in rules.constraints])

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from puzzles.constraints import KINDS, Constraint, NonConsecutive, PairConstraint
+from puzzles.constraints.base import Conflict
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Status
@@ -373,19 +374,44 @@ def test_the_matrix_catches_a_back_end_that_ignores_a_kind(monkeypatch: pytest.M
             check_backend_on(backend, case)
 
 
+class _TestKind(Constraint):
+    """What a kind owns besides its meaning (JSON, f-puzzles, isomorphs), for kinds that
+    live only in these tests: they have no written form and are never moved."""
+
+    def moved(self, move: Any) -> Constraint:
+        raise NotImplementedError("a test kind is never moved")
+
+    @classmethod
+    def to_json(cls, items: Sequence[Constraint], shape: Any) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_json(cls, data: Any, shape: Any) -> list[Constraint]:
+        return []
+
+    @classmethod
+    def from_fpuzzles(cls, reader: Any, shape: Any) -> list[Constraint]:
+        return []
+
+    @classmethod
+    def to_fpuzzles(cls, items: Sequence[Constraint], shape: Any) -> dict[str, Any]:
+        return {}
+
+
 def test_a_kind_no_table_has_is_answered_unsupported() -> None:
     """A constraint of a kind no model has an encoder for: every back-end with a table says
     `unsupported` and names it; none returns a grid."""
 
-    class Unheard(Constraint):  # no family: no model can have an encoder for it
+    class Unheard(_TestKind):  # no family: no model can have an encoder for it
         title = "unheard-of rule"
 
         def scope(self, shape: Any) -> tuple[int, ...]:
             return (0,)
 
-    rules = Rules.from_json({"size": 4, "anti_knight": True})
-    constraints = (*rules.constraints, Unheard())
-    rules.__dict__["constraints"] = constraints  # the rules' cached constraints, one more
+        def violations(self, rules: Any, values: Sequence[int]) -> Iterator[Any]:
+            return iter(())
+
+    rules = Rules.from_json({"size": 4, "anti_knight": True}).with_constraints(Unheard())
     puzzle = Grid(rules, (0,) * 16)
     for backend in available_backends():
         solver = backend.create()
@@ -400,7 +426,7 @@ def _entries(table: Any) -> dict[Any, Any]:
     return dict(table._encoders)
 
 
-class _Increasing(PairConstraint):
+class _Increasing(PairConstraint, _TestKind):
     """A kind of the pair family no model has an encoder of its own for: in each of a few
     pairs of cells the first holds the smaller digit (a thermometer of two cells)."""
 
@@ -414,6 +440,11 @@ class _Increasing(PairConstraint):
 
     def allows(self, first: int, second: int) -> bool:
         return first < second
+
+    def broken(self, rules: Any, a: int, b: int, values: Sequence[int]) -> Conflict:
+        name = rules.cell_name
+        text = f"{name(a)} holds {values[a]}, not less than {name(b)}'s {values[b]}"
+        return Conflict(self.title, values[a], (a, b), text)
 
 
 def test_a_new_pair_kind_is_encoded_by_every_model_of_the_family() -> None:

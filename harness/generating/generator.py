@@ -32,6 +32,14 @@ from dataclasses import dataclass, replace
 
 from harness.generating.rating import Rating, rate, rating_of
 from harness.generating.variants import VARIANTS, Variant
+from puzzles.constraints import (
+    Cage,
+    Constraint,
+    DistinctPairs,
+    NonConsecutive,
+    Parity,
+    UnitConstraint,
+)
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 from puzzles.rules import Rules
@@ -109,6 +117,23 @@ def random_full_grid(rules: Rules, rng: random.Random) -> Grid:
     raise GeneratorError(f"no complete {rules} grid found in {RESTARTS} randomised searches")
 
 
+# The kinds whose rules the search's tables hold (peers, neighbours, allowed digits, cages);
+# any other constraint is asked its own check for each candidate of a cell in its scope.
+_IN_THE_TABLES: tuple[type[Constraint], ...] = (
+    UnitConstraint, DistinctPairs, NonConsecutive, Parity, Cage,
+)  # fmt: skip
+
+
+def _checked_by_their_own_check(rules: Rules) -> list[list[Constraint]]:
+    """For each cell, the constraints about it that the tables do not hold."""
+    found: list[list[Constraint]] = [[] for _ in rules.cells]
+    for constraint in rules.constraints:
+        if not isinstance(constraint, _IN_THE_TABLES):
+            for cell in constraint.scope(rules.shape):
+                found[cell].append(constraint)
+    return found
+
+
 class _OutOfNodes(Exception):
     pass
 
@@ -120,6 +145,7 @@ def _random_search(rules: Rules, rng: random.Random, nodes: int) -> Grid | None:
     values = [0] * rules.cell_count
     peers, neighbours, cages_of, cages = rules.peers, rules.neighbours, rules.cages_of, rules.cages
     allowed = [sum(1 << (d - 1) for d in digits) for digits in rules.allowed]
+    checked_of = _checked_by_their_own_check(rules)
     visited = 0
 
     def free(cell: int) -> int:
@@ -142,6 +168,13 @@ def _random_search(rules: Rules, rng: random.Random, nodes: int) -> Grid | None:
                     if last and 1 <= left <= rules.size
                     else (0 if last else (1 << max(0, min(left - 1, rules.size))) - 1)
                 )
+        for constraint in checked_of[cell]:
+            for digit in rules.digits:
+                if mask >> (digit - 1) & 1:
+                    values[cell] = digit
+                    if next(iter(constraint.violations(rules, values)), None) is not None:
+                        mask &= ~(1 << (digit - 1))
+            values[cell] = 0
         return mask
 
     def fill(left: int) -> bool:

@@ -12,6 +12,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from puzzles.constraints import (
+    AntiKing,
+    AntiKnight,
+    Constraint,
+    ExtraRegion,
+    NonConsecutive,
+    Parity,
+)
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 from puzzles.rules import Cage, Rules
@@ -28,20 +36,15 @@ class Variant:
     givens: bool = True  # False: every given is removed where the puzzle stays unique
 
 
-def _flag(name: str) -> Callable[[Rules, random.Random], Rules]:
-    return lambda rules, rng: rules.with_rules(**{name: True})
+def _adding(constraint: Constraint) -> Callable[[Rules, random.Random], Rules]:
+    """A variant that adds one constraint the same on every grid (anti-knight, ...)."""
+    return lambda rules, rng: rules.with_constraints(constraint)
 
 
 def windows(rules: Rules) -> tuple[tuple[int, ...], ...]:
     """Windoku's extra regions: the box-sized windows one cell in from the boxes' corners
     (four on a 9x9: rows and columns 2-4 and 6-8)."""
-    h, w = rules.box_rows, rules.box_cols
-    found = tuple(
-        tuple(rules.cell(r + dr, c + dc) for dr in range(h) for dc in range(w))
-        for r in range(1, rules.size, h + 1)
-        for c in range(1, rules.size, w + 1)
-        if r + h < rules.size and c + w < rules.size
-    )
+    found = tuple(window.members for window in ExtraRegion.windoku(rules.shape))
     if not found:
         raise SudokuBenchError(f"windoku needs room for a window one cell in: {rules} has none")
     return found
@@ -128,13 +131,13 @@ def random_cages(solution: Grid, rng: random.Random, largest: int = 5) -> tuple[
 
 
 def _killer(rules: Rules, solution: Grid, rng: random.Random) -> Rules:
-    return rules.with_rules(cages=random_cages(solution, rng))
+    return rules.with_constraints(*random_cages(solution, rng))
 
 
 def _odd_even(rules: Rules, solution: Grid, rng: random.Random) -> Rules:
     cells = rng.sample(list(rules.cells), rules.size * 2)
     odd = frozenset(c for c in cells if solution[c] % 2)
-    return rules.with_rules(odd=odd, even=frozenset(cells) - odd)
+    return rules.with_constraints(Parity(odd, frozenset(cells) - odd))
 
 
 VARIANTS: dict[str, Variant] = {
@@ -149,14 +152,14 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "windoku",
             "four extra windows (9x9) that also hold every digit",
-            lambda rules, rng: rules.with_rules(extra_regions=windows(rules)),
+            lambda rules, rng: rules.with_constraints(*map(ExtraRegion, windows(rules))),
         ),
-        Variant("anti-knight", "cells a knight's move apart differ", _flag("anti_knight")),
-        Variant("anti-king", "cells a king's move apart differ", _flag("anti_king")),
+        Variant("anti-knight", "cells a knight's move apart differ", _adding(AntiKnight())),
+        Variant("anti-king", "cells a king's move apart differ", _adding(AntiKing())),
         Variant(
             "non-consecutive",
             "orthogonal neighbours never hold consecutive digits",
-            _flag("non_consecutive"),
+            _adding(NonConsecutive()),
         ),
         Variant(
             "odd-even",

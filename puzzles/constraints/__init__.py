@@ -11,6 +11,9 @@ Glossary (Norvig's essay is the model):
   subclass `DistinctPairs`), `CellDigits` (digits a cell may hold), `SumConstraint` (cells
   whose digits add up to a total).
 - *scope*: the cells a constraint is about.
+- *check*, *JSON form*, *move*, *drawing*, *f-puzzles mapping*: what each kind owns
+  (`violations`, `to_json`/`from_json`, `moved`, `drawing`, `from_fpuzzles`/`to_fpuzzles`);
+  `Rules`, the checker, the isomorphs, the pictures and the f-puzzles format ask the kinds.
 - *encoder table*: a model's map from kind or family to encoder (`EncoderTable`); the
   model accepts exactly the rules whose every constraint has an encoder there.
 """
@@ -20,11 +23,16 @@ from puzzles.constraints.anti_knight import KNIGHT_MOVES, AntiKnight
 from puzzles.constraints.base import (
     KINDS,
     CellDigits,
+    Conflict,
     Constraint,
     DistinctPairs,
+    Drawing,
     EncoderTable,
+    FpuzzlesReader,
+    Move,
     PairConstraint,
     Shape,
+    SingletonRule,
     SumConstraint,
     UnitConstraint,
     move_pairs,
@@ -44,15 +52,20 @@ __all__ = [
     "AntiKnight",
     "Cage",
     "CellDigits",
+    "Conflict",
     "Constraint",
     "Diagonal",
     "DistinctPairs",
+    "Drawing",
     "EncoderTable",
     "ExtraRegion",
+    "FpuzzlesReader",
+    "Move",
     "NonConsecutive",
     "PairConstraint",
     "Parity",
     "Shape",
+    "SingletonRule",
     "SumConstraint",
     "UnitConstraint",
     "move_pairs",

@@ -2,9 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from puzzles.constraints.base import SumConstraint
+from puzzles.constraints.base import (
+    LABELS,
+    Checked,
+    Conflict,
+    Constraint,
+    Drawing,
+    FpuzzlesReader,
+    Move,
+    Named,
+    SumConstraint,
+    check_cells,
+    fpuzzles_cell,
+    json_cells,
+    json_list,
+    label_of,
+    read_cells,
+    repeats,
+)
+from puzzles.errors import RulesError
+
+if TYPE_CHECKING:
+    from puzzles.shape import GridShape
+
+LEGEND_WIDTH = 72  # the picture's legend of sums wraps at this width
 
 
 @dataclass(frozen=True)
@@ -14,6 +39,10 @@ class Cage(SumConstraint):
 
     kind = "killer_cage"
     title = "killer cage"
+    word = "killer"
+    json_keys = ("cages",)
+    fpuzzles_keys = ("killercage", "cage")
+    reads_digit_values = True
 
     @property
     def summed(self) -> tuple[int, ...]:
@@ -26,3 +55,121 @@ class Cage(SumConstraint):
     @property
     def distinct(self) -> bool:
         return True
+
+    def name(self, shape: Named) -> str:
+        """`cage r1c1+r1c2 = 3` (or without the sum), as the checker and the logs name it."""
+        cells = "+".join(shape.cell_name(cell) for cell in self.cells)
+        return f"cage {cells}" + ("" if self.total is None else f" = {self.total}")
+
+    def validate(self, shape: GridShape) -> None:
+        first = "+".join(shape.cell_name(c) for c in self.cells[:3])
+        what = f"cage {first}{'+...' if len(self.cells) > 3 else ''}"
+        check_cells(shape, self.cells, what)
+        if len(set(self.cells)) != len(self.cells) or not 1 <= len(self.cells) <= shape.size:
+            raise RulesError(f"{what}: a cage has 1 to {shape.size} distinct cells")
+        if self.total is not None and not isinstance(self.total, int):
+            raise RulesError(f"{what}: its sum is a whole number, not {self.total!r}")
+
+    def violations(self, rules: Checked, values: Sequence[int]) -> Iterator[Conflict]:
+        """A digit twice; a sum over the total, or a full cage off its total. (Named only
+        when broken: most cages checked hold.)"""
+        filled = [values[cell] for cell in self.cells if values[cell]]
+        if len(set(filled)) != len(filled):
+            yield from repeats(self.name(rules), self.cells, values)
+        if self.total is not None:
+            total = sum(filled)
+            full = len(filled) == len(self.cells)
+            if total > self.total or (full and total != self.total):
+                name = self.name(rules)
+                text = f"{name}: its digits add up to {total}" + ("" if full else " already")
+                yield Conflict(name, 0, self.cells, text)
+
+    def moved(self, move: Move) -> Constraint:
+        """d -> N + 1 - d maps a sum s of k cells to k(N + 1) - s."""
+        total = self.total
+        if total is not None and move.reverse:
+            total = len(self.cells) * (move.shape.size + 1) - total
+        return Cage(move.cells(self.cells), total)
+
+    @classmethod
+    def to_json(cls, items: Sequence[Constraint], shape: GridShape) -> dict[str, Any]:
+        cages = [
+            {
+                "cells": json_cells(shape, cage.cells),
+                **({} if cage.total is None else {"sum": cage.total}),
+            }
+            for cage in _cages(items)
+        ]
+        return {"cages": cages} if cages else {}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], shape: GridShape) -> list[Constraint]:
+        if "cages" not in data:
+            return []
+        found: list[Constraint] = []
+        for index, entry in enumerate(json_list(data["cages"], "cages")):
+            what = f"cages[{index}]"
+            if not isinstance(entry, Mapping) or "cells" not in entry:
+                raise RulesError(f'{what} is an object with "cells" (and "sum")')
+            total = entry.get("sum")
+            if total is not None and (not isinstance(total, int) or isinstance(total, bool)):
+                raise RulesError(f'{what}: "sum" is a whole number, not {total!r}')
+            found.append(Cage(read_cells(shape, entry["cells"], what), total))
+        return found
+
+    @classmethod
+    def drawing(cls, items: Sequence[Constraint], shape: GridShape) -> Drawing | None:
+        cages = _cages(items)
+        owners: list[list[int]] = [[] for _ in shape.cells]
+        for index, cage in enumerate(cages):
+            for cell in cage.cells:
+                owners[cell].append(index)
+        groups = tuple(tuple(owner) for owner in owners)
+        return Drawing(
+            "cages (a letter each) and their sums:",
+            tuple(label_of(owner) for owner in owners),
+            groups.__getitem__,
+            tuple(legend(cages, shape)),
+        )
+
+    @classmethod
+    def from_fpuzzles(cls, reader: FpuzzlesReader, shape: GridShape) -> list[Constraint]:
+        return [
+            Cage(reader.group(entry, key), reader.number(entry, key))
+            for key in ("killercage", "cage")
+            for entry in reader.entries(key)
+        ]
+
+    @classmethod
+    def to_fpuzzles(cls, items: Sequence[Constraint], shape: GridShape) -> dict[str, Any]:
+        cages = [
+            {
+                "cells": [fpuzzles_cell(shape, c) for c in cage.cells],
+                **({} if cage.total is None else {"value": str(cage.total)}),
+            }
+            for cage in _cages(items)
+        ]
+        return {"killercage": cages} if cages else {}
+
+
+def legend(cages: Sequence[Cage], shape: Named) -> list[str]:
+    """`a=15 b=7 c=23 ...` wrapped to lines; a cage without a sum is `a=any`; past the
+    letters, each word also names the cage's first cell."""
+    named_by_cell = len(cages) > len(LABELS)
+    words = []
+    for index, cage in enumerate(cages):
+        word = f"{LABELS[index % len(LABELS)]}={'any' if cage.total is None else cage.total}"
+        if named_by_cell:
+            word += f"@{shape.cell_name(min(cage.cells))}"
+        words.append(word)
+    lines: list[str] = []
+    for word in words:
+        if lines and len(lines[-1]) + 1 + len(word) <= LEGEND_WIDTH:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _cages(items: Sequence[Constraint]) -> list[Cage]:
+    return [item for item in items if isinstance(item, Cage)]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from puzzles.checker import conflicts, has_conflicts, solution_problems
+from puzzles.constraints import Diagonal
 from puzzles.errors import InvalidPuzzleError, PuzzleFormatError, RulesError
 from puzzles.grid import Grid
 from puzzles.rules import Rules
@@ -118,11 +119,11 @@ def chosen_rules(given: Rules | None, carried: Rules | None) -> Rules | None:
     )
 
 
-@cache
+@lru_cache(maxsize=64)  # bounded: a file of killers has as many rules as puzzles
 def with_diagonals(rules: Rules) -> Rules:
     """The rules with both diagonals added (every other rule kept): one shared instance per
-    rules, so its tables are built once."""
-    return rules.with_rules(diagonals=True)
+    rules in use, so its tables are built once."""
+    return rules.with_constraints(*Diagonal.pair())
 
 
 def check_solution(puzzle: Grid, solution: Grid) -> Grid:

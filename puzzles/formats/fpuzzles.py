@@ -22,9 +22,11 @@ text after `?load=` in `https://www.f-puzzles.com/?load=...`. Its keys, and what
     disabledlogic,             f-puzzles' own solver settings, and cell colours and corner
     truecandidatesoptions      marks: no rule, passed over
 
-Any other key (`thermometer`, `arrow`, `littlekillersum`, cosmetics such as `line` or
-`text` that may carry a rule, ...) is an error that names it: a rule is never dropped.
-The writer writes what the reader reads, so a puzzle opens in the setters' own tools.
+Each rule kind reads and writes its own keys (`fpuzzles_keys`, `from_fpuzzles` and
+`to_fpuzzles` in its module of `puzzles.constraints`); this module reads the size, the grid
+and the metadata. Any other key (`thermometer`, `arrow`, `littlekillersum`, cosmetics such
+as `line` or `text` that may carry a rule, ...) is an error that names it: a rule is never
+dropped. The writer writes what the reader reads, so a puzzle opens in the setters' own tools.
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ import json
 import re
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
+from puzzles.constraints import ExtraRegion
 from puzzles.errors import PuzzleFormatError, RulesError
 from puzzles.formats.common import (
     PlayerState,
@@ -50,30 +53,23 @@ from puzzles.formats.common import (
     located,
 )
 from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
+from puzzles.rules import Rules, all_kinds
 
 URL = "https://www.f-puzzles.com/?load="
 INSTALL = "pip install 'sudoku-bench[fpuzzles]'"
 LARGEST = 16  # f-puzzles draws grids of 3x3 to 16x16
 LZ_JSON = "N4Ig"  # how compressToBase64 of any text starting `{"` starts
 
-# Keys read into the rules, and keys that carry no rule (passed over).
-RULE_KEYS = (
-    "size",
-    "grid",
-    "diagonal+",
-    "diagonal-",
-    "extraregion",
-    "disjointgroups",
-    "antiknight",
-    "antiking",
-    "nonconsecutive",
-    "odd",
-    "even",
-    "killercage",
-    "cage",
+# Keys read into the rules (the shape's, then each kind's `fpuzzles_keys`), and keys that
+# carry no rule (passed over).
+RULE_KEYS = tuple(
+    dict.fromkeys(["size", "grid", *(key for kind in all_kinds() for key in kind.fpuzzles_keys)])
 )
 METADATA_KEYS = ("title", "author", "ruleset")
+# The order keys are written in (others before "solution", in the kinds' order).
+WRITTEN_ORDER = ("size", *METADATA_KEYS, "grid", "diagonal+", "diagonal-", "disjointgroups",
+                 "antiknight", "antiking", "nonconsecutive", "extraregion", "odd", "even",
+                 "killercage", "other", "solution")  # fmt: skip
 NO_RULE_KEYS = frozenset({"solution", "disabledlogic", "truecandidatesoptions", *METADATA_KEYS})
 CELL_KEYS = frozenset(
     {"value", "given", "region", "centerPencilMarks", "cornerPencilMarks", "c", "cArray"}
@@ -257,7 +253,8 @@ def entry_from_object(
 
 
 def rules_of(data: Mapping[str, Any]) -> Rules:
-    """The rules an f-puzzles object states; an error names what the model cannot hold."""
+    """The rules an f-puzzles object states, each kind reading its own keys
+    (`Constraint.from_fpuzzles`); an error names what the model cannot hold."""
     _refuse_unknown(data)
     size = data.get("size")
     if type(size) is not int:
@@ -266,52 +263,15 @@ def rules_of(data: Mapping[str, Any]) -> Rules:
         base = Rules.of_size(size)
     except RulesError as error:
         raise PuzzleFormatError(f"f-puzzles size {size}: {error}") from None
-    names = _Cells(size)
-    changes: dict[str, Any] = {}
-    layout = _layout(_grid_cells(data, size), size)
-    if layout is not None:
-        boxes = _boxes_drawn(layout, size)
-        if boxes is not None:
-            base = boxes
-        else:
-            changes["layout"] = layout
-    extra = [names.group(entry, "extraregion") for entry in _entries(data, "extraregion")]
-    if _flag(data, "disjointgroups"):
-        if "layout" in changes:
-            raise PuzzleFormatError(
-                "f-puzzles disjointgroups on irregular regions: the groups are defined by "
-                "position in a box, and a jigsaw has no boxes"
-            )
-        extra += disjoint_groups(base)
-    plus, minus = _flag(data, "diagonal+"), _flag(data, "diagonal-")
-    if plus and minus:
-        changes["diagonals"] = True
-    elif minus:
-        extra.append(main_diagonal(size))
-    elif plus:
-        extra.append(anti_diagonal(size))
-    if extra:
-        changes["extra_regions"] = tuple(extra)
-    for flag, key in (
-        ("anti_knight", "antiknight"),
-        ("anti_king", "antiking"),
-        ("non_consecutive", "nonconsecutive"),
-    ):
-        if _flag(data, key):
-            changes[flag] = True
-    for parity in ("odd", "even"):
-        cells = [names.cell(entry.get("cell"), parity) for entry in _entries(data, parity)]
-        if cells:
-            changes[parity] = frozenset(cells)
-    cages = [
-        Cage(names.group(entry, key), _sum(entry, key, names))
-        for key in ("killercage", "cage")
-        for entry in _entries(data, key)
-    ]
-    if cages:
-        changes["cages"] = tuple(cages)
     try:
-        return base.with_rules(**changes)
+        shape = base.shape
+        layout = _layout(_grid_cells(data, size), size)
+        if layout is not None:
+            boxes = _boxes_drawn(layout, size)
+            shape = boxes.shape if boxes is not None else shape.with_layout(layout)
+        reader = _Reader(data, size)
+        constraints = [c for kind in all_kinds() for c in kind.from_fpuzzles(reader, shape)]
+        return Rules.from_constraints(shape, constraints)
     except RulesError as error:
         raise PuzzleFormatError(f"f-puzzles rules: {error}") from None
 
@@ -396,18 +356,17 @@ def _boxes_drawn(layout: tuple[int, ...], size: int) -> Rules | None:
 
 def disjoint_groups(rules: Rules) -> list[tuple[int, ...]]:
     """The N groups of cells at the same position within each box."""
-    boxes = rules.regions
-    return [tuple(box[i] for box in boxes) for i in range(rules.size)]
+    return [group.members for group in ExtraRegion.disjoint_groups(rules.shape)]
 
 
 def main_diagonal(size: int) -> tuple[int, ...]:
     """f-puzzles' `diagonal-`: r1c1 down to rN cN."""
-    return tuple(i * size + i for i in range(size))
+    return ExtraRegion.main_diagonal(Rules.of_size(size).shape).members
 
 
 def anti_diagonal(size: int) -> tuple[int, ...]:
     """f-puzzles' `diagonal+`: r1cN down to rNc1 (it rises from bottom left to top right)."""
-    return tuple(i * size + size - 1 - i for i in range(size))
+    return ExtraRegion.anti_diagonal(Rules.of_size(size).shape).members
 
 
 def _flag(data: Mapping[str, Any], key: str) -> bool:
@@ -486,6 +445,32 @@ class _Cells:
         return tuple(self.cell(name, what) for name in _items(entry.get("cells"), what))
 
 
+class _Reader:
+    """An f-puzzles object as the kinds read it (`puzzles.constraints.FpuzzlesReader`)."""
+
+    def __init__(self, data: Mapping[str, Any], size: int) -> None:
+        self.data = data
+        self.names = _Cells(size)
+
+    def flag(self, key: str) -> bool:
+        return _flag(self.data, key)
+
+    def entries(self, key: str) -> list[dict[str, Any]]:
+        return _entries(self.data, key)
+
+    def cell(self, name: Any, what: str) -> int:
+        return self.names.cell(name, what)
+
+    def group(self, entry: Mapping[str, Any], what: str) -> tuple[int, ...]:
+        return self.names.group(entry, what)
+
+    def number(self, entry: Mapping[str, Any], key: str) -> int | None:
+        return _sum(entry, key, self.names)
+
+    def refuse(self, message: str) -> NoReturn:
+        raise PuzzleFormatError(message)
+
+
 # ----- writing ------------------------------------------------------------------------------
 
 
@@ -520,46 +505,12 @@ def fpuzzles_object(entry: PuzzleEntry) -> dict[str, Any]:
         if entry.metadata.get(key):
             data[key] = entry.metadata[key]
     data["grid"] = grid
-    extra = list(rules.extra_regions)
-    diagonals = {main_diagonal(n): "diagonal-", anti_diagonal(n): "diagonal+"}
-    if rules.diagonals:
-        data["diagonal+"] = data["diagonal-"] = True
-    elif extra and extra[-1] in diagonals:  # read from one diagonal alone: write it so again
-        other = next(d for d in diagonals if d != extra[-1])
-        if other not in extra:
-            data[diagonals[extra.pop()]] = True
-    if rules.layout is None and extra[-n:] == disjoint_groups(rules) and len(extra) >= n:
-        data["disjointgroups"] = True
-        del extra[-n:]
-    for flag, key in (
-        (rules.anti_knight, "antiknight"),
-        (rules.anti_king, "antiking"),
-        (rules.non_consecutive, "nonconsecutive"),
-    ):
-        if flag:
-            data[key] = True
-    name = _name
-    if extra:
-        data["extraregion"] = [{"cells": [name(rules, c) for c in group]} for group in extra]
-    if rules.odd:
-        data["odd"] = [{"cell": name(rules, c)} for c in sorted(rules.odd)]
-    if rules.even:
-        data["even"] = [{"cell": name(rules, c)} for c in sorted(rules.even)]
-    if rules.cages:
-        data["killercage"] = [
-            {
-                "cells": [name(rules, c) for c in cage.cells],
-                **({} if cage.total is None else {"value": str(cage.total)}),
-            }
-            for cage in rules.cages
-        ]
+    for kind, items in rules.by_kind():
+        data.update(kind.to_fpuzzles(items, rules.shape))
     if entry.solution is not None:
         data["solution"] = list(entry.solution.values)
-    return data
-
-
-def _name(rules: Rules, cell: int) -> str:
-    return f"R{rules.row_of(cell) + 1}C{rules.col_of(cell) + 1}"
+    order = {key: rank for rank, key in enumerate(WRITTEN_ORDER)}
+    return dict(sorted(data.items(), key=lambda item: order.get(item[0], len(order) - 1)))
 
 
 def write_fpuzzles(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:

@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from puzzles.constraints import Diagonal
 from puzzles.errors import InvalidPuzzleError, PuzzleFormatError, RulesError
 from puzzles.formats.common import (
     PlayerState,
@@ -227,7 +228,8 @@ def _rules(geometry: Any, rules: Any) -> Rules | None:
 
 def _geometry_of(rules: Rules) -> Rules:
     """What a geometry name says of the rules: size, box shape, diagonals."""
-    return Rules(rules.size, rules.box_rows, rules.box_cols, rules.diagonals)
+    diagonals = [c for c in rules.constraints if isinstance(c, Diagonal)]
+    return Rules.from_constraints(rules.shape.with_layout(None), diagonals)
 
 
 def _grid(
