@@ -35,11 +35,21 @@ def _pyplot() -> Any:
 
 
 def cactus(times: Times, path: Path, cutoff: float, title: str = "", caption: str = "") -> Path:
+    """The cactus plot (`cactus_figure`) written as a PNG to `path`."""
+    plt = _pyplot()
+    fig, _ = plt.subplots(figsize=(9, 4.8))
+    return _save(cactus_figure(times, cutoff, title, ax=fig.axes[0]), plt, path, caption)
+
+
+def cactus_figure(times: Times, cutoff: float, title: str = "", *, ax: Any = None) -> Any:
     """Puzzles solved (x) against the time each needed (y, log), one line per back-end,
     and the virtual best: for each puzzle the fastest back-end. The time limit is drawn only
-    when some back-end reached it (else it would squeeze the lines to the bottom)."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(9, 4.8))
+    when some back-end reached it (else it would squeeze the lines to the bottom). Drawn on
+    `ax` (a new figure when None); returns the figure.
+
+        >>> fig = cactus_figure({"dlx": {"p1": 0.01, "p2": None}}, cutoff=2.0)
+    """
+    fig, ax = _axes(ax, (9, 4.8))
     lines = {**times, VIRTUAL_BEST: stats.virtual_best(times)}
     for number, (name, per_puzzle) in enumerate(lines.items()):
         solved = stats.cactus(per_puzzle.values())
@@ -62,18 +72,28 @@ def cactus(times: Times, path: Path, cutoff: float, title: str = "", caption: st
     ax.set_ylabel("time per puzzle (s, log)")
     ax.set_title(title or f"Cactus plot (time limit {cutoff:g} s)")
     _legend_outside(ax)
-    return _save(fig, plt, path, caption)
+    return fig
 
 
 def performance_profile(times: Times, path: Path, title: str = "", caption: str = "") -> Path:
-    """Dolan–Moré: the share of puzzles each back-end solves within tau x the best time; the
-    legend gives each back-end's puzzles solved."""
+    """The performance profile (`profile_figure`) written as a PNG to `path`."""
     plt = _pyplot()
+    fig, _ = plt.subplots(figsize=(9, 4.8))
+    return _save(profile_figure(times, title, ax=fig.axes[0]), plt, path, caption)
+
+
+def profile_figure(times: Times, title: str = "", *, ax: Any = None) -> Any:
+    """Dolan–Moré: the share of puzzles each back-end solves within tau x the best time; the
+    legend gives each back-end's puzzles solved. Drawn on `ax` (a new figure when None);
+    returns the figure.
+
+        >>> fig = profile_figure({"dlx": {"p1": 0.01}, "cpsat": {"p1": 0.02}})
+    """
     ratios = stats.performance_ratios(times)
     finite = [r for per in ratios.values() for r in per.values() if math.isfinite(r)]
     top = max(2.0, max(finite, default=2.0) * 1.2)
     taus = [top ** (i / 400) for i in range(401)]
-    fig, ax = plt.subplots(figsize=(9, 4.8))
+    fig, ax = _axes(ax, (9, 4.8))
     for number, (name, per_puzzle) in enumerate(ratios.items()):
         share = stats.profile(per_puzzle.values(), taus)
         solved = sum(1 for t in times[name].values() if t is not None)
@@ -85,15 +105,25 @@ def performance_profile(times: Times, path: Path, title: str = "", caption: str 
     ax.set_ylabel("share of puzzles")
     ax.set_title(title or "Performance profile (Dolan–Moré)")
     _legend_outside(ax)
-    return _save(fig, plt, path, caption)
+    return fig
 
 
 def scatter(
     times: Times, pair: Sequence[str], path: Path, cutoff: float, caption: str = ""
 ) -> Path:
-    """Per puzzle, back-end `a`'s time (x) against `b`'s (y), log-log; failures at 2 x cut-off.
-    The axes reach the cut-off only when one of the two failed somewhere."""
+    """The scatter plot (`scatter_figure`) written as a PNG to `path`."""
     plt = _pyplot()
+    fig, _ = plt.subplots(figsize=(5.5, 5.5))
+    return _save(scatter_figure(times, pair, cutoff, ax=fig.axes[0]), plt, path, caption)
+
+
+def scatter_figure(times: Times, pair: Sequence[str], cutoff: float, *, ax: Any = None) -> Any:
+    """Per puzzle, back-end `a`'s time (x) against `b`'s (y), log-log; failures at 2 x cut-off.
+    The axes reach the cut-off only when one of the two failed somewhere. Drawn on `ax` (a
+    new figure when None); returns the figure.
+
+        >>> fig = scatter_figure({"a": {"p": 0.01}, "b": {"p": None}}, ("a", "b"), cutoff=2.0)
+    """
     a, b = pair
     keys = sorted(set(times[a]) & set(times[b]))
     failed_at = 2 * cutoff
@@ -104,7 +134,7 @@ def scatter(
 
     xs = [placed(times[a][k]) for k in keys]
     ys = [placed(times[b][k]) for k in keys]
-    fig, ax = plt.subplots(figsize=(5.5, 5.5))
+    fig, ax = _axes(ax, (5.5, 5.5))
     ax.scatter(xs, ys, s=10, alpha=0.6)
     low = min([*xs, *ys], default=cutoff) / 2
     high = failed_at * 1.5 if failures else max([*xs, *ys], default=cutoff) * 2
@@ -120,7 +150,20 @@ def scatter(
     ax.set_ylabel(f"{b} (s)")
     failed = f"; failures at {failed_at:g} s" if failures else "; no failures"
     ax.set_title(f"{a} vs {b}\none dot per puzzle{failed}", fontsize="medium")
-    return _save(fig, plt, path, caption)
+    return fig
+
+
+def _axes(ax: Any, size: tuple[float, float]) -> tuple[Any, Any]:
+    """The figure and axes to draw on: the caller's `ax`, else a new figure of `size` (made
+    through pyplot's object API, so nothing is shown or kept by pyplot's state)."""
+    if ax is not None:
+        return ax.figure, ax
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise SudokuBenchError("plots need matplotlib: pip install 'sudoku-bench[plots]'") from None
+    fig = Figure(figsize=size)
+    return fig, fig.add_subplot()
 
 
 def _any_failed(times: Times) -> bool:
