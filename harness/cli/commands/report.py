@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         store.close()
     if args.format == "html" and not args.plots:  # the page embeds them: made, then dropped
         with tempfile.TemporaryDirectory() as folder:
-            page = report.render("html", _plots(report, Path(folder), args.scatter, quiet=True))
+            page = report.render("html", _html_plots(report, Path(folder), args.scatter))
         _write(args, page)
         return 0
     images = _plots(report, args.plots, args.scatter) if args.plots else []
@@ -198,6 +199,21 @@ def _plots(
     for image in made if not quiet else ():
         print(f"wrote {image}", file=sys.stderr)
     return made
+
+
+def _html_plots(report: Report, directory: Path, scatter: str | None) -> list[Path]:
+    """The PNGs the page embeds beside its interactive charts; without matplotlib the page
+    has the charts and tables only (said in one line)."""
+    if importlib.util.find_spec("matplotlib") is None:
+        print(
+            "note: no PNG plots in the page (matplotlib is missing: pip install "
+            "'sudoku-bench[plots]'); its interactive charts and tables need none",
+            file=sys.stderr,
+        )
+        return []
+    if not report.rows:
+        return []
+    return _plots(report, directory, scatter, quiet=True)
 
 
 def _command(args: argparse.Namespace, run_id: int) -> str:
