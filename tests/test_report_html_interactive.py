@@ -3,6 +3,7 @@ the network off its charts render and hovering the scatter names a puzzle."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from harness.cli import main
 from tests.chromium import BROWSER, offline_page
+from tests.cli_contract import REPORT_DIFF, REPORT_DIFF_ROW
 
 
 @pytest.fixture(scope="module")
@@ -73,3 +75,44 @@ def test_offline_chromium_draws_the_charts_and_hover_names_a_puzzle(page: Path) 
         )
         assert not tab.exceptions, tab.exceptions
         assert not [u for u in tab.requests if not u.startswith(("file:", "data:", "about:"))]
+
+
+def test_diff_of_two_runs_gives_each_ratio_with_its_interval(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "diff.sqlite"
+    for seed in ("1", "2"):
+        assert (
+            main(
+                [
+                    "bench",
+                    "--db",
+                    str(db),
+                    "--quiet",
+                    "seeds",
+                    "-s",
+                    "dlx,propagating",
+                    "--seed",
+                    seed,
+                ]
+            )
+            == 0
+        )
+    capsys.readouterr()
+    assert main(["report", "--db", str(db), "--diff", "1", "2", "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert set(found) == REPORT_DIFF and (found["run_a"], found["run_b"]) == (1, 2)
+    assert {(r["solver"], r["collection"]) for r in found["diff"]} == {
+        ("dlx", "seeds"),
+        ("propagating", "seeds"),
+    }
+    for row in found["diff"]:
+        assert set(row) == REPORT_DIFF_ROW
+        assert row["ci_low"] <= row["ratio"] <= row["ci_high"]
+    out = tmp_path / "diff.html"
+    assert (
+        main(["report", "--db", str(db), "--diff", "1", "2", "--format", "html", "-o", str(out)])
+        == 0
+    )
+    assert "Run 2 against run 1" in out.read_text()
+    assert main(["report", "--db", str(db), "--diff", "1", "7"]) != 0  # one line, no traceback

@@ -370,3 +370,84 @@ def cd_diagram(
         + "".join(parts)
         + "</svg>"
     )
+
+
+# ----- the diff of two runs ------------------------------------------------------------------
+
+DIFF_KEYS = ("solver", "collection", "puzzles", "ratio", "ci_low", "ci_high", "p_value", "verdict")
+
+
+def diff_records(store: Any, run_a: int, run_b: int) -> list[dict[str, Any]]:
+    """Per back-end the two runs share and per collection (and `(all)`): run B's time over
+    run A's on the puzzles both ran, as `compare A:NAME B:NAME` computes it (the geometric
+    mean ratio, its bootstrap 95% CI, the Wilcoxon p-value)."""
+    info_a, info_b = store.run(run_a), store.run(run_b)
+    rows_a, rows_b = store.results(info_a.id), store.results(info_b.id)
+    solvers = [
+        s for s in info_a.settings.get("solvers", []) if s in info_b.settings.get("solvers", [])
+    ]
+    if not solvers:
+        raise compare.CompareError(f"runs {info_a.id} and {info_b.id} share no back-end")
+    collections = sorted({r["collection"] for r in rows_a} & {r["collection"] for r in rows_b})
+    found = []
+    for solver in solvers:
+        for collection in [*collections, *([ALL] if len(collections) > 1 else [])]:
+
+            def kept(rows: list[dict[str, Any]], c: str = collection) -> list[dict[str, Any]]:
+                return [r for r in rows if c in (ALL, r["collection"])]
+
+            a = compare.sample_of(
+                f"{info_a.id}:{solver}",
+                info_a.id,
+                solver,
+                kept(rows_a),
+                float(info_a.settings["timeout"]),
+            )
+            b = compare.sample_of(
+                f"{info_b.id}:{solver}",
+                info_b.id,
+                solver,
+                kept(rows_b),
+                float(info_b.settings["timeout"]),
+            )
+            try:
+                c = compare.compare_pair(a, b)
+            except compare.CompareError:
+                continue  # no puzzle in common
+            found.append(
+                {
+                    "solver": solver,
+                    "collection": collection,
+                    "puzzles": c.puzzles,
+                    "ratio": c.ratio,
+                    "ci_low": c.ci_low,
+                    "ci_high": c.ci_high,
+                    "p_value": c.p_value,
+                    "verdict": compare.verdict(c, ALPHA),
+                }
+            )
+    if not found:
+        raise compare.CompareError(f"runs {info_a.id} and {info_b.id} have no puzzle in common")
+    return found
+
+
+def diff_page(run_a: int, run_b: int, records: Sequence[dict[str, Any]], style: str) -> str:
+    """The diff as a small self-contained HTML page (`style`: the report's CSS)."""
+    head = "".join(f"<th>{html.escape(k)}</th>" for k in DIFF_KEYS)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(_shown(r[k]))}</td>" for k in DIFF_KEYS) + "</tr>"
+        for r in records
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>sudoku-bench: run {run_b} against run {run_a}</title><style>{style}</style>"
+        f"</head><body><h1>Run {run_b} against run {run_a}</h1>"
+        f"<p>ratio: run {run_b}'s time over run {run_a}'s, geometric mean over the puzzles both "
+        "ran (above 1: slower in the second run), with its bootstrap 95% CI and the Wilcoxon "
+        f'signed-rank p-value.</p><table class="data"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></body></html>\n"
+    )
+
+
+def _shown(value: Any) -> str:
+    return f"{value:.4g}" if isinstance(value, float) else str(value)

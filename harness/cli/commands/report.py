@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import importlib.util
+import io
 import json
 import os
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from tabulate import tabulate
 
 from harness.analysing import plots
 from harness.analysing.frame import results_frame
@@ -91,6 +95,14 @@ def add_parser(subparsers: Any) -> None:
         help="report only these collections of the run (comma-separated)",
     )
     parser.add_argument("--runs", action="store_true", help="list the runs in the store and stop")
+    parser.add_argument(
+        "--diff",
+        nargs=2,
+        type=int64,
+        metavar=("RUN_A", "RUN_B"),
+        help="compare two runs instead: per back-end and collection, RUN_B's time over RUN_A's "
+        "with its 95%% CI (formats table, md, csv, json, html)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -101,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
         raise SudokuBenchError("parquet is a binary format: give -o FILE.parquet")
     store = open_store(args.db, read_only=True)  # a report never writes to the store
     try:
+        if args.diff:
+            _write(args, _diff(store, args))
+            return 0
         if args.format == "parquet":
             frame = results_frame(store, args.run_id or None)
             metadata = Report(store, args.run_id or None).metadata()
@@ -199,6 +214,29 @@ def _plots(
     for image in made if not quiet else ():
         print(f"wrote {image}", file=sys.stderr)
     return made
+
+
+def _diff(store: Any, args: argparse.Namespace) -> str:
+    """`--diff RUN_A RUN_B` in the chosen format."""
+    from harness.analysing import html, interactive
+
+    run_a, run_b = args.diff
+    records = interactive.diff_records(store, run_a, run_b)
+    if args.format == "html":
+        return interactive.diff_page(run_a, run_b, records, html.STYLE)
+    if args.format == "json":
+        return json.dumps({"run_a": run_a, "run_b": run_b, "diff": records}, indent=2) + "\n"
+    if args.format == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=interactive.DIFF_KEYS)
+        writer.writeheader()
+        writer.writerows(records)
+        return out.getvalue()
+    if args.format not in ("table", "md"):
+        raise SudokuBenchError("--diff writes table, md, csv, json or html")
+    rows = [[r[k] for k in interactive.DIFF_KEYS] for r in records]
+    style = "github" if args.format == "md" else "simple"
+    return tabulate(rows, headers=list(interactive.DIFF_KEYS), tablefmt=style, floatfmt=".4g") + "\n"
 
 
 def _html_plots(report: Report, directory: Path, scatter: str | None) -> list[Path]:
