@@ -51,6 +51,7 @@ __all__ = [
     "bench",
     "check",
     "count",
+    "generate",
     "rate",
     "read_puzzles",
 ]
@@ -479,4 +480,80 @@ def rate(puzzles: Puzzles, *, timeout: float | None = None, **reading: Any) -> A
         )
 
     solve_all(entries, [get("logic")], heard, limit=1, timeout=timeout)
+    return _pandas().DataFrame(records)
+
+
+def generate(
+    count: int = 1,
+    *,
+    difficulty: str = "easy",
+    size: int | None = None,
+    geometry: str | None = None,
+    sudoku_x: bool = False,
+    variant: str = "classic",
+    strategy: str = "remove",
+    seed: int | None = None,
+    symmetric: bool = False,
+    minimal: bool = False,
+    attempts: int = 50,
+    counter: str = "propagating",
+) -> Any:
+    """`sudoku-bench generate`: `count` unique puzzles of the difficulty, from `seed` (the
+    same seed, the same puzzles). A DataFrame with the keys of `generate --json` (`puzzle`,
+    `solution`, `rating`, `empty`, `seed`, ...) and `grid`, the puzzle as a `Grid`.
+
+        >>> made = generate(3, difficulty="medium", seed=1)
+        >>> made.loc[0, "grid"]          # drawn as SVG in a notebook
+    """
+    import random
+
+    from harness.analysing.frame import _pandas
+    from harness.cli.commands import generate as command
+    from harness.cli.inputs import geometry_argument
+    from harness.generating.generator import DIFFICULTIES, STRATEGIES, Generator, solution_counter
+    from harness.generating.variants import VARIANTS
+
+    for name, value, allowed in (
+        ("difficulty", difficulty, DIFFICULTIES),
+        ("strategy", strategy, STRATEGIES),
+        ("variant", variant, tuple(VARIANTS)),
+    ):
+        if value not in allowed:
+            raise SudokuBenchError(f"{name} {value!r}: choose one of {', '.join(allowed)}")
+    if count < 1 or attempts < 1:
+        raise SudokuBenchError("count and attempts are at least 1")
+    try:
+        shape = geometry_argument(geometry) if geometry is not None else None
+    except argparse.ArgumentTypeError as error:
+        raise SudokuBenchError(f"geometry {geometry!r}: {error}") from None
+    args = argparse.Namespace(
+        size=size,
+        geometry=shape,
+        sudoku_x=sudoku_x,
+        variant=variant,
+        difficulty=difficulty,
+        strategy=strategy,
+        count=count,
+        seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
+        symmetric=symmetric,
+        minimal=minimal,
+        attempts=attempts,
+        counter=counter,
+    )
+    rules = command.geometry_of(args)
+    generator = Generator(
+        rules,
+        difficulty,
+        seed=args.seed,
+        symmetric=symmetric,
+        minimal=minimal,
+        counter=solution_counter(counter),
+        attempts=attempts,
+        strategy=strategy,
+        variant=VARIANTS[variant],
+    )
+    records = []
+    for number in range(1, count + 1):
+        made = generator.one()
+        records.append({**command.record(number, made, rules, args), "grid": made.puzzle})
     return _pandas().DataFrame(records)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.api import Run, bench, count, read_puzzles
+from harness.api import Run, bench, count, generate, read_puzzles
 from harness.cli import main
 from puzzles.errors import SudokuBenchError
 
@@ -95,3 +95,16 @@ def test_count_and_reading_errors() -> None:
         read_puzzles("missing.txt")
     with pytest.raises(SudokuBenchError, match="no puzzles"):
         read_puzzles([])
+
+
+def test_generate_makes_the_clis_puzzles_from_the_same_seed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    made = generate(2, difficulty="easy", seed=11)
+    capsys.readouterr()
+    assert main(["generate", "--count", "2", "--seed", "11", "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert made["puzzle"].tolist() == [json.loads(line)["puzzle"] for line in lines]
+    assert made.loc[0, "grid"].to_line() == made.loc[0, "puzzle"]
+    with pytest.raises(SudokuBenchError, match="difficulty 'silly'"):
+        generate(1, difficulty="silly")

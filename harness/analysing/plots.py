@@ -17,6 +17,10 @@ Times = Mapping[str, Mapping[Any, float | None]]
 VIRTUAL_BEST = "virtual best"
 # Matplotlib's palette has 10 colours: the 11th back-end on a plot gets a new line style.
 LINE_STYLES = ("-", "--", "-.", ":")
+# Text sizes in points: legible when the PNG is shown at half its width in a page or a paper.
+LABEL_POINTS = 12
+LEGEND_POINTS = 11
+TICK_POINTS = 10
 
 
 def _style(number: int) -> str:
@@ -71,6 +75,7 @@ def cactus_figure(times: Times, cutoff: float, title: str = "", *, ax: Any = Non
     ax.set_xlabel("puzzles solved")
     ax.set_ylabel("time per puzzle (s, log)")
     ax.set_title(title or f"Cactus plot (time limit {cutoff:g} s)")
+    _legible(ax)
     _legend_outside(ax)
     return fig
 
@@ -104,6 +109,7 @@ def profile_figure(times: Times, title: str = "", *, ax: Any = None) -> Any:
     ax.set_xlabel("tau: within this factor of the best back-end's time (log2)")
     ax.set_ylabel("share of puzzles")
     ax.set_title(title or "Performance profile (Dolan–Moré)")
+    _legible(ax)
     _legend_outside(ax)
     return fig
 
@@ -149,7 +155,8 @@ def scatter_figure(times: Times, pair: Sequence[str], cutoff: float, *, ax: Any 
     ax.set_xlabel(f"{a} (s)")
     ax.set_ylabel(f"{b} (s)")
     failed = f"; failures at {failed_at:g} s" if failures else "; no failures"
-    ax.set_title(f"{a} vs {b}\none dot per puzzle{failed}", fontsize="medium")
+    ax.set_title(f"{a} vs {b}\none dot per puzzle{failed}")
+    _legible(ax)
     return fig
 
 
@@ -170,9 +177,17 @@ def _any_failed(times: Times) -> bool:
     return any(t is None for per_puzzle in times.values() for t in per_puzzle.values())
 
 
+def _legible(ax: Any) -> None:
+    """Axis labels, ticks and title at the module's sizes."""
+    ax.xaxis.label.set_size(LABEL_POINTS)
+    ax.yaxis.label.set_size(LABEL_POINTS)
+    ax.tick_params(labelsize=TICK_POINTS)
+    ax.title.set_size(LABEL_POINTS)
+
+
 def _legend_outside(ax: Any) -> None:
     """Right of the axes, so that no line is hidden however many back-ends there are."""
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.legend(fontsize=LEGEND_POINTS, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
 
 def _save(fig: Any, plt: Any, path: Path, caption: str = "") -> Path:
@@ -181,7 +196,7 @@ def _save(fig: Any, plt: Any, path: Path, caption: str = "") -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         fig.tight_layout(rect=(0, 0.04, 1, 1) if caption else (0, 0, 1, 1))
         if caption:
-            fig.text(0.01, 0.01, caption, fontsize="x-small", color="dimgrey", wrap=True)
+            fig.text(0.01, 0.01, caption, fontsize=8, color="dimgrey", wrap=True)
         fig.savefig(path, dpi=110)
     except FileExistsError:  # mkdir's word for "a file stands where the folder should"
         raise SudokuBenchError(f"{path.parent} is a file, not a folder for the plots") from None
