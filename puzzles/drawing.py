@@ -147,20 +147,29 @@ def _cage_outlines(
     drawn = []
     for cage in cages:
         cells = set(cage.summed)
+
+        def inside(row: int, col: int, cells: set[int] = cells) -> bool:
+            return 0 <= row < n and 0 <= col < n and row * n + col in cells
+
         path = []
+        i, far, reach = CAGE_INSET, unit - CAGE_INSET, 2 * CAGE_INSET
         for cell in cells:
             row, col = rules.row_of(cell), rules.col_of(cell)
             x, y = place(cell)
-            i, far = CAGE_INSET, unit - CAGE_INSET
-            for (dr, dc), (x1, y1, x2, y2) in (
-                ((-1, 0), (x + i, y + i, x + far, y + i)),
-                ((1, 0), (x + i, y + far, x + far, y + far)),
-                ((0, -1), (x + i, y + i, x + i, y + far)),
-                ((0, 1), (x + far, y + i, x + far, y + far)),
-            ):
-                r, c = row + dr, col + dc
-                if not (0 <= r < n and 0 <= c < n and r * n + c in cells):
-                    path.append(f"M{x1} {y1}L{x2} {y2}")
+            # an edge runs on into the next cell of the cage along it, so that the inset
+            # outline is one unbroken line round the cage, inner corners included
+            left = x + i - (reach if inside(row, col - 1) else 0)
+            right = x + far + (reach if inside(row, col + 1) else 0)
+            top = y + i - (reach if inside(row - 1, col) else 0)
+            bottom = y + far + (reach if inside(row + 1, col) else 0)
+            if not inside(row - 1, col):
+                path.append(f"M{left} {y + i}H{right}")
+            if not inside(row + 1, col):
+                path.append(f"M{left} {y + far}H{right}")
+            if not inside(row, col - 1):
+                path.append(f"M{x + i} {top}V{bottom}")
+            if not inside(row, col + 1):
+                path.append(f"M{x + far} {top}V{bottom}")
         drawn.append(
             f'<path d="{"".join(path)}" fill="none" stroke="#333" stroke-width="1" '
             'stroke-dasharray="3 2" class="cage"/>'

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.api import Run, bench, count, generate, read_puzzles
+from harness.api import Run, bench, check, count, generate, read_puzzles
 from harness.cli import main
 from puzzles.errors import SudokuBenchError
 
@@ -108,3 +108,10 @@ def test_generate_makes_the_clis_puzzles_from_the_same_seed(
     assert made.loc[0, "grid"].to_line() == made.loc[0, "puzzle"]
     with pytest.raises(SudokuBenchError, match="difficulty 'silly'"):
         generate(1, difficulty="silly")
+
+
+def test_check_flags_no_answer_of_agreeing_back_ends() -> None:
+    found = check(PUZZLES, SOLVERS, timeout=5)
+    assert len(found) == 5 * len(SOLVERS)
+    assert found["agrees"].all()
+    assert set(found["solver"]) == set(SOLVERS)

@@ -116,3 +116,23 @@ def test_diff_of_two_runs_gives_each_ratio_with_its_interval(
     )
     assert "Run 2 against run 1" in out.read_text()
     assert main(["report", "--db", str(db), "--diff", "1", "7"]) != 0  # one line, no traceback
+
+
+def test_the_page_is_made_without_matplotlib(
+    page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from harness.cli.commands import report
+
+    found = report.importlib.util.find_spec
+    monkeypatch.setattr(
+        report.importlib.util,
+        "find_spec",
+        lambda name, *rest: None if name == "matplotlib" else found(name, *rest),
+    )
+    db = page.parent / "runs.sqlite"
+    out = tmp_path / "plain.html"
+    assert main(["report", "--db", str(db), "--format", "html", "-o", str(out)]) == 0
+    assert "matplotlib is missing" in capsys.readouterr().err
+    text = out.read_text()
+    assert "data:image/png" not in text
+    assert 'id="chart-data"' in text and "Per-puzzle times" in text
