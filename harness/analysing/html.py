@@ -89,8 +89,9 @@ def render(report: Report, images: Sequence[Path] = ()) -> str:
         parts += [
             "<h2>Summary measures with 95% bootstrap intervals</h2>",
             "<p>Over the puzzles (each the median of its repeats; failures at the time "
-            "limit for sgm, at twice it for PAR-2; median of the solved), in ms, "
-            f"{interactive.RESAMPLES} resamples.</p>",
+            "limit for sgm, at twice it for PAR-2; median of the solved), in ms; "
+            f"{interactive.RESAMPLES} resamples (fewer, at least {interactive.MIN_RESAMPLES}, "
+            f"past {interactive.DRAWS_BUDGET // interactive.RESAMPLES:,} puzzles).</p>",
             _table(
                 ["solver", "collection", "puzzles", "sgm ms [CI]", "PAR-2 ms [CI]",
                  "median ms [CI]"],

@@ -26,6 +26,9 @@ from puzzles.errors import SudokuBenchError
 # page for the same run).
 RESAMPLES = 1000
 SEED = 0
+# Values drawn per measure at most (resamples x puzzles), and the fewest resamples taken.
+DRAWS_BUDGET = 5_000_000
+MIN_RESAMPLES = 100
 # The per-puzzle table lists at most this many puzzles; the charts draw them all.
 MAX_TABLE_PUZZLES = 5000
 # The significance level of the page's comparisons (as `compare`'s default).
@@ -152,7 +155,18 @@ CHART_SCRIPT = """
                 y: { distr: 3, range: [low, high] } },
       axes: [{ label: a + ' (s)', size: 50, values: ticks, font: '13px sans-serif', labelFont: 'bold 14px sans-serif' },
              { label: b + ' (s)', size: 70, values: ticks, font: '13px sans-serif', labelFont: 'bold 14px sans-serif' }],
-      cursor: { drag: { x: true, y: true, uni: 30 }, points: { size: 10 } },
+      cursor: { drag: { x: true, y: true, uni: 30 }, points: { size: 10 },
+        // the dot nearest the pointer in both directions, not only along x
+        dataIdx: function (u, series, closest) {
+          var left = u.cursor.left, top = u.cursor.top;
+          if (left === undefined || left === null || left < 0) { return closest; }
+          var best = closest, nearest = Infinity;
+          for (var j = 0; j < xs.length; j++) {
+            var dx = u.valToPos(xs[j], 'x') - left, dy = u.valToPos(ys[j], 'y') - top;
+            if (dx * dx + dy * dy < nearest) { nearest = dx * dx + dy * dy; best = j; }
+          }
+          return best;
+        } },
       legend: { show: false },
       series: [{}, { label: b, stroke: palette[0], paths: function () { return null; },
                      points: { show: true, size: 6, fill: palette[0] } }],
@@ -211,6 +225,12 @@ CHART_SCRIPT = """
 # ----- the summary's confidence intervals ---------------------------------------------------
 
 
+def resamples_for(puzzles: int) -> int:
+    """Bootstrap resamples for a sample of this many puzzles: `RESAMPLES`, fewer for very large
+    samples (at least `MIN_RESAMPLES`), so that a page of a million-task run is made in seconds."""
+    return max(MIN_RESAMPLES, min(RESAMPLES, DRAWS_BUDGET // max(puzzles, 1)))
+
+
 def _bootstrap(
     values: Sequence[float | None], measure: Callable[[Sequence[float | None]], float]
 ) -> tuple[float, float]:
@@ -218,13 +238,13 @@ def _bootstrap(
     if len(values) < 2:
         return math.nan, math.nan
     draw = random.Random(SEED)
-    found = sorted(
-        measure([values[draw.randrange(len(values))] for _ in values]) for _ in range(RESAMPLES)
-    )
-    found = [v for v in found if math.isfinite(v)]
-    if not found:
+    found = [
+        measure(draw.choices(values, k=len(values))) for _ in range(resamples_for(len(values)))
+    ]
+    finite = sorted(v for v in found if math.isfinite(v))
+    if not finite:
         return math.nan, math.nan
-    return found[int(0.025 * (len(found) - 1))], found[int(0.975 * (len(found) - 1))]
+    return finite[int(0.025 * (len(finite) - 1))], finite[int(0.975 * (len(finite) - 1))]
 
 
 def interval_rows(report: Report) -> list[list[str]]:

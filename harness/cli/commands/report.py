@@ -30,7 +30,10 @@ Report a run from the results store: per back-end and collection, solved / gave 
 out / errors, median, mean and max time of the solved tasks, shifted geometric mean (shift
 10 ms) and PAR-2 (failures at twice the time limit), puzzles per second, guesses per puzzle,
 and agreement with the other back-ends; the settings, machine and versions in the header.
-Formats: table (terminal), md, latex: the summary; csv: one row per task; json: both.
+Formats: table (terminal), md, latex: the summary (latex: a table float and a \\newcommand per
+figure); csv: one row per task; json: both; html: one offline page with interactive charts
+(hover names the puzzle), intervals, compare's output and the per-puzzle times.
+--diff RUN_A RUN_B compares two runs per back-end and collection, with intervals.
 --plots DIR writes cactus.png (with the virtual best), profile.png (Dolan–Moré performance
 profile) and scatter.png (two back-ends, log-log).
 """
