@@ -353,14 +353,14 @@ class Run:
             return report.render("html", images)
 
     def times(self) -> dict[str, dict[tuple[str, str], float | None]]:
-        """Per back-end, per puzzle (collection, id): the median time over its repeats, None
-        where it failed: what the plots draw."""
-        return puzzle_times(self._report().rows)
+        """Per back-end (in the run's order), per puzzle (collection, id): the median time
+        over its repeats, None where it failed: what the plots draw."""
+        return _ordered_times(self._report())
 
     def cactus(self, *, ax: Any = None) -> Any:
         """The cactus plot (with the virtual best) as a matplotlib figure, drawn on `ax`."""
         report = self._report()
-        return plots.cactus_figure(puzzle_times(report.rows), report.cutoff, ax=ax)
+        return plots.cactus_figure(_ordered_times(report), report.cutoff, ax=ax)
 
     def profile(self, *, ax: Any = None) -> Any:
         """The Dolan–Moré performance profile as a matplotlib figure, drawn on `ax`."""
@@ -369,7 +369,7 @@ class Run:
     def scatter(self, a: str | None = None, b: str | None = None, *, ax: Any = None) -> Any:
         """Per puzzle, `a`'s time against `b`'s (default: the two fastest), drawn on `ax`."""
         report = self._report()
-        times = puzzle_times(report.rows)
+        times = _ordered_times(report)
         pair = [a, b] if a and b else report.fastest(2)
         if len(pair) != 2 or any(name not in times for name in pair):
             raise SudokuBenchError(f"scatter needs two back-ends of the run ({', '.join(times)})")
@@ -381,6 +381,13 @@ class Run:
             f"<p><b>run {self.id}</b> in <code>{html.escape(str(self.db))}</code></p>"
             + summary.to_html(index=False, float_format=lambda v: f"{v:.4g}")
         )
+
+
+def _ordered_times(report: Report) -> dict[str, dict[tuple[str, str], float | None]]:
+    """The per-puzzle times with the back-ends in the run's order (as `report --plots`)."""
+    times = puzzle_times(report.rows)
+    order = [s for s in report.run.settings.get("solvers", []) if s in times]
+    return {name: times[name] for name in [*order, *sorted(set(times) - set(order))]}
 
 
 class _store:
