@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from puzzles.errors import PuzzleFormatError, RulesError
 from puzzles.picture import region_picture
@@ -13,7 +14,7 @@ from puzzles.rules import COMMON_SIZES, Rules
 from puzzles.symbols import DEFAULT, Alphabet, describe_char
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Grid:
     """A Sudoku grid: `values[cell]` in 0..N, 0 for an empty cell, cells in row-major order.
 
@@ -183,6 +184,29 @@ class Grid:
 
     def __str__(self) -> str:
         return self.to_line()
+
+    def __repr__(self) -> str:
+        """Short: `Grid('53..7....6..195...', rules=9x9)`, the line cut after 18 cells (…)."""
+        line = self.to_line()
+        shown = line if len(line) <= 24 else line[:18] + "\u2026"
+        return f"Grid({shown!r}, rules={self.rules.name})"
+
+    def svg(self) -> str:
+        """The grid as an SVG document: regions, givens in bold, and the marks of its rules
+        (cages, parity, diagonals, extra regions; see `puzzles.drawing`)."""
+        from puzzles.drawing import grid_svg
+
+        return grid_svg(self)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def _repr_html_(self) -> str:
+        return f'<div style="display:inline-block">{self.svg()}</div>'
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's console shows the terminal picture."""
+        printer.text(self.picture())
 
     def picture(self, alphabet: Alphabet = DEFAULT, blank: str = ".") -> str:
         """A boxed picture with `|`, `-` and `+` between boxes, one row per line; a jigsaw

@@ -112,7 +112,7 @@ class SearchOutcome:
     details: dict[str, Any] = field(default_factory=dict)  # e.g. the logic solver's step log
 
 
-@dataclass
+@dataclass(repr=False)
 class Result:
     """The answer of one `solve` call. `solutions` holds at most `limit` grids."""
 
@@ -158,6 +158,34 @@ class Result:
         if self.exact:
             return _EXACT_VERDICTS.get(count, _MULTIPLE)
         return _MULTIPLE if count >= 2 else _UNKNOWN
+
+    def __repr__(self) -> str:
+        """Short: the verdict and times, not the solutions (`.solutions` holds them)."""
+        message = f", message={self.message!r}" if self.message else ""
+        return (
+            f"Result(solver={self.solver!r}, status={self.status.value}, count={self.count}, "
+            f"exact={self.exact}, verdict={self.verdict}, total_s={self.total_s:.6g}{message})"
+        )
+
+    def _repr_html_(self) -> str:
+        """A table of the answer and, in a notebook, the first solution drawn."""
+        from html import escape
+
+        rows = [
+            ("solver", self.solver),
+            ("status", self.status.value),
+            ("solutions", f"{self.count}{'' if self.exact else ' (or more)'}"),
+            ("verdict", str(self.verdict)),
+            ("build / search s", f"{self.build_s:.6g} / {self.search_s:.6g}"),
+            *((key, str(value)) for key, value in self.counters.items()),
+            *((("message", self.message),) if self.message else ()),
+        ]
+        table = "".join(
+            f"<tr><th style='text-align:left'>{escape(k)}</th><td>{escape(v)}</td></tr>"
+            for k, v in rows
+        )
+        picture = self.solutions[0].svg() if self.solutions else ""
+        return f"<table>{table}</table>{picture}"
 
     @classmethod
     def failure(cls, solver: str, status: Status, message: str) -> Result:

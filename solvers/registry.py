@@ -42,6 +42,12 @@ class Backend:
     options: Mapping[str, Any] = field(default_factory=dict)
     in_all: bool = True  # chosen by `-s all`; variants for comparison are chosen by name
 
+    @property
+    def is_available(self) -> bool:
+        """Whether the libraries it needs are installed (`available()` as a property, which
+        a comprehension cannot mistake for a bound method)."""
+        return self.available()
+
     def available(self) -> bool:
         try:
             return all(importlib.util.find_spec(module) is not None for module in self.requires)
@@ -390,6 +396,16 @@ def get(name: str) -> Backend:
 
 
 def create(name: str, **options: Any) -> Solver[Any]:
+    """A solver of the back-end `name` (or an alias), its registered options overridden by
+    `options`. Raises `UnknownSolverError` for a name not registered (the message lists the
+    names) and `SolverUnavailableError` when its library is missing (with the install hint).
+
+        >>> from solvers import create
+        >>> from puzzles.grid import Grid
+        >>> result = create("dlx").solve(Grid.from_string("." * 81), limit=2)
+        >>> print(result.verdict, result.count)
+        multiple 2
+    """
     return get(name).create(**options)
 
 

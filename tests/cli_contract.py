@@ -320,6 +320,12 @@ REPORT_SUMMARY = frozenset(
     }
 )
 REPORT_TASK = frozenset(REPORT_CSV) | {"solutions", "counters"}
+# `report --diff RUN_A RUN_B --format json`: the two runs, and one object per back-end and
+# collection (also the columns of its csv)
+REPORT_DIFF = frozenset({"run_a", "run_b", "diff"})
+REPORT_DIFF_ROW = frozenset(
+    {"solver", "collection", "puzzles", "ratio", "ci_low", "ci_high", "p_value", "verdict"}
+)
 COMPARE = frozenset(
     {
         "a",
@@ -469,6 +475,8 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "report --format json definitions": REPORT_DEFINITIONS,
     "report --format json summary": REPORT_SUMMARY,
     "report --format json tasks": REPORT_TASK,
+    "report --diff --format json": REPORT_DIFF,
+    "report --diff --format json diff": REPORT_DIFF_ROW,
     "runs.settings": SETTINGS | SETTINGS_OPTIONAL,
     "tasks.configuration": CONFIGURATION,
     **{f"table {table}": frozenset(columns) for table, columns in STORE_TABLES.items()},

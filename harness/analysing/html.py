@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import base64
 import html
-import math
 from collections import defaultdict
 from collections.abc import Sequence
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from harness.analysing import compare
+from harness.analysing import interactive
 from harness.analysing.report import Report
 from harness.analysing.summary import blamed
 from harness.results import puzzle_grid
@@ -32,6 +30,7 @@ MAX_PUZZLES_SHOWN = 200
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
+.plots img { max-width: 100%; }
 table.data { border-collapse: collapse; font-size: 0.85em; }
 table.data th, table.data td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 table.data th { background: #eee; cursor: pointer; user-select: none; }
@@ -86,12 +85,30 @@ def render(report: Report, images: Sequence[Path] = ()) -> str:
         "<h2>Results per back-end and collection</h2>",
         _table(report.headers(), report.table_rows()),
     ]
+    if report.rows:
+        parts += [
+            "<h2>Summary measures with 95% bootstrap intervals</h2>",
+            "<p>Over the puzzles (each the median of its repeats; failures at the time "
+            "limit for sgm, at twice it for PAR-2; median of the solved), in ms; "
+            f"{interactive.RESAMPLES} resamples (fewer, at least {interactive.MIN_RESAMPLES}, "
+            f"past {interactive.DRAWS_BUDGET // interactive.RESAMPLES:,} puzzles).</p>",
+            _table(
+                ["solver", "collection", "puzzles", "sgm ms [CI]", "PAR-2 ms [CI]",
+                 "median ms [CI]"],
+                interactive.interval_rows(report),
+            ),
+            "<h2>Interactive charts</h2>",
+            interactive.charts(report),
+        ]  # fmt: skip
     if images:
         parts += ["<h2>Plots</h2>", '<div class="plots">', *map(_image, images), "</div>"]
-    comparisons = _comparisons(report)
+    comparisons = interactive.comparison_section(report, _table)
     if comparisons:
         parts += ["<h2>Paired comparisons</h2>", comparisons]
     parts += ["<h2>Puzzles with failures or disagreements</h2>", _puzzles(report)]
+    if report.rows:
+        headers, rows = interactive.puzzle_table(report)
+        parts += ["<h2>Per-puzzle times</h2>", _table(headers, rows)]
     parts += [f"<script>{SCRIPT}</script>", "</body></html>"]
     return "\n".join(parts) + "\n"
 
@@ -116,45 +133,6 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 def _image(path: Path) -> str:
     data = base64.b64encode(path.read_bytes()).decode("ascii")
     return f'<img alt="{html.escape(path.stem)}" src="data:image/png;base64,{data}">'
-
-
-def _comparisons(report: Report) -> str:
-    """Every pair of the run's back-ends, B against A (as `compare` prints them)."""
-    solvers = [s for s in report.run.settings.get("solvers", []) if _has_rows(report, s)]
-    if len(solvers) < 2:
-        return ""
-    samples = [_sample(report, solver) for solver in solvers]
-    rows = []
-    for a, b in combinations(samples, 2):
-        try:
-            c = compare.compare_pair(a, b)
-        except compare.CompareError:
-            continue  # nothing in common (different shapes): no pair to show
-        rows.append(
-            [
-                c.a,
-                c.b,
-                c.puzzles,
-                _num(c.ratio),
-                f"{_num(c.ci_low)}-{_num(c.ci_high)}",
-                f"{c.p_value:.2g}",
-                compare.verdict(c, 0.05),
-            ]
-        )
-    headers = ["A", "B", "puzzles", "B/A", "95% CI", "p", "verdict"]
-    return _table(headers, rows) if rows else ""
-
-
-def _has_rows(report: Report, solver: str) -> bool:
-    return any(row["solver"] == solver for row in report.rows)
-
-
-def _sample(report: Report, solver: str) -> compare.Sample:
-    return compare.sample_of(solver, report.run.id, solver, report.rows, report.cutoff)
-
-
-def _num(value: float) -> str:
-    return "-" if not math.isfinite(value) else compare.factor(value)
 
 
 def _puzzles(report: Report) -> str:

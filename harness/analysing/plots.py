@@ -18,6 +18,10 @@ Times = Mapping[str, Mapping[Any, float | None]]
 VIRTUAL_BEST = "virtual best"
 # Matplotlib's palette has 10 colours: the 11th back-end on a plot gets a new line style.
 LINE_STYLES = ("-", "--", "-.", ":")
+# Text sizes in points: legible when the PNG is shown at half its width in a page or a paper.
+LABEL_POINTS = 12
+LEGEND_POINTS = 11
+TICK_POINTS = 10
 
 
 def _style(number: int) -> str:
@@ -41,11 +45,21 @@ def _pyplot() -> Any:
 
 
 def cactus(times: Times, path: Path, cutoff: float, title: str = "", caption: str = "") -> Path:
+    """The cactus plot (`cactus_figure`) written as a PNG to `path`."""
+    plt = _pyplot()
+    fig, _ = plt.subplots(figsize=(9, 4.8))
+    return _save(cactus_figure(times, cutoff, title, ax=fig.axes[0]), plt, path, caption)
+
+
+def cactus_figure(times: Times, cutoff: float, title: str = "", *, ax: Any = None) -> Any:
     """Puzzles solved (x) against the time each needed (y, log), one line per back-end,
     and the virtual best: for each puzzle the fastest back-end. The time limit is drawn only
-    when some back-end reached it (else it would squeeze the lines to the bottom)."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(9, 4.8))
+    when some back-end reached it (else it would squeeze the lines to the bottom). Drawn on
+    `ax` (a new figure when None); returns the figure.
+
+        >>> fig = cactus_figure({"dlx": {"p1": 0.01, "p2": None}}, cutoff=2.0)
+    """
+    fig, ax = _axes(ax, (9, 4.8))
     lines = {**times, VIRTUAL_BEST: stats.virtual_best(times)}
     for number, (name, per_puzzle) in enumerate(lines.items()):
         solved = stats.cactus(per_puzzle.values())
@@ -67,19 +81,30 @@ def cactus(times: Times, path: Path, cutoff: float, title: str = "", caption: st
     ax.set_xlabel("puzzles solved")
     ax.set_ylabel("time per puzzle (s, log)")
     ax.set_title(title or f"Cactus plot (time limit {cutoff:g} s)")
+    _legible(ax)
     _legend_outside(ax)
-    return _save(fig, plt, path, caption)
+    return fig
 
 
 def performance_profile(times: Times, path: Path, title: str = "", caption: str = "") -> Path:
-    """Dolan–Moré: the share of puzzles each back-end solves within tau x the best time; the
-    legend gives each back-end's puzzles solved."""
+    """The performance profile (`profile_figure`) written as a PNG to `path`."""
     plt = _pyplot()
+    fig, _ = plt.subplots(figsize=(9, 4.8))
+    return _save(profile_figure(times, title, ax=fig.axes[0]), plt, path, caption)
+
+
+def profile_figure(times: Times, title: str = "", *, ax: Any = None) -> Any:
+    """Dolan–Moré: the share of puzzles each back-end solves within tau x the best time; the
+    legend gives each back-end's puzzles solved. Drawn on `ax` (a new figure when None);
+    returns the figure.
+
+        >>> fig = profile_figure({"dlx": {"p1": 0.01}, "cpsat": {"p1": 0.02}})
+    """
     ratios = stats.performance_ratios(times)
     finite = [r for per in ratios.values() for r in per.values() if math.isfinite(r)]
     top = max(2.0, max(finite, default=2.0) * 1.2)
     taus = [top ** (i / 400) for i in range(401)]
-    fig, ax = plt.subplots(figsize=(9, 4.8))
+    fig, ax = _axes(ax, (9, 4.8))
     for number, (name, per_puzzle) in enumerate(ratios.items()):
         share = stats.profile(per_puzzle.values(), taus)
         solved = sum(1 for t in times[name].values() if t is not None)
@@ -90,16 +115,27 @@ def performance_profile(times: Times, path: Path, title: str = "", caption: str 
     ax.set_xlabel("tau: within this factor of the best back-end's time (log2)")
     ax.set_ylabel("share of puzzles")
     ax.set_title(title or "Performance profile (Dolan–Moré)")
+    _legible(ax)
     _legend_outside(ax)
-    return _save(fig, plt, path, caption)
+    return fig
 
 
 def scatter(
     times: Times, pair: Sequence[str], path: Path, cutoff: float, caption: str = ""
 ) -> Path:
-    """Per puzzle, back-end `a`'s time (x) against `b`'s (y), log-log; failures at 2 x cut-off.
-    The axes reach the cut-off only when one of the two failed somewhere."""
+    """The scatter plot (`scatter_figure`) written as a PNG to `path`."""
     plt = _pyplot()
+    fig, _ = plt.subplots(figsize=(5.5, 5.5))
+    return _save(scatter_figure(times, pair, cutoff, ax=fig.axes[0]), plt, path, caption)
+
+
+def scatter_figure(times: Times, pair: Sequence[str], cutoff: float, *, ax: Any = None) -> Any:
+    """Per puzzle, back-end `a`'s time (x) against `b`'s (y), log-log; failures at 2 x cut-off.
+    The axes reach the cut-off only when one of the two failed somewhere. Drawn on `ax` (a
+    new figure when None); returns the figure.
+
+        >>> fig = scatter_figure({"a": {"p": 0.01}, "b": {"p": None}}, ("a", "b"), cutoff=2.0)
+    """
     a, b = pair
     keys = sorted(set(times[a]) & set(times[b]))
     failed_at = 2 * cutoff
@@ -110,7 +146,7 @@ def scatter(
 
     xs = [placed(times[a][k]) for k in keys]
     ys = [placed(times[b][k]) for k in keys]
-    fig, ax = plt.subplots(figsize=(5.5, 5.5))
+    fig, ax = _axes(ax, (5.5, 5.5))
     ax.scatter(xs, ys, s=10, alpha=0.6)
     low = min([*xs, *ys], default=cutoff) / 2
     high = failed_at * 1.5 if failures else max([*xs, *ys], default=cutoff) * 2
@@ -125,17 +161,39 @@ def scatter(
     ax.set_xlabel(f"{a} (s)")
     ax.set_ylabel(f"{b} (s)")
     failed = f"; failures at {failed_at:g} s" if failures else "; no failures"
-    ax.set_title(f"{a} vs {b}\none dot per puzzle{failed}", fontsize="medium")
-    return _save(fig, plt, path, caption)
+    ax.set_title(f"{a} vs {b}\none dot per puzzle{failed}")
+    _legible(ax)
+    return fig
+
+
+def _axes(ax: Any, size: tuple[float, float]) -> tuple[Any, Any]:
+    """The figure and axes to draw on: the caller's `ax`, else a new figure of `size` (made
+    through pyplot's object API, so nothing is shown or kept by pyplot's state)."""
+    if ax is not None:
+        return ax.figure, ax
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise SudokuBenchError("plots need matplotlib: pip install 'sudoku-bench[plots]'") from None
+    fig = Figure(figsize=size)
+    return fig, fig.add_subplot()
 
 
 def _any_failed(times: Times) -> bool:
     return any(t is None for per_puzzle in times.values() for t in per_puzzle.values())
 
 
+def _legible(ax: Any) -> None:
+    """Axis labels, ticks and title at the module's sizes."""
+    ax.xaxis.label.set_size(LABEL_POINTS)
+    ax.yaxis.label.set_size(LABEL_POINTS)
+    ax.tick_params(labelsize=TICK_POINTS)
+    ax.title.set_size(LABEL_POINTS)
+
+
 def _legend_outside(ax: Any) -> None:
     """Right of the axes, so that no line is hidden however many back-ends there are."""
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.legend(fontsize=LEGEND_POINTS, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
 
 def _save(fig: Any, plt: Any, path: Path, caption: str = "") -> Path:
@@ -144,7 +202,7 @@ def _save(fig: Any, plt: Any, path: Path, caption: str = "") -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         fig.tight_layout(rect=(0, 0.04, 1, 1) if caption else (0, 0, 1, 1))
         if caption:
-            fig.text(0.01, 0.01, caption, fontsize="x-small", color="dimgrey", wrap=True)
+            fig.text(0.01, 0.01, caption, fontsize=8, color="dimgrey", wrap=True)
         fig.savefig(path, dpi=110)
     except FileExistsError:  # mkdir's word for "a file stands where the folder should"
         raise SudokuBenchError(f"{path.parent} is a file, not a folder for the plots") from None

@@ -364,9 +364,21 @@ class Report:
         return "\n".join(lines) + "\n"
 
     def as_latex(self) -> str:
+        """The header as comments, a `\\newcommand` per cited figure (`harness.analysing.
+        latex`), then the table float with caption and label (needs booktabs)."""
+        from harness.analysing import latex
+
         header = "\n".join(f"% {key}: {value}" for key, value in self.header())
-        table = tabulate(self.table_rows(), headers=self.headers(), tablefmt="latex_booktabs")
-        return f"{header}\n{table}\n"
+        tabular = tabulate(self.table_rows(), headers=self.headers(), tablefmt="latex_booktabs")
+        caption = (
+            f"sudoku-bench run {self.run.id}: per back-end and collection, times in ms "
+            f"(sgm: shifted geometric mean, shift {stats.SHIFT_S * 1000:g} ms; PAR-2: failures "
+            f"at twice the {self.cutoff:g} s time limit). {self.caption()}"
+        )
+        macros = latex.macros(self.summaries)
+        float_ = latex.table(tabular, caption, f"tab:sudoku-bench-run-{self.run.id}")
+        cite = "% the figures, to cite by name in the text\n" if macros else ""
+        return f"{header}\n{cite}{chr(10).join(macros)}\n\n{float_}\n"
 
     def as_csv(self) -> str:
         """The raw rows, headed by the run's metadata as `#` comment lines (the same lines as

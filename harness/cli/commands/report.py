@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from tabulate import tabulate
 
 from harness.analysing import plots
 from harness.analysing.frame import results_frame
@@ -25,7 +29,10 @@ Report a run from the results store: per back-end and collection, solved / gave 
 out / errors, median, mean and max time of the solved tasks, shifted geometric mean (shift
 10 ms) and PAR-2 (failures at twice the time limit), puzzles per second, guesses per puzzle,
 and agreement with the other back-ends; the settings, machine and versions in the header.
-Formats: table (terminal), md, latex: the summary; csv: one row per task; json: both.
+Formats: table (terminal), md, latex: the summary (latex: a table float and a \\newcommand per
+figure); csv: one row per task; json: both; html: one offline page with interactive charts
+(hover names the puzzle), intervals, compare's output and the per-puzzle times.
+--diff RUN_A RUN_B compares two runs per back-end and collection, with intervals.
 --plots DIR writes cactus.png (with the virtual best), profile.png (Dolan–Moré performance
 profile) and scatter.png (two back-ends, log-log).
 """
@@ -90,6 +97,14 @@ def add_parser(subparsers: Any) -> None:
         help="report only these collections of the run (comma-separated)",
     )
     parser.add_argument("--runs", action="store_true", help="list the runs in the store and stop")
+    parser.add_argument(
+        "--diff",
+        nargs=2,
+        type=int64,
+        metavar=("RUN_A", "RUN_B"),
+        help="compare two runs instead: per back-end and collection, RUN_B's time over RUN_A's "
+        "with its 95%% CI (formats table, md, csv, json, html)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -100,6 +115,9 @@ def run(args: argparse.Namespace) -> int:
         raise SudokuBenchError("parquet is a binary format: give -o FILE.parquet")
     store = open_store(args.db, read_only=True)  # a report never writes to the store
     try:
+        if args.diff:
+            _write(args, _diff(store, args))
+            return 0
         if args.format == "parquet":
             frame = results_frame(store, args.run_id or None)
             metadata = Report(store, args.run_id or None).metadata()
@@ -118,17 +136,9 @@ def run(args: argparse.Namespace) -> int:
         report.made_by = _command(args, report.run.id)
     finally:
         store.close()
-    if args.format == "html" and not args.plots and not plots.available():
-        print(
-            "note: the page has no plots, as matplotlib is not installed: "
-            "pip install 'sudoku-bench[report]'",
-            file=sys.stderr,
-        )
-        _write(args, report.render("html", []))
-        return 0
     if args.format == "html" and not args.plots:  # the page embeds them: made, then dropped
         with tempfile.TemporaryDirectory() as folder:
-            page = report.render("html", _plots(report, Path(folder), args.scatter, quiet=True))
+            page = report.render("html", _html_plots(report, Path(folder), args.scatter))
         _write(args, page)
         return 0
     images = _plots(report, args.plots, args.scatter) if args.plots else []
@@ -206,6 +216,44 @@ def _plots(
     for image in made if not quiet else ():
         print(f"wrote {image}", file=sys.stderr)
     return made
+
+
+def _diff(store: Any, args: argparse.Namespace) -> str:
+    """`--diff RUN_A RUN_B` in the chosen format."""
+    from harness.analysing import html, interactive
+
+    run_a, run_b = args.diff
+    records = interactive.diff_records(store, run_a, run_b)
+    if args.format == "html":
+        return interactive.diff_page(run_a, run_b, records, html.STYLE)
+    if args.format == "json":
+        return json.dumps({"run_a": run_a, "run_b": run_b, "diff": records}, indent=2) + "\n"
+    if args.format == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=interactive.DIFF_KEYS)
+        writer.writeheader()
+        writer.writerows(records)
+        return out.getvalue()
+    if args.format not in ("table", "md"):
+        raise SudokuBenchError("--diff writes table, md, csv, json or html")
+    rows = [[r[k] for k in interactive.DIFF_KEYS] for r in records]
+    style = "github" if args.format == "md" else "simple"
+    return tabulate(rows, headers=list(interactive.DIFF_KEYS), tablefmt=style, floatfmt=".4g") + "\n"
+
+
+def _html_plots(report: Report, directory: Path, scatter: str | None) -> list[Path]:
+    """The PNGs the page embeds beside its interactive charts; without matplotlib the page
+    has the charts and tables only (said in one line)."""
+    if not plots.available():
+        print(
+            "note: the page has no PNG plots, as matplotlib is not installed: pip install "
+            "'sudoku-bench[report]' (its interactive charts and tables need none)",
+            file=sys.stderr,
+        )
+        return []
+    if not report.rows:
+        return []
+    return _plots(report, directory, scatter, quiet=True)
 
 
 def _command(args: argparse.Namespace, run_id: int) -> str:
