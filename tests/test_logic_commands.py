@@ -93,3 +93,10 @@ def test_ratings_grow_with_the_techniques_needed() -> None:
     assert hardest.label == "hard" and hardest.score > min(r.score for r in ratings)
     no_solution = rate(Grid.from_string("11" + "." * 79))
     assert no_solution.label == "no solution"
+
+
+def test_explain_draws_what_the_rules_mark(capsys: pytest.CaptureFixture[str]) -> None:
+    """`explain` of a killer drew the bare grid: its steps name cages the reader could not see."""
+    assert main(["explain", "killer:1", "--timeout", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "cages (a letter each) and their sums:" in out.split("1. ", 1)[0]

@@ -20,10 +20,11 @@ import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, ClassVar
 
+from puzzles.constraints import DistinctPairs, EncoderTable, UnitConstraint
 from puzzles.grid import Grid
-from puzzles.rules import RuleKind, Rules
+from puzzles.rules import Rules
 from solvers.base import Deadline, SearchOutcome, Solver
 from solvers.registry import Backend, register, unregister
 
@@ -33,7 +34,9 @@ class ReferenceSolver(Solver[Grid]):
 
     name = "reference"
     # every rule that only makes cells differ is in the peers its search reads
-    rule_kinds = frozenset({RuleKind.REGIONS, RuleKind.EXTRA_UNITS, RuleKind.DISTINCT_PAIRS})
+    encoders: ClassVar[EncoderTable[Any] | None] = EncoderTable(
+        {UnitConstraint: "peers", DistinctPairs: "peers"}
+    )
 
     def __init__(self, spin: int = 0, kill_node: bool = False) -> None:
         self.spin = spin  # extra busy work per puzzle, to make a CPU-bound back-end

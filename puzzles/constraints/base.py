@@ -430,8 +430,13 @@ class EncoderTable(Generic[E]):
     canonicalisation table). `accepts` is derived from it: a constraint whose class has no
     entry along its bases has no encoder, and the model refuses the rules that hold it."""
 
-    def __init__(self, encoders: Mapping[type[Constraint], E]) -> None:
-        self._encoders = dict(encoders)
+    def __init__(self, encoders: Mapping[type, E]) -> None:
+        # keyed by `type`, not `type[Constraint]`: families are abstract classes, which a type
+        # checker will not take where a concrete class is asked; checked here instead
+        for cls in encoders:
+            if not (isinstance(cls, type) and issubclass(cls, Constraint)):
+                raise TypeError(f"{cls!r} is not a constraint kind or family")
+        self._encoders: dict[type, E] = dict(encoders)
 
     def lookup(self, constraint: Constraint) -> E | None:
         """The encoder for this constraint's kind, found along the class's bases, or None."""

@@ -20,13 +20,14 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
+from puzzles.constraints import EncoderTable
 from puzzles.errors import PuzzleFormatError
 from puzzles.grid import Grid
-from puzzles.rules import RuleKind, Rules
+from puzzles.rules import Rules
 from solvers.base import Deadline, Result, SearchOutcome, Solver, Status, Verdict
 from solvers.jit import bitboard_kernel as kernel
 
@@ -58,8 +59,7 @@ def is_classic_9x9(rules: Rules) -> bool:
         rules.size == 9
         and (rules.box_rows, rules.box_cols) == (3, 3)
         and rules.layout is None
-        and not rules.diagonals
-        and not rules.kinds
+        and not rules.constraints
     )
 
 
@@ -68,7 +68,8 @@ class BitboardJitSolver(Solver[bytearray]):
     branching, compiled with numba."""
 
     name = "bitboard-jit"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = frozenset()
+    # no constraint beyond the shape: the kernel knows rows, columns and 3x3 boxes only
+    encoders: ClassVar[EncoderTable[Any] | None] = EncoderTable({})
 
     def __init__(self) -> None:
         warm_up()

@@ -7,12 +7,14 @@ from dataclasses import replace
 from typing import Any
 
 from harness.cli.arguments import positive_float
+from harness.cli.commands.show import picture
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
 from harness.cli.output import print_json, result_record
 from harness.generating.rating import rating_of
 from harness.running.solving import Answer, solve_all
 from puzzles.errors import SudokuBenchError
 from puzzles.rules import Rules
+from puzzles.symbols import DEFAULT
 from solvers.base import Result, Status
 from solvers.logic import TECHNIQUES, LogicSolver
 from solvers.logic.state import SYMBOLS
@@ -110,7 +112,7 @@ def explain(answer: Answer, as_json: bool, *, first: bool) -> None:
     if not first:
         print()
     print(f"{entry.id} ({entry.puzzle.rules}, {entry.puzzle.givens} givens)")
-    print(entry.puzzle.picture())
+    print(picture(entry.puzzle, DEFAULT))  # with what the rules mark: cages, parity, regions
     print()
     for line in result.details.get("log", []):
         print(line)
