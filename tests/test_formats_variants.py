@@ -279,3 +279,22 @@ def test_the_readme_counts_are_the_brute_force_counts(line: str, spec: str, coun
 
 def test_the_readme_has_a_count_example_for_each_small_variant() -> None:
     assert len(_readme_counts()) == 6
+
+
+def test_cage_sums_out_of_reach_are_refused_and_clashing_cages_have_no_solution(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A cage sum past 64 bits reached cpsat, cpsat-onehot and milp-highs as raw library
+    errors; two one-cell cages with different sums on one cell gave python-constraint a
+    ValueError while `check` said OK."""
+    huge = '{"size": 4, "cages": [{"cells": ["r1c1", "r1c2"], "sum": 123456789012345678901234567890}]}'
+    with pytest.raises(SystemExit) as usage:  # an argument error, as argparse reports them
+        main(["count", "." * 16, "--rules", huge])
+    assert usage.value.code == 2
+    assert "is out of reach (a 4x4 cage sums to at most 10" in capsys.readouterr().err
+    clash = '{"size": 4, "cages": [{"cells": ["r1c1"], "sum": 1}, {"cells": ["r1c1"], "sum": 2}]}'
+    names = "cpsat,cpsat-onehot,milp-highs,python-constraint,python-constraint-singles,dlx"
+    code, out, _ = run(capsys, "check", "." * 16, "--rules", clash, "-s", names, "--json", "--quiet")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and {r["solver"] for r in records} == set(names.split(","))
+    assert {(r["status"], r["verdict"]) for r in records} == {("no_solution", "none")}

@@ -69,6 +69,14 @@ class Cage(SumConstraint):
             raise RulesError(f"{what}: a cage has 1 to {shape.size} distinct cells")
         if self.total is not None and not isinstance(self.total, int):
             raise RulesError(f"{what}: its sum is a whole number, not {self.total!r}")
+        # a sum past every digit once cannot be met by any cage; refused here, it never
+        # reaches a model as an integer beyond the solvers' 64 bits
+        most = shape.size * (shape.size + 1) // 2
+        if self.total is not None and not 0 <= self.total <= most:
+            raise RulesError(
+                f"{what}: its sum {self.total} is out of reach (a {shape.size}x{shape.size} "
+                f"cage sums to at most {most}, every digit once)"
+            )
 
     def violations(self, rules: Checked, values: Sequence[int]) -> Iterator[Conflict]:
         """A digit twice; a sum over the total, or a full cage off its total. (Named only
