@@ -125,3 +125,21 @@ def test_the_result_record_sits_below_running_and_storing() -> None:
 def test_the_cycle_finder_finds_cycles() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_building_the_command_line_imports_no_numerical_library() -> None:
+    """Every command builds the whole parser: a command module that imported numba at its top
+    made every command pay for it, and crash where numba could not write its cache."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from harness.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('numba', 'numpy', 'pandas', 'sympy', 'ortools') "
+        "if m in sys.modules))"
+    )
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout

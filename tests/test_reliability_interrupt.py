@@ -27,7 +27,7 @@ QUICK = "53467891267219534819834256785976142342685379171392485696153728428741963
 QUICK = "".join("." if cell % 7 == 3 else value for cell, value in enumerate(QUICK))
 EMPTY = "." * 81  # counting its 6.7e21 solutions is a long search for every back-end
 LIMIT = "100000000"
-EXIT_WITHIN_S = 2.0
+EXIT_WITHIN_S = 5.0  # "at once" on a shared machine whose load may be 20 or more
 
 
 def logic_puzzle() -> str:

@@ -30,13 +30,8 @@ import numpy as np
 
 from harness.generating import grid_kernels as kernels
 from harness.generating.facts import Array, FactsError, Geometry
+from harness.generating.facts_sizes import BAND_SIZES
 from puzzles.rules import Rules
-
-BAND_SIZES = (4, 6, 9)
-# the 9x9 completions: 44 classes of about 7.0 x 10^9 grids each (6.67 x 10^21 / 9! / 2,612,736
-# bands), backtracking at about 1.8 million grids a CPU second (measured on band 1 plus four
-# cells of row 4): about 48 CPU hours in all
-EXPECTED_CORE_HOURS_9X9 = 48
 
 
 def band_geometry(size: int) -> Geometry:

@@ -39,11 +39,11 @@ import numpy.typing as npt
 
 from harness.generating import grid_kernels as kernels
 from harness.generating.facts4x4 import cell_maps
+from harness.generating.facts_sizes import SIZES
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 
-SIZES = (4, 6)  # 9x9 is out of reach of these exhaustive methods
 # the smallest unavoidable sets collected before the search: up to this many cells; larger
 # ones the search finds when it needs them
 UNAVOIDABLE_CELLS = {4: 16, 6: 12}

@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.cli.output import print_json
-from harness.generating.bands import BAND_SIZES, EXPECTED_CORE_HOURS_9X9, BandCount, count_by_bands
-from harness.generating.facts import SIZES, ClassProof, Facts, FactsError, Geometry, compute
+from harness.generating.facts_sizes import BAND_SIZES, EXPECTED_CORE_HOURS_9X9, SIZES
 from puzzles.grid import Grid
 from solvers.registry import create, get
+
+if TYPE_CHECKING:  # numpy and numba are imported when the command runs, not when parsing
+    from harness.generating.bands import BandCount
+    from harness.generating.facts import ClassProof, Facts, Geometry
 
 
 def add_parser(subparsers: Any) -> None:
@@ -113,6 +116,8 @@ def band_record(counted: BandCount, cpu_s: float) -> dict[str, Any]:
 
 
 def run_bands(args: argparse.Namespace) -> int:
+    from harness.generating.bands import count_by_bands
+
     if args.size == 9:
         print(
             f"counting 9x9 grids by 44 band classes: about {EXPECTED_CORE_HOURS_9X9} CPU hours "
@@ -142,6 +147,8 @@ def run_bands(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from harness.generating.facts import FactsError, compute
+
     if args.bands:
         return run_bands(args)
     if args.size not in SIZES:
