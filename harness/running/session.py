@@ -16,7 +16,7 @@ from typing import Any
 from harness.results import Group, Outcome, Task
 from harness.running import machine
 from harness.running.repeats import run_with_skips, timed_out_groups
-from harness.running.runner import Pool
+from harness.running.runner import timing_pool
 from harness.running.tasks import plan, shuffled
 from harness.running.worker import Settings
 from harness.storing.store import HostInfo, LockOwner, Resumption, RunInfo, Store, StoreError
@@ -331,7 +331,9 @@ def execute(
             if work.tasks:
                 store.add_host(work.run_id, host_info(work.backends.values()))
                 # no more workers than tasks: each is a process to start and stop
-                with Pool(min(work.jobs, len(work.tasks)), work.settings, work.backends) as pool:
+                with timing_pool(
+                    min(work.jobs, len(work.tasks)), work.settings, work.backends
+                ) as pool:
                     run_plan(
                         work, lambda tasks, done: pool.run(tasks, done, sampled_tick), finished
                     )
