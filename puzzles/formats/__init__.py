@@ -13,7 +13,7 @@ from __future__ import annotations
 import codecs
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from puzzles.errors import PuzzleFormatError
@@ -257,6 +257,77 @@ def read_file(
     return read_text(text, source or str(path), fmt or path.suffix.lower(), options, report)
 
 
+# Formats whose entries are one line each, so a file of them can be read as it is solved.
+STREAMED_FORMATS = frozenset({"line", "csv"})
+# How much of a file is looked at to choose its format and see how its lines end.
+_HEAD_BYTES = 1 << 16
+
+
+def stream_file(
+    path: Path,
+    options: ReadOptions = ReadOptions(),
+    report: ReadReport | None = None,
+    source: str | None = None,
+    fmt: str | None = None,
+) -> Iterator[PuzzleEntry] | None:
+    """The puzzles of the file at `path` read line by line as they are taken (`read_file`'s
+    entries, ids and errors, in memory independent of the file's length), or None when the
+    file cannot be streamed and must be read whole: a format whose entries span lines (grids,
+    JSON), UTF-16 or UTF-32, or lines ended by a carriage return alone.
+
+    A read error surfaces when the generator reaches its line."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(_HEAD_BYTES)
+    except OSError as error:
+        raise PuzzleFormatError(f"cannot read: {error.strerror}", source=str(path)) from None
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) or head.startswith(
+        (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+    ):
+        return None
+    if b"\r" in head.replace(b"\r\n", b""):  # old Mac line ends (a lone \r at the cut is one)
+        return None
+    # the head's complete lines (a cut character or line would mislead the sniffing)
+    cut = head.rfind(b"\n") + 1 if len(head) == _HEAD_BYTES else len(head)
+    head_text = head[:cut].decode("utf-8-sig", errors="surrogateescape")
+    reader = _reader(head_text, fmt or path.suffix.lower(), options)
+    if not any(FORMATS[name].read is reader for name in STREAMED_FORMATS):
+        return None
+    return reader(
+        _decoded_lines(path, options), source or str(path), options, report or ReadReport()
+    )
+
+
+def _decoded_lines(path: Path, options: ReadOptions) -> Iterator[str]:
+    """The file's lines as text, checked as `decode` checks a whole file."""
+    with path.open("rb") as file:
+        for number, data in enumerate(file, 1):
+            if number == 1:
+                data = data.removeprefix(codecs.BOM_UTF8)
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as error:
+                if not options.skip_invalid:
+                    raise PuzzleFormatError(
+                        f"not a UTF-8 text file (byte 0x{data[error.start]:02x}): save it as "
+                        "UTF-8, or --skip-invalid passes over the lines it spoils",
+                        source=str(path),
+                        line=number,
+                        column=error.start + 1,
+                    ) from None
+                text = data.decode("utf-8", errors="surrogateescape")
+            nul = data.find(b"\x00")
+            if nul >= 0 and not options.skip_invalid:
+                raise PuzzleFormatError(
+                    "a NUL byte: UTF-16 or UTF-32 without a byte-order mark, or not a text "
+                    "file; save it as UTF-8",
+                    source=str(path),
+                    line=number,
+                    column=nul + 1,
+                )
+            yield text
+
+
 def decode(data: bytes, source: str, options: ReadOptions = ReadOptions()) -> str:
     """The text of a file's bytes: UTF-8 (a BOM is dropped), or UTF-16 or UTF-32 with its BOM
     (what Windows PowerShell and some editors write); NUL bytes without a BOM are an error that
@@ -325,6 +396,7 @@ def write_file(
 __all__ = [
     "EXTENSIONS",
     "FORMATS",
+    "STREAMED_FORMATS",
     "Format",
     "PlayerState",
     "PuzzleEntry",
@@ -341,6 +413,7 @@ __all__ = [
     "read_file",
     "read_text",
     "sniff_format",
+    "stream_file",
     "write_file",
     "write_text",
 ]

@@ -11,7 +11,7 @@ from tabulate import tabulate
 
 from harness import defaults
 from harness.cli.arguments import add_solver_arguments
-from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
+from harness.cli.inputs import add_puzzle_arguments, read_options, stream_inputs
 from harness.cli.output import print_json
 from harness.running.solving import Answer, Solving, choose, format_seconds
 
@@ -55,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
         tally.add(answer)
 
     with Solving(backends, limit=args.limit, timeout=args.timeout) as solving:
-        entries = read_inputs(args)  # while the worker builds the solvers
-        solving.run(entries, show, after_answers=sys.stdout.flush)
-    if not args.json and len(entries) > 1:
+        # read as they are solved: a file of millions of puzzles is never held whole
+        puzzles = solving.run(stream_inputs(args), show, after_answers=sys.stdout.flush)
+    if not args.json and puzzles > 1:
         print()
         print(tally.table())
     return 1 if tally.failed else 0
