@@ -134,6 +134,7 @@ class Pool:
         self.chunk_seconds = chunk_seconds
         self.task_seconds: float | None = None  # a moving average of the tasks' times
         self.drawn_all = True  # whether `pending` holds every task left (none still to draw)
+        self.largest_chunk = 0  # the most tasks sent in one message so far
         self.backends = dict(backends)
         self.ctx = context()
         self.host = platform.node()  # the workers run here: every outcome records it
@@ -323,6 +324,7 @@ class Pool:
         while pending and len(tasks) < size and self._holds(slot, pending[0]):
             tasks.append(pending.popleft())
         idle = slot.task is None
+        self.largest_chunk = max(self.largest_chunk, len(tasks))
         try:
             jobs = [
                 (task.key, self.backends[task.solver], task.rules, task.puzzle) for task in tasks

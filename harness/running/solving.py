@@ -107,6 +107,7 @@ class Solving:
             limit,
             keep_result=keep_result,
             resources=False,  # not reported here
+            whole_batches=True,  # a back-end's `solve_many` gets each batch in one call
         )
         self.pool = Pool(
             1, self.settings, {backend.name: backend for backend in backends}, batch=BATCH
