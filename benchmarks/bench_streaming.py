@@ -83,8 +83,9 @@ def measured_solve(path: Path, solver: str) -> dict[str, float]:
         while process.poll() is None:
             for pid in descendants(process.pid):
                 figures = sample(pid)
-                if figures is not None:
-                    seen[pid] = figures
+                if figures is not None:  # a process that has ended shows no VmHWM: keep maxima
+                    cpu, peak = seen.get(pid, (0.0, 0.0))
+                    seen[pid] = (max(cpu, figures[0]), max(peak, figures[1]))
             time.sleep(0.02)
         wall = time.perf_counter() - start
         error = process.stderr.read().decode() if process.stderr else ""
