@@ -162,11 +162,11 @@ class Pool:
             self._learn(outcome)
             report(outcome)
 
-        self._await_builds()
         source = iter(tasks)
         pending: deque[Task] = deque()
         self.drawn_all = False
-        self._draw(pending, source)
+        self._draw(pending, source)  # while the workers build their solvers (`prepare`)
+        self._await_builds()
         while pending or self._busy():
             self._feed(pending)
             busy = self._busy()
