@@ -8,11 +8,10 @@
 3. A fast engine under `bench` (`--engine`, default propagating-jit): CPU per task outside
    the engine on 2,000 easy tasks (easy50 x 40: the CPU of this process and its workers,
    minus a plain loop's CPU for the same solves, per task, from the difference between a
-   200-task and a 2,000-task run so that start-up is not counted), and the wall time of
-   `-j 2` against `-j 1`. With `--before PATH` (a checkout of an earlier version, e.g.
-   `git worktree add /tmp/main main`) the same is measured with that version's harness,
-   alternating with this one's, in one run (goal: at most 100 µs per task outside the
-   engine; -j 2 at least 1.8x of -j 1 on an idle 2-core machine).
+   200-task and a 2,000-task run so that start-up is not counted). With `--before PATH` (a
+   checkout of an earlier version, e.g. `git worktree add /tmp/main main`) the same is
+   measured with that version's harness, alternating with this one's, in one run (goal: at
+   most 100 µs per task outside the engine).
 
     PYTHONPATH=. python benchmarks/bench_harness.py [--repeat R] [--cpu-tasks N] [--rounds N]
         [--engine NAME] [--before PATH] [--only-engine]
@@ -159,18 +158,11 @@ def engine_loop_cpu(engine: str, repeat: int) -> float:
 
 
 def engine_measure(engine: str) -> dict[str, float]:
-    """One round of this checkout's figures: bench CPU and wall at both sizes with -j 1,
-    wall with -j 2, and the plain loop's CPU."""
+    """One round of this checkout's figures: bench CPU at both sizes, the plain loop's CPU."""
     small, big = ENGINE_REPEATS
-    one_small, one_big = engine_bench(engine, small, 1), engine_bench(engine, big, 1)
-    two_small, two_big = engine_bench(engine, small, 2), engine_bench(engine, big, 2)
     return {
-        "small_cpu": one_small["cpu"],
-        "big_cpu": one_big["cpu"],
-        "small_wall": one_small["wall"],
-        "big_wall": one_big["wall"],
-        "small_wall_j2": two_small["wall"],
-        "big_wall_j2": two_big["wall"],
+        "small_cpu": engine_bench(engine, small, 1)["cpu"],
+        "big_cpu": engine_bench(engine, big, 1)["cpu"],
         "loop_small": engine_loop_cpu(engine, small),
         "loop_big": engine_loop_cpu(engine, big),
     }
@@ -207,12 +199,7 @@ def engine_section(engine: str, before: str | None, rounds: int) -> None:
         outside = ((f["big_cpu"] - f["small_cpu"]) - (f["loop_big"] - f["loop_small"])) / (
             big - small
         )
-        # throughput from the difference of the two sizes: start-up is not counted
-        one = (f["big_wall"] - f["small_wall"]) / (big - small)
-        two = (f["big_wall_j2"] - f["small_wall_j2"]) / (big - small)
-        rows.append(
-            [label, f["loop_big"] / big * 1e6, outside * 1e6, one * 1e6, two * 1e6, one / two]
-        )
+        rows.append([label, f["loop_big"] / big * 1e6, outside * 1e6])
     print(f"\nbench of {big} easy tasks ({ENGINE_PUZZLES} x {ENGINE_REPEATS[1]}), -s {engine}:")
     print(
         tabulate(
@@ -221,9 +208,6 @@ def engine_section(engine: str, before: str | None, rounds: int) -> None:
                 "harness",
                 "engine µs/task",
                 "CPU µs/task outside the engine",
-                "wall µs/task -j 1",
-                "wall µs/task -j 2",
-                "-j 2 throughput / -j 1",
             ],
             floatfmt=".1f",
         )
