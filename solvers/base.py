@@ -246,7 +246,10 @@ class Solver(ABC, Generic[ModelT]):
         """`solve` of each puzzle in turn, each result yielded as it is found; `limit` and
         `timeout` hold for each puzzle. The harness hands a batch of puzzles to a back-end
         this way (`solve` and `count` of a file): a back-end that solves many puzzles in one
-        compiled call overrides it, yielding the results in the puzzles' order."""
+        compiled call overrides it, yielding the results in the puzzles' order. The
+        harness's clock for a puzzle starts when the result before it is yielded, so an
+        override that solves several puzzles per call keeps each call within one puzzle's
+        `timeout` (with a timeout, by calls over fewer puzzles)."""
         for puzzle in puzzles:
             yield self.solve(puzzle, limit=limit, timeout=timeout)
 
