@@ -213,7 +213,8 @@ def engine_section(engine: str, before: str | None, rounds: int) -> None:
         )
     )
     print(
-        "goals: at most 100 µs per task outside the engine; -j 2 at least 1.8x on an idle machine"
+        "goal: at most 100 µs per task outside the engine (-j 2 against -j 1: part 2, on a "
+        "CPU-bound back-end)"
     )
 
 
