@@ -267,3 +267,44 @@ def test_solve_file_with_a_bad_line_and_skip_invalid(
     assert f"{path}:1500" not in ids and ids[-1] == f"{path}:2000"
     assert all(record["verified"] for record in records)
     assert f"skipped {path}:1500" in captured.err
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\xef\xbb\xbf" + "\n".join(FOURS).encode() + b"\n",  # a UTF-8 BOM
+        "\r\n".join(FOURS).encode(),  # Windows line ends, the last line unended
+        b"# a comment\n\n" + FOURS[0].encode() + b"  // and a tail\n" + FOURS[1].encode(),
+        b"quizzes,solutions\n" + FOURS[0].encode() + b",\n" + FOURS[2].encode() + b",\n",
+    ],
+)
+def test_a_streamed_file_gives_what_reading_it_whole_gives(tmp_path: Path, data: bytes) -> None:
+    from puzzles.formats import read_file, stream_file
+
+    suffix = ".csv" if data.startswith(b"quizzes") else ".txt"
+    path = tmp_path / f"p{suffix}"
+    path.write_bytes(data)
+    streamed = stream_file(path)
+    assert streamed is not None
+    assert [(e.id, e.puzzle) for e in streamed] == [(e.id, e.puzzle) for e in read_file(path)]
+
+
+@pytest.mark.parametrize(("bad", "says"), [(b"\xff", "UTF-8"), (b"\x00", "NUL")])
+def test_a_streamed_file_names_a_bad_byte_at_its_line(
+    tmp_path: Path, bad: bytes, says: str
+) -> None:
+    from puzzles.formats import ReadOptions, ReadReport, read_file, stream_file
+
+    path = tmp_path / "p.txt"
+    lines = [line.encode() for line in FOURS * 1000]
+    lines[2500] = lines[2500][:5] + bad + lines[2500][6:]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    with pytest.raises(PuzzleFormatError, match=says) as streamed_error:
+        list(stream_file(path) or [])
+    with pytest.raises(PuzzleFormatError, match=says) as whole_error:
+        read_file(path)
+    assert (streamed_error.value.line, streamed_error.value.column) == (2501, 6)
+    assert (whole_error.value.line, whole_error.value.column) == (2501, 6)
+    report = ReadReport()
+    kept = list(stream_file(path, ReadOptions(skip_invalid=True), report) or [])
+    assert len(kept) == 2999 and [error.line for error in report.skipped] == [2501]

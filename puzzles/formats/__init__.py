@@ -299,33 +299,65 @@ def stream_file(
 
 
 def _decoded_lines(path: Path, options: ReadOptions) -> Iterator[str]:
-    """The file's lines as text, checked as `decode` checks a whole file."""
+    """The file's lines as text, checked as `decode` checks a whole file; read and decoded a
+    block of lines at a time (a decode per line costs a tenth of a fast engine's solve)."""
+    before = 0  # lines yielded so far
+    rest = b""  # the part of the last block after its last line end
     with path.open("rb") as file:
-        for number, data in enumerate(file, 1):
-            if number == 1:
-                data = data.removeprefix(codecs.BOM_UTF8)
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as error:
-                if not options.skip_invalid:
-                    raise PuzzleFormatError(
-                        f"not a UTF-8 text file (byte 0x{data[error.start]:02x}): save it as "
-                        "UTF-8, or --skip-invalid passes over the lines it spoils",
-                        source=str(path),
-                        line=number,
-                        column=error.start + 1,
-                    ) from None
-                text = data.decode("utf-8", errors="surrogateescape")
-            nul = data.find(b"\x00")
-            if nul >= 0 and not options.skip_invalid:
-                raise PuzzleFormatError(
-                    "a NUL byte: UTF-16 or UTF-32 without a byte-order mark, or not a text "
-                    "file; save it as UTF-8",
-                    source=str(path),
-                    line=number,
-                    column=nul + 1,
-                )
-            yield text
+        block = file.read(_BLOCK_BYTES).removeprefix(codecs.BOM_UTF8)
+        while block:
+            block = rest + block
+            cut = block.rfind(b"\n") + 1
+            rest = block[cut:]
+            if cut:
+                lines = _block_lines(block[:cut], before, path, options)
+                before += len(lines)
+                yield from lines
+            block = file.read(_BLOCK_BYTES)
+    if rest:  # a last line without a line end
+        yield from _block_lines(rest + b"\n", before, path, options)
+
+
+_BLOCK_BYTES = 1 << 20
+
+
+def _block_lines(block: bytes, before: int, path: Path, options: ReadOptions) -> list[str]:
+    """The lines of `block` (whole lines, each ended by \\n), the first being line
+    `before + 1` of the file; line by line only where a line is not clean UTF-8."""
+    if b"\x00" not in block:
+        try:
+            return block.decode("utf-8").split("\n")[:-1]
+        except UnicodeDecodeError:
+            pass  # find the line, and the column, line by line
+    return [
+        _line_text(data, before + number, path, options)
+        for number, data in enumerate(block.split(b"\n")[:-1], 1)
+    ]
+
+
+def _line_text(data: bytes, number: int, path: Path, options: ReadOptions) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if not options.skip_invalid:
+            raise PuzzleFormatError(
+                f"not a UTF-8 text file (byte 0x{data[error.start]:02x}): save it as "
+                "UTF-8, or --skip-invalid passes over the lines it spoils",
+                source=str(path),
+                line=number,
+                column=error.start + 1,
+            ) from None
+        text = data.decode("utf-8", errors="surrogateescape")
+    nul = data.find(b"\x00")
+    if nul >= 0 and not options.skip_invalid:
+        raise PuzzleFormatError(
+            "a NUL byte: UTF-16 or UTF-32 without a byte-order mark, or not a text "
+            "file; save it as UTF-8",
+            source=str(path),
+            line=number,
+            column=nul + 1,
+        )
+    return text
 
 
 def decode(data: bytes, source: str, options: ReadOptions = ReadOptions()) -> str:
