@@ -318,7 +318,7 @@ def _decoded_lines(path: Path, options: ReadOptions) -> Iterator[str]:
         yield from _block_lines(rest + b"\n", before, path, options)
 
 
-_BLOCK_BYTES = 1 << 20
+_BLOCK_BYTES = 1 << 18
 
 
 def _block_lines(block: bytes, before: int, path: Path, options: ReadOptions) -> list[str]:
