@@ -85,12 +85,11 @@ class Solving:
     """One worker process that solves puzzles with chosen back-ends, every answer checked.
 
     Entering starts the worker and has it build the solvers (for a compiled back-end,
-    loading its machine code takes most of a second), so that the caller can read its
-    puzzles meanwhile; `run` then solves them:
+    loading its machine code takes most of a second); `run` reads the first puzzles
+    meanwhile, then solves them as it reads the rest:
 
         with Solving(backends, limit=1, timeout=None) as solving:
-            entries = read_inputs(args)
-            solving.run(entries, on_answer)
+            solving.run(stream_inputs(args), on_answer)
     """
 
     def __init__(
