@@ -86,7 +86,7 @@ def test_a_chunk_stopped_mid_way_keeps_every_task_exactly_once(
     """A worker stopped in the middle of a chunk (its task overran, crashed, was killed):
     that task is recorded as such, the chunk's other tasks run again elsewhere, and every
     task has exactly one row."""
-    repeat = 40 if kind != "stall-on-empty" else 6  # each stall costs the time limit
+    repeat = 40 if kind != "stall-on-empty" else 3  # each stall costs the time limit
     rows, total, largest = chunked_run(kind, tmp_path, repeat, monkeypatch)
     keys = [row["task"] for row in rows]
     assert sorted(keys) == list(range(total))  # none lost, none doubled
@@ -130,7 +130,7 @@ import sys
 from harness.running.testing import backend
 from solvers.registry import register
 from harness.cli import main
-register(backend("reference", "quick"))
+register(backend("reference", "quick", spin=20_000))  # well under a chunk's worth per task
 sys.exit(main(["bench", "--db", sys.argv[1], sys.argv[2], "-s", "quick", "--quiet",
                "--repeat", sys.argv[3], "-j", "2", "--timeout", "20", "--seed", "5"]))
 """
@@ -144,7 +144,7 @@ def test_sigkill_in_the_middle_of_chunks_then_resume_runs_every_task_once(
     db = tmp_path / "runs.sqlite"
     puzzles = tmp_path / "p.txt"
     puzzles.write_text("\n".join(FOURS) + "\n")
-    repeat = 3000
+    repeat = 1000
     process = subprocess.Popen(
         [sys.executable, "-c", SCRIPT, str(db), str(puzzles), str(repeat)],
         env=ENV,
@@ -160,7 +160,7 @@ def test_sigkill_in_the_middle_of_chunks_then_resume_runs_every_task_once(
     run = store.run()
     before = {row["task"] for row in store.results(run.id)}
     assert 300 <= len(before) < 3 * repeat, "the kill should land part-way"
-    register(backend("reference", "quick"))
+    register(backend("reference", "quick", spin=20_000))
     try:
         assert main(["bench", "--db", str(db), "--resume", "--quiet", "--json"]) == 0
     finally:
