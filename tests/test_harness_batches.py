@@ -308,3 +308,35 @@ def test_a_streamed_file_names_a_bad_byte_at_its_line(
     report = ReadReport()
     kept = list(stream_file(path, ReadOptions(skip_invalid=True), report) or [])
     assert len(kept) == 2999 and [error.line for error in report.skipped] == [2501]
+
+
+def test_solve_reads_standard_input_as_it_comes() -> None:
+    """The first answers come out while standard input is still open; a bad line later is
+    named as stdin:LINE after the puzzles before it are answered."""
+    import select
+
+    from tests.cli_process import COMMAND
+
+    process = subprocess.Popen(
+        [*COMMAND, "solve", "-", "--line", "-s", "propagating"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    first = "".join(FOURS[n % 3] + "\n" for n in range(5_000))  # more than the sniffed head
+    process.stdin.write(first)
+    process.stdin.flush()
+    ready, _, _ = select.select([process.stdout], [], [], 60)
+    assert ready, "no answer while standard input was open"
+    assert process.stdout.readline().startswith("stdin:1  propagating  solved")
+    process.stdin.write("12x4" * 4 + "\n" + FOURS[0] + "\n")
+    process.stdin.close()
+    out = process.stdout.read()
+    err = process.stderr.read() if process.stderr else ""
+    process.wait(timeout=60)
+    assert process.returncode != 0
+    assert "stdin:5001" in err and "Traceback" not in err
+    assert out.count("  solved  ") == 4_999  # the 5,000 before the bad line, less the first read

@@ -18,6 +18,7 @@ from puzzles.formats import (
     parse_puzzle,
     read_text,
     sniff_format,
+    stream_binary,
 )
 from puzzles.formats.fpuzzles import entry_from_text, looks_like_fpuzzles
 from puzzles.rules import Rules
@@ -188,18 +189,33 @@ def _is_fpuzzles(spec: str) -> bool:
     return looks_like_fpuzzles(spec)
 
 
-def _stdin_text(options: ReadOptions) -> str:
-    """Standard input, decoded as files are (UTF-8 checked, a BOM dropped)."""
+def _stdin_text(options: ReadOptions, head: bytes = b"") -> str:
+    """Standard input, decoded as files are (UTF-8 checked, a BOM dropped); `head`: what
+    was read of it already."""
     if sys.stdin is None:  # `sudoku-bench count - <&-`
         raise PuzzleFormatError("standard input is closed: nothing to read for '-'")
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # a text stream put in place of stdin (tests, embedding)
         return sys.stdin.read()
     try:
-        data = buffer.read()
+        data = head + buffer.read()
     except OSError as error:
         raise PuzzleFormatError(f"cannot read: {error.strerror}", source="stdin") from None
     return decode(data, "stdin", options)
+
+
+def _stdin_stream(
+    options: ReadOptions, report: ReadReport, fmt: str | None
+) -> tuple[Iterator[PuzzleEntry] | None, bytes]:
+    """Standard input's puzzles as they are read, where its format reads one puzzle per
+    line (`stream_binary`); else None and what was read of it."""
+    buffer = getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
+    if buffer is None:
+        return None, b""
+    try:
+        return stream_binary(buffer, "stdin", options, report, fmt)
+    except OSError as error:
+        raise PuzzleFormatError(f"cannot read: {error.strerror}", source="stdin") from None
 
 
 def input_format(args: argparse.Namespace) -> str | None:
@@ -216,9 +232,9 @@ def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
 
 
 def stream_inputs(args: argparse.Namespace) -> Iterator[PuzzleEntry]:
-    """`read_inputs`'s puzzles as they are read: a file of one puzzle per line (or CSV) is
-    read as the caller takes its puzzles, so a file of millions is never held whole (other
-    formats, collections and standard input are read whole). A bad entry raises when it is
+    """`read_inputs`'s puzzles as they are read: a file (or standard input, named once) of
+    one puzzle per line or CSV is read as the caller takes its puzzles, so a file of
+    millions is never held whole (other formats and collections are read whole). A bad entry raises when it is
     reached; the skipped entries are reported on stderr after the last puzzle."""
     options = read_options(args)
     fmt = input_format(args)
@@ -228,7 +244,15 @@ def stream_inputs(args: argparse.Namespace) -> Iterator[PuzzleEntry]:
     for number, spec in enumerate(args.inputs, 1):
         if spec == "-":
             if stdin is None:
-                text = _stdin_text(options)
+                head = b""
+                if args.inputs.count("-") == 1:  # read once: it may be streamed
+                    streamed, head = _stdin_stream(options, report, fmt)
+                    if streamed is not None:
+                        for entry in streamed:
+                            found = True
+                            yield entry
+                        continue
+                text = _stdin_text(options, head)
                 stdin = read_text(text, "stdin", fmt or sniff_format(text), options, report)
             found = found or bool(stdin)
             yield from stdin

@@ -13,8 +13,9 @@ from __future__ import annotations
 import codecs
 import io
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from puzzles.errors import PuzzleFormatError
 from puzzles.formats.common import (
@@ -281,6 +282,35 @@ def stream_file(
             head = file.read(_HEAD_BYTES)
     except OSError as error:
         raise PuzzleFormatError(f"cannot read: {error.strerror}", source=str(path)) from None
+    reader = _streamed_reader(head, lambda text: fmt or path.suffix.lower(), options)
+    if reader is None:
+        return None
+    lines = _decoded_lines(_file_blocks(path), str(path), options)
+    return reader(lines, source or str(path), options, report or ReadReport())
+
+
+def stream_binary(
+    stream: BinaryIO,
+    source: str,
+    options: ReadOptions = ReadOptions(),
+    report: ReadReport | None = None,
+    fmt: str | None = None,
+) -> tuple[Iterator[PuzzleEntry] | None, bytes]:
+    """`stream_file` for an open binary stream (standard input), its format sniffed from its
+    first lines unless `fmt` is given (`sniff_format`): the puzzles as they are taken and
+    b"", or None and the bytes read so far when the stream must be read whole."""
+    head = stream.read(_HEAD_BYTES)
+    reader = _streamed_reader(head, lambda text: fmt or sniff_format(text), options)
+    if reader is None:
+        return None, head
+    lines = _decoded_lines(_stream_blocks(head, stream), source, options)
+    return reader(lines, source, options, report or ReadReport()), b""
+
+
+def _streamed_reader(
+    head: bytes, format_of: Callable[[str], str], options: ReadOptions
+) -> Reader | None:
+    """The reader of a file that begins with `head`, if it reads one line per entry."""
     if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) or head.startswith(
         (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
     ):
@@ -290,38 +320,48 @@ def stream_file(
     # the head's complete lines (a cut character or line would mislead the sniffing)
     cut = head.rfind(b"\n") + 1 if len(head) == _HEAD_BYTES else len(head)
     head_text = head[:cut].decode("utf-8-sig", errors="surrogateescape")
-    reader = _reader(head_text, fmt or path.suffix.lower(), options)
+    reader = _reader(head_text, format_of(head_text), options)
     if not any(FORMATS[name].read is reader for name in STREAMED_FORMATS):
         return None
-    return reader(
-        _decoded_lines(path, options), source or str(path), options, report or ReadReport()
-    )
+    return reader
 
 
-def _decoded_lines(path: Path, options: ReadOptions) -> Iterator[str]:
-    """The file's lines as text, checked as `decode` checks a whole file; read and decoded a
-    block of lines at a time (a decode per line costs a tenth of a fast engine's solve)."""
+def _file_blocks(path: Path) -> Iterator[bytes]:
+    with path.open("rb") as file:
+        while block := file.read(_BLOCK_BYTES):
+            yield block
+
+
+def _stream_blocks(head: bytes, stream: BinaryIO) -> Iterator[bytes]:
+    """`head`, then what the stream has as it comes (a pipe's lines are not held back
+    until a whole block has come)."""
+    read = getattr(stream, "read1", stream.read)
+    yield head
+    while block := read(_BLOCK_BYTES):
+        yield block
+
+
+def _decoded_lines(blocks: Iterator[bytes], source: str, options: ReadOptions) -> Iterator[str]:
+    """The lines of a file's blocks as text, checked as `decode` checks a whole file; decoded
+    a block of lines at a time (a decode per line costs a tenth of a fast engine's solve)."""
     before = 0  # lines yielded so far
     rest = b""  # the part of the last block after its last line end
-    with path.open("rb") as file:
-        block = file.read(_BLOCK_BYTES).removeprefix(codecs.BOM_UTF8)
-        while block:
-            block = rest + block
-            cut = block.rfind(b"\n") + 1
-            rest = block[cut:]
-            if cut:
-                lines = _block_lines(block[:cut], before, path, options)
-                before += len(lines)
-                yield from lines
-            block = file.read(_BLOCK_BYTES)
+    for number, block in enumerate(blocks):
+        block = rest + (block.removeprefix(codecs.BOM_UTF8) if number == 0 else block)
+        cut = block.rfind(b"\n") + 1
+        rest = block[cut:]
+        if cut:
+            lines = _block_lines(block[:cut], before, source, options)
+            before += len(lines)
+            yield from lines
     if rest:  # a last line without a line end
-        yield from _block_lines(rest + b"\n", before, path, options)
+        yield from _block_lines(rest + b"\n", before, source, options)
 
 
 _BLOCK_BYTES = 1 << 18
 
 
-def _block_lines(block: bytes, before: int, path: Path, options: ReadOptions) -> list[str]:
+def _block_lines(block: bytes, before: int, source: str, options: ReadOptions) -> list[str]:
     """The lines of `block` (whole lines, each ended by \\n), the first being line
     `before + 1` of the file; line by line only where a line is not clean UTF-8."""
     if b"\x00" not in block:
@@ -330,12 +370,12 @@ def _block_lines(block: bytes, before: int, path: Path, options: ReadOptions) ->
         except UnicodeDecodeError:
             pass  # find the line, and the column, line by line
     return [
-        _line_text(data, before + number, path, options)
+        _line_text(data, before + number, source, options)
         for number, data in enumerate(block.split(b"\n")[:-1], 1)
     ]
 
 
-def _line_text(data: bytes, number: int, path: Path, options: ReadOptions) -> str:
+def _line_text(data: bytes, number: int, source: str, options: ReadOptions) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -343,7 +383,7 @@ def _line_text(data: bytes, number: int, path: Path, options: ReadOptions) -> st
             raise PuzzleFormatError(
                 f"not a UTF-8 text file (byte 0x{data[error.start]:02x}): save it as "
                 "UTF-8, or --skip-invalid passes over the lines it spoils",
-                source=str(path),
+                source=source,
                 line=number,
                 column=error.start + 1,
             ) from None
@@ -353,7 +393,7 @@ def _line_text(data: bytes, number: int, path: Path, options: ReadOptions) -> st
         raise PuzzleFormatError(
             "a NUL byte: UTF-16 or UTF-32 without a byte-order mark, or not a text "
             "file; save it as UTF-8",
-            source=str(path),
+            source=source,
             line=number,
             column=nul + 1,
         )
@@ -445,6 +485,7 @@ __all__ = [
     "read_file",
     "read_text",
     "sniff_format",
+    "stream_binary",
     "stream_file",
     "write_file",
     "write_text",
