@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from puzzles.errors import UnknownCollectionError
-from puzzles.formats import PuzzleEntry, ReadOptions, ReadReport, read_file, read_text
+from puzzles.formats import (
+    PuzzleEntry,
+    ReadOptions,
+    ReadReport,
+    read_file,
+    read_text,
+    stream_file,
+)
 
 
 @dataclass(frozen=True)
@@ -218,3 +226,20 @@ def load(
     raise UnknownCollectionError(
         f"{spec!r} is neither a file nor a bundled collection ({', '.join(BUNDLED)})"
     )
+
+
+def stream(
+    spec: str,
+    options: ReadOptions = ReadOptions(),
+    report: ReadReport | None = None,
+    fmt: str | None = None,
+) -> Iterator[PuzzleEntry]:
+    """`load`'s puzzles, a file's read as they are taken where its format allows
+    (`formats.stream_file`): a file of millions of puzzles is never held whole."""
+    if spec not in BUNDLED and split_selector(spec) is None:
+        path = Path(spec)
+        if path.is_file():
+            streamed = stream_file(path, options, report, fmt=fmt)
+            if streamed is not None:
+                return streamed
+    return iter(load(spec, options, report, fmt))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
@@ -267,6 +267,19 @@ class Solver(ABC, Generic[ModelT]):
             partial=outcome.partial,
             details=outcome.details,
         )
+
+    def solve_many(
+        self, puzzles: Iterable[Grid], *, limit: int = 1, timeout: float | None = None
+    ) -> Iterator[Result]:
+        """`solve` of each puzzle in turn, each result yielded as it is found; `limit` and
+        `timeout` hold for each puzzle. The harness hands a batch of puzzles to a back-end
+        this way (`solve` and `count` of a file): a back-end that solves many puzzles in one
+        compiled call overrides it, yielding the results in the puzzles' order. The
+        harness's clock for a puzzle starts when the result before it is yielded, so an
+        override that solves several puzzles per call keeps each call within one puzzle's
+        `timeout` (with a timeout, by calls over fewer puzzles)."""
+        for puzzle in puzzles:
+            yield self.solve(puzzle, limit=limit, timeout=timeout)
 
     @abstractmethod
     def _build(self, puzzle: Grid, deadline: Deadline) -> ModelT:

@@ -540,11 +540,11 @@ def test_no_more_workers_than_tasks(
     started: list[int] = []
 
     class Counted(Pool):
-        def __init__(self, jobs: int, *args: Any) -> None:
+        def __init__(self, jobs: int, *args: Any, **options: Any) -> None:
             started.append(jobs)
-            super().__init__(jobs, *args)
+            super().__init__(jobs, *args, **options)
 
-    monkeypatch.setattr("harness.cli.commands.check.Pool", Counted)
+    monkeypatch.setattr("harness.running.runner.Pool", Counted)  # `timing_pool` makes it
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     assert main(["check", FOURS, "-s", "backtracking", "-j", "8", "--quiet"]) == 0
     assert started == [1]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from puzzles.collections import BUNDLED, load, split_selector
+from puzzles.collections import BUNDLED, split_selector, stream
 from puzzles.errors import PuzzleFormatError, RulesError
 from puzzles.formats import (
     PuzzleEntry,
@@ -17,6 +18,7 @@ from puzzles.formats import (
     parse_puzzle,
     read_text,
     sniff_format,
+    stream_binary,
 )
 from puzzles.formats.fpuzzles import entry_from_text, looks_like_fpuzzles
 from puzzles.rules import Rules
@@ -187,18 +189,33 @@ def _is_fpuzzles(spec: str) -> bool:
     return looks_like_fpuzzles(spec)
 
 
-def _stdin_text(options: ReadOptions) -> str:
-    """Standard input, decoded as files are (UTF-8 checked, a BOM dropped)."""
+def _stdin_text(options: ReadOptions, head: bytes = b"") -> str:
+    """Standard input, decoded as files are (UTF-8 checked, a BOM dropped); `head`: what
+    was read of it already."""
     if sys.stdin is None:  # `sudoku-bench count - <&-`
         raise PuzzleFormatError("standard input is closed: nothing to read for '-'")
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # a text stream put in place of stdin (tests, embedding)
         return sys.stdin.read()
     try:
-        data = buffer.read()
+        data = head + buffer.read()
     except OSError as error:
         raise PuzzleFormatError(f"cannot read: {error.strerror}", source="stdin") from None
     return decode(data, "stdin", options)
+
+
+def _stdin_stream(
+    options: ReadOptions, report: ReadReport, fmt: str | None
+) -> tuple[Iterator[PuzzleEntry] | None, bytes]:
+    """Standard input's puzzles as they are read, where its format reads one puzzle per
+    line (`stream_binary`); else None and what was read of it."""
+    buffer = getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
+    if buffer is None:
+        return None, b""
+    try:
+        return stream_binary(buffer, "stdin", options, report, fmt)
+    except OSError as error:
+        raise PuzzleFormatError(f"cannot read: {error.strerror}", source="stdin") from None
 
 
 def input_format(args: argparse.Namespace) -> str | None:
@@ -211,41 +228,65 @@ def read_inputs(args: argparse.Namespace) -> list[PuzzleEntry]:
     """Every puzzle named by the arguments, in order; reports skipped entries on stderr.
 
     Standard input (`-`) is read once; given twice, its puzzles come twice."""
+    return list(stream_inputs(args))
+
+
+def stream_inputs(args: argparse.Namespace) -> Iterator[PuzzleEntry]:
+    """`read_inputs`'s puzzles as they are read: a file (or standard input, named once) of
+    one puzzle per line or CSV is read as the caller takes its puzzles, so a file of
+    millions is never held whole (other formats and collections are read whole). A bad entry raises when it is
+    reached; the skipped entries are reported on stderr after the last puzzle."""
     options = read_options(args)
     fmt = input_format(args)
     report = ReadReport()
-    entries: list[PuzzleEntry] = []
+    found = False
     stdin: list[PuzzleEntry] | None = None
     for number, spec in enumerate(args.inputs, 1):
         if spec == "-":
             if stdin is None:
-                text = _stdin_text(options)
+                head = b""
+                if args.inputs.count("-") == 1:  # read once: it may be streamed
+                    streamed, head = _stdin_stream(options, report, fmt)
+                    if streamed is not None:
+                        for entry in streamed:
+                            found = True
+                            yield entry
+                        continue
+                text = _stdin_text(options, head)
                 stdin = read_text(text, "stdin", fmt or sniff_format(text), options, report)
-            entries += stdin
+            found = found or bool(stdin)
+            yield from stdin
         elif _is_fpuzzles(spec):
             try:
-                entries.append(entry_from_text(spec, f"arg{number}", options))
+                entry = entry_from_text(spec, f"arg{number}", options)
             except PuzzleFormatError as error:
                 where = error.located(source=f"argument {number}")
                 if not options.skip_invalid:
                     raise where from None
                 report.skipped.append(where)
+            else:
+                found = True
+                yield entry
         elif looks_like_puzzle(spec):
             try:
-                entries.append(PuzzleEntry(f"arg{number}", parse_puzzle(spec, options)))
+                entry = PuzzleEntry(f"arg{number}", parse_puzzle(spec, options))
             except PuzzleFormatError as error:
                 where = error.located(source=f"argument {number}")
                 if not options.skip_invalid:  # it was raised even with --skip-invalid
                     raise where from None
                 report.skipped.append(where)
+            else:
+                found = True
+                yield entry
         else:
-            entries += load(spec, options, report, fmt)
+            for entry in stream(spec, options, report, fmt):
+                found = True
+                yield entry
     for skipped in report.skipped:
         print(f"skipped {skipped}", file=sys.stderr)
     if report.skipped:
         count = len(report.skipped)
         print(f"skipped {count} invalid {'entry' if count == 1 else 'entries'}", file=sys.stderr)
-    if not entries:  # an empty file is a mistake to name, not a silent exit 0
+    if not found:  # an empty file is a mistake to name, not a silent exit 0
         why = "every entry was invalid" if report.skipped else "no puzzles"
         raise PuzzleFormatError(f"{why} in {', '.join(args.inputs)}")
-    return entries

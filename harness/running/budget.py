@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from harness.results import TIMED_OUT, Outcome, Task
-from harness.running.runner import Pool, kill_after
+from harness.running.runner import kill_after, timing_pool
 from harness.running.session import Plan
 from harness.storing.store import Store
 from solvers.base import Status
@@ -154,7 +154,7 @@ def pilot(work: Plan, pairs: Iterable[Pair], puzzles: int = PILOT_PUZZLES) -> li
     tasks = [task for group in chosen.values() for task in group]
     outcomes: list[Outcome] = []
     if tasks:
-        with Pool(min(work.jobs, len(tasks)), work.settings, work.backends) as pool:
+        with timing_pool(min(work.jobs, len(tasks)), work.settings, work.backends) as pool:
             pool.run(tasks, outcomes.append)
     return outcomes
 

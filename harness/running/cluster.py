@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.results import Group, Outcome, Task
 from harness.running.machine import Conditions
-from harness.running.runner import Pool, kill_after
+from harness.running.runner import Pool, kill_after, timing_pool
 from harness.running.session import Plan, host_info, run_plan
 from harness.running.worker import Settings
 from harness.storing.store import HostInfo, Store
@@ -92,7 +92,7 @@ def run_chunk(
         key = repr((jobs, settings, sorted(backends.items())))
         if _Node.pool is None or _Node.key != key:
             close_node_pool()
-            _Node.pool = Pool(jobs, settings, backends)
+            _Node.pool = timing_pool(jobs, settings, backends)
             _Node.key = key
             _Node.host = host_info(backends.values())
         pool, host = _Node.pool, _Node.host

@@ -11,8 +11,8 @@ A task's clock starts when its worker reports the solver built (imports are not 
 `kill_after(timeout)` the worker is killed (SIGKILL) and replaced, and the task recorded as a
 timeout; a worker that dies is noticed through its sentinel and the task recorded as an error.
 
-With `batch` > 1 (`solve` and `count`), a worker that holds the solvers of the next tasks gets
-up to `batch` of them in one message and sends their answers in messages of a few
+With `batch` > 1, a worker that holds the solvers of the next tasks gets up to `batch` of
+them in one message (a chunk) and sends their answers in messages of a few
 milliseconds' work (`worker.ANSWERS_SECONDS`): the parent never waits for a round trip
 between two tasks (on a loaded machine milliseconds per task, far more than a fast engine's
 solve) and wakes once per message, not per answer. Each task still has its own clock and
@@ -20,6 +20,14 @@ kill: the worker counts the tasks it has finished in a shared integer, and a tas
 starts when the parent sees the count reach it. When a worker is killed or dies in a batch,
 the count says which task it was in; the tasks after it, and those before it whose answers
 had not been sent yet, go to a fresh worker (so answers may arrive out of task order).
+
+With `chunk_seconds` (`bench`), a chunk holds about that much work, judged from the tasks
+answered so far: slow tasks go one at a time, so that no worker sits idle at the end while
+another still holds a queue, and with several workers no chunk takes more than its share of
+what is left. `solve` and `count` (one worker) send whole batches.
+
+The tasks are drawn from their iterable as the workers need them (a few chunks ahead), so a
+caller may pass a generator over a file of any length: the pool holds a bounded number.
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
@@ -49,6 +57,17 @@ from solvers.registry import Backend
 
 # Building a solver may import a large library (OR-Tools, sympy): allowed this long, untimed.
 SETUP_SECONDS = 120.0
+
+# Timed runs (`bench`, `check`, a cluster node's pool): at most this many tasks in one message
+# to a worker, and about this much work per message. A round trip per task costs more than a
+# compiled engine's solve; a small chunk keeps the workers evenly loaded to the end.
+CHUNK_TASKS = 256
+CHUNK_SECONDS = 0.02
+
+
+def timing_pool(jobs: int, settings: Settings, backends: Mapping[str, Backend]) -> Pool:
+    """A pool for timed runs: tasks sent in chunks sized by their time (`CHUNK_SECONDS`)."""
+    return Pool(jobs, settings, backends, batch=CHUNK_TASKS, chunk_seconds=CHUNK_SECONDS)
 
 
 def kill_after(timeout: float) -> float:
@@ -101,12 +120,21 @@ class Pool:
     """`jobs` workers running tasks under `settings`; use as a context manager."""
 
     def __init__(
-        self, jobs: int, settings: Settings, backends: Mapping[str, Backend], batch: int = 1
+        self,
+        jobs: int,
+        settings: Settings,
+        backends: Mapping[str, Backend],
+        batch: int = 1,
+        chunk_seconds: float | None = None,
     ) -> None:
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {jobs}")
         self.settings = settings
         self.batch = batch
+        self.chunk_seconds = chunk_seconds
+        self.task_seconds: float | None = None  # a moving average of the tasks' times
+        self.drawn_all = True  # whether `pending` holds every task left (none still to draw)
+        self.largest_chunk = 0  # the most tasks sent in one message so far
         self.backends = dict(backends)
         self.ctx = context()
         self.host = platform.node()  # the workers run here: every outcome records it
@@ -131,10 +159,14 @@ class Pool:
 
         def on_done(outcome: Outcome) -> None:
             outcome.host = self.host
+            self._learn(outcome)
             report(outcome)
 
+        source = iter(tasks)
+        pending: deque[Task] = deque()
+        self.drawn_all = False
+        self._draw(pending, source)  # while the workers build their solvers (`prepare`)
         self._await_builds()
-        pending = deque(tasks)
         while pending or self._busy():
             self._feed(pending)
             busy = self._busy()
@@ -157,17 +189,51 @@ class Pool:
                     self._kill(slot, now, on_done, pending)
             if tick is not None:
                 tick()
+            self._draw(pending, source)
+
+    def _draw(self, pending: deque[Task], source: Iterator[Task]) -> None:
+        """Top `pending` up from `source` to a few chunks per worker."""
+        wanted = 2 * max(self.batch, 1) * len(self.slots) + 1
+        while len(pending) < wanted and not self.drawn_all:
+            task = next(source, None)
+            if task is None:
+                self.drawn_all = True
+            else:
+                pending.append(task)
+
+    def _learn(self, outcome: Outcome) -> None:
+        """Fold the task's time into the moving average that sizes the chunks."""
+        if outcome.status is Status.SKIPPED:
+            return
+        seconds = self.kill_s if outcome.status is Status.TIMEOUT else outcome.total_s
+        if not math.isfinite(seconds):
+            seconds = SETUP_SECONDS
+        previous = self.task_seconds
+        self.task_seconds = seconds if previous is None else 0.8 * previous + 0.2 * seconds
+
+    def chunk_size(self, pending: int) -> int:
+        """How many tasks a worker gets in one message now (`pending`: tasks not yet sent)."""
+        if self.batch <= 1 or self.chunk_seconds is None:
+            return self.batch
+        if self.task_seconds is None:
+            return 1  # nothing answered yet: nothing to size a chunk by
+        size = int(self.chunk_seconds / max(self.task_seconds, 1e-7))
+        if self.drawn_all and len(self.slots) > 1:  # near the end: every worker gets its share
+            size = min(size, pending // (2 * len(self.slots)))
+        return max(1, min(size, self.batch))
 
     def _feed(self, pending: deque[Task]) -> None:
-        """Give idle workers a task, or a batch; a batching worker its next batch while it
+        """Give idle workers a task, or a chunk; a batching worker its next chunk while it
         still has a whole one to do (as far as the parent knows, which lags): it never
-        waits for the parent."""
+        waits for the parent. Tasks sized to go one at a time are not queued ahead."""
         for slot in self.slots:
             if not pending:
                 return
             if self.batch > 1 and self._holds(slot, pending[0]):
-                if slot.task is None or (slot.solving and len(slot.queued) < self.batch):
-                    self._assign_batch(slot, pending)
+                size = self.chunk_size(len(pending))
+                ahead = size > 1 and slot.solving and len(slot.queued) < size
+                if slot.task is None or ahead:
+                    self._assign_batch(slot, pending, size)
             elif slot.task is None:
                 self._assign(slot, pending.popleft())
 
@@ -251,13 +317,14 @@ class Pool:
         """Whether the worker can start `task` at once: it holds the solver, no warm-up."""
         return task.solver in slot.built and not self.settings.warmup
 
-    def _assign_batch(self, slot: _Slot, pending: deque[Task]) -> None:
-        """Send the worker the next tasks whose solvers it holds, up to `batch` of them: its
-        first batch, or the next one behind the tasks it has."""
+    def _assign_batch(self, slot: _Slot, pending: deque[Task], size: int) -> None:
+        """Send the worker the next tasks whose solvers it holds, up to `size` of them: its
+        first chunk, or the next one behind the tasks it has."""
         tasks = [pending.popleft()]
-        while pending and len(tasks) < self.batch and self._holds(slot, pending[0]):
+        while pending and len(tasks) < size and self._holds(slot, pending[0]):
             tasks.append(pending.popleft())
         idle = slot.task is None
+        self.largest_chunk = max(self.largest_chunk, len(tasks))
         try:
             jobs = [
                 (task.key, self.backends[task.solver], task.rules, task.puzzle) for task in tasks

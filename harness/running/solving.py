@@ -15,13 +15,13 @@ import gc
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from harness.results import Outcome, result_json
 from harness.running.runner import Pool, kill_after
-from harness.running.tasks import plan
+from harness.running.tasks import Task, tasks_of
 from harness.running.worker import Settings
 from puzzles.checker import solution_problems
 from puzzles.errors import SudokuBenchError
@@ -85,12 +85,11 @@ class Solving:
     """One worker process that solves puzzles with chosen back-ends, every answer checked.
 
     Entering starts the worker and has it build the solvers (for a compiled back-end,
-    loading its machine code takes most of a second), so that the caller can read its
-    puzzles meanwhile; `run` then solves them:
+    loading its machine code takes most of a second); `run` reads the first puzzles
+    meanwhile, then solves them as it reads the rest:
 
         with Solving(backends, limit=1, timeout=None) as solving:
-            entries = read_inputs(args)
-            solving.run(entries, on_answer)
+            solving.run(stream_inputs(args), on_answer)
     """
 
     def __init__(
@@ -107,10 +106,12 @@ class Solving:
             limit,
             keep_result=keep_result,
             resources=False,  # not reported here
+            whole_batches=True,  # a back-end's `solve_many` gets each batch in one call
         )
         self.pool = Pool(
             1, self.settings, {backend.name: backend for backend in backends}, batch=BATCH
         )
+        self.most_held = 0  # the most puzzles `run` held at once (its memory bound)
 
     def __enter__(self) -> Solving:
         self.pool.prepare(backend.name for backend in self.backends)
@@ -121,17 +122,38 @@ class Solving:
 
     def run(
         self,
-        entries: Sequence[PuzzleEntry],
+        entries: Iterable[PuzzleEntry],
         on_answer: Callable[[Answer], None],
         *,
         after_answers: Callable[[], None] | None = None,
-    ) -> None:
+    ) -> int:
         """Every puzzle with every back-end, puzzle by puzzle; `on_answer` hears each checked
         answer in that order, as it comes, and `after_answers` is called once the answers
-        that came together have been heard (to flush the output once, not per answer)."""
-        tasks = plan(entries, [backend.name for backend in self.backends], 1)
-        per_puzzle = len(self.backends)
+        that came together have been heard (to flush the output once, not per answer).
+        Returns the number of puzzles.
+
+        `entries` is read as the worker needs puzzles (a generator over a file of any
+        length): only the puzzles whose answers are still to come are held (`most_held`).
+        A read error (`SudokuBenchError`) raised by `entries` is raised again once the
+        puzzles read before it have been answered."""
+        names = [backend.name for backend in self.backends]
+        per_puzzle = len(names)
         kill_at = kill_after(self.settings.timeout)
+        held: dict[int, PuzzleEntry] = {}  # by the puzzle's place: answers still to come
+        stopped: list[SudokuBenchError] = []  # what ended the reading early
+        count = 0
+
+        def tasks() -> Iterator[Task]:
+            nonlocal count
+            try:
+                for index, entry in enumerate(entries):
+                    held[index] = entry
+                    self.most_held = max(self.most_held, len(held))
+                    count = index + 1
+                    yield from tasks_of(entry, names, index * per_puzzle)
+            except SudokuBenchError as error:
+                stopped.append(error)
+
         # answers in task order: after a kill in a batch, some tasks before it run again later
         early: dict[int, Outcome] = {}
         next_key = 0
@@ -143,7 +165,10 @@ class Solving:
                 return
             while True:
                 next_key += 1
-                entry = entries[outcome.task.key // per_puzzle]
+                index, backend_number = divmod(outcome.task.key, per_puzzle)
+                entry = held[index]
+                if backend_number == per_puzzle - 1:  # the puzzle's last answer
+                    del held[index]
                 # the checker gets what the puzzle's time limit leaves (at least a moment)
                 until = kill_at
                 if until != math.inf:
@@ -153,13 +178,16 @@ class Solving:
                     return
                 outcome = early.pop(next_key)
 
-        # The puzzles and tasks live to the end: full collections scanning them all again
-        # and again cost more per answer than a compiled engine's solve.
+        # What exists now (modules, solvers) lives to the end: full collections scanning it
+        # again and again cost more per answer than a compiled engine's solve.
         gc.freeze()
         try:
-            self.pool.run(tasks, finished, tick=after_answers)
+            self.pool.run(tasks(), finished, tick=after_answers)
         finally:
             gc.unfreeze()
+        if stopped:
+            raise stopped[0]
+        return count
 
 
 def solve_all(

@@ -22,6 +22,7 @@ __all__ = [
     "plan",
     "puzzle_grid",
     "shuffled",
+    "tasks_of",
 ]
 
 
@@ -35,16 +36,22 @@ def plan(entries: Sequence[PuzzleEntry], solvers: Sequence[str], repeat: int) ->
     """Every task, puzzle-major: each puzzle with each back-end, `repeat` times."""
     tasks: list[Task] = []
     for entry in entries:
-        # once per puzzle, not per task: a run may repeat each puzzle thousands of times
-        collection, spec, line = (
-            collection_of(entry),
-            entry.puzzle.rules.spec,
-            entry.puzzle.to_line(),
-        )
-        for solver in solvers:
-            for number in range(repeat):
-                tasks.append(Task(len(tasks), collection, entry.id, spec, line, solver, number))
+        tasks += tasks_of(entry, solvers, len(tasks), repeat)
     return tasks
+
+
+def tasks_of(
+    entry: PuzzleEntry, solvers: Sequence[str], first_key: int, repeat: int = 1
+) -> list[Task]:
+    """One puzzle's tasks, each back-end `repeat` times, numbered from `first_key`."""
+    # once per puzzle, not per task: a run may repeat each puzzle thousands of times
+    collection, spec, line = collection_of(entry), entry.puzzle.rules.spec, entry.puzzle.to_line()
+    return [
+        Task(first_key + index, collection, entry.id, spec, line, solver, number)
+        for index, (solver, number) in enumerate(
+            (solver, number) for solver in solvers for number in range(repeat)
+        )
+    ]
 
 
 def shuffled(tasks: Sequence[Task], seed: int) -> list[Task]:

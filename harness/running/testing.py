@@ -18,14 +18,14 @@ import os
 import re
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from puzzles.constraints import DistinctPairs, EncoderTable, UnitConstraint
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from solvers.base import Deadline, SearchOutcome, Solver
+from solvers.base import Deadline, Result, SearchOutcome, Solver
 from solvers.registry import Backend, register, unregister
 
 
@@ -170,6 +170,47 @@ class BlockOnEmptySolver(ReferenceSolver):
         return super()._search(model, puzzle, limit, deadline)
 
 
+class SegfaultOnEmptySolver(ReferenceSolver):
+    """Solves every puzzle but the empty grid, on which it crashes its process with a
+    segmentation fault: a crash in the middle of a chunk of tasks."""
+
+    name = "segfault-on-empty"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        if not any(model.values):
+            faulthandler.disable()  # no traceback on stderr: the harness reports the signal
+            ctypes.string_at(0)  # reads address 0: SIGSEGV
+        return super()._search(model, puzzle, limit, deadline)
+
+
+class KilledOnEmptySolver(ReferenceSolver):
+    """Solves every puzzle but the empty grid, on which its process is killed (SIGKILL, as
+    the kernel's out-of-memory killer or an operator does): a kill in the middle of a chunk."""
+
+    name = "killed-on-empty"
+
+    def _search(self, model: Grid, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
+        if not any(model.values):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super()._search(model, puzzle, limit, deadline)
+
+
+class ManyAtOnceSolver(ReferenceSolver):
+    """Solves a whole batch in one call (`solve_many` overridden, as a compiled batch API
+    is), and says in each result's counters how many puzzles that call was given."""
+
+    name = "many-at-once"
+
+    def solve_many(
+        self, puzzles: Iterable[Grid], *, limit: int = 1, timeout: float | None = None
+    ) -> Iterator[Result]:
+        given = list(puzzles)
+        results = [self.solve(puzzle, limit=limit, timeout=timeout) for puzzle in given]
+        for result in results:
+            result.counters["batch"] = float(len(given))
+        yield from results
+
+
 class SegfaultSolver(ReferenceSolver):
     """Crashes its process with a segmentation fault, as a buggy C extension does."""
 
@@ -278,6 +319,9 @@ CLASSES: dict[str, type[ReferenceSolver]] = {
         NativeBlockSolver,
         BlockOnEmptySolver,
         SegfaultSolver,
+        SegfaultOnEmptySolver,
+        KilledOnEmptySolver,
+        ManyAtOnceSolver,
         RaisingSolver,
         ExitingSolver,
         WrongGridSolver,

@@ -69,6 +69,9 @@ class Settings:
     # calls per task, more than a fast engine's solve): `solve` and `count`, which report
     # neither, turn them off
     resources: bool = True
+    # a batch's tasks of one back-end and rules go to its `Solver.solve_many` in one call
+    # (`solve` and `count`); False: one `solve` per task, each timed alone (`bench`)
+    whole_batches: bool = False
 
     def isomorph_seed(self, key: int, solve: int) -> int | None:
         """The seed of the isomorph that solve number `solve` of the task of `key` meets
@@ -143,12 +146,69 @@ def _run_batch(
     outbox: Outbox,
 ) -> None:
     """Run the tasks in order, each answer handed to the outbox as it is finished."""
-    for job in jobs:
-        answer = _run(None, job, settings, solvers)
-        if progress is not None:
-            progress.value += 1
-        outbox.add(answer)
+    if settings.whole_batches and not (
+        settings.warmup or settings.permute_seed is not None or settings.memory_limit_mb
+    ):
+        start = 0
+        while start < len(jobs):  # runs of tasks with one back-end and rules
+            _, backend, rules, _ = jobs[start]
+            end = start + 1
+            while end < len(jobs) and jobs[end][1] == backend and jobs[end][2] == rules:
+                end += 1
+            _run_many(jobs[start:end], settings, solvers, progress, outbox)
+            start = end
+    else:
+        for job in jobs:
+            answer = _run(None, job, settings, solvers)
+            if progress is not None:
+                progress.value += 1
+            outbox.add(answer)
     outbox.send()
+
+
+def _run_many(
+    jobs: list[Job],
+    settings: Settings,
+    solvers: dict[str, Solver[Any]],
+    progress: ctypes.c_int64 | None,
+    outbox: Outbox,
+) -> None:
+    """Tasks of one back-end and rules through its `solve_many`, each result measured from
+    the one before it. A task whose puzzle or result fails is answered with the error and
+    the rest go to a new `solve_many` call."""
+    backend = jobs[0][1]
+    done = 0
+    while done < len(jobs):
+        key, _, rules, line = jobs[done]
+        try:
+            solver = solvers.get(backend.name)
+            if solver is None:
+                solver = solvers[backend.name] = backend.create()
+            puzzles = [puzzle_grid(rules, job[3]) for job in jobs[done:]]
+            results = solver.solve_many(puzzles, limit=settings.limit, timeout=settings.timeout)
+            while done < len(jobs):
+                meter = Meter(resources=settings.resources)
+                with meter:
+                    result = next(results, None)
+                if result is None:
+                    raise RuntimeError(f"{backend.name}.solve_many gave fewer results than puzzles")
+                key = jobs[done][0]
+                outbox.add(
+                    packed_outcome(
+                        key, result, meter, None, _pid(), keep_result=settings.keep_result
+                    )
+                )
+                done += 1
+                if progress is not None:
+                    progress.value += 1
+        except Exception as failure:  # a back-end's bug is a result to record, not a crash
+            key, _, rules, line = jobs[done]
+            failed = Outcome(Task(key, "", "", rules, line, backend.name, 0), Status.ERROR)
+            failed.error, failed.worker = describe(failure), _pid()
+            outbox.add(failed.packed())
+            done += 1
+            if progress is not None:
+                progress.value += 1
 
 
 class Outbox:

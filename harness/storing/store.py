@@ -248,6 +248,12 @@ class Store(ABC):
     def add(self, run_id: int, outcome: Outcome) -> None:
         """Store one result, durably, before returning."""
 
+    def add_all(self, run_id: int, outcomes: Sequence[Outcome]) -> None:
+        """Store results as `add` does, all or none (one transaction where the store has
+        them): a task that has a result already is an error, as with `add`."""
+        for outcome in outcomes:
+            self.add(run_id, outcome)
+
     @abstractmethod
     def add_many(
         self, run_id: int, outcomes: Sequence[Outcome], host: HostInfo | None = None
@@ -659,6 +665,12 @@ class SQLiteStore(Store):
     @_reported
     def add(self, run_id: int, outcome: Outcome) -> None:
         self._insert(run_id, outcome, "INSERT")
+
+    @_reported
+    def add_all(self, run_id: int, outcomes: Sequence[Outcome]) -> None:
+        with self._transaction():
+            for outcome in outcomes:
+                self._insert(run_id, outcome, "INSERT")
 
     @_reported
     def add_many(

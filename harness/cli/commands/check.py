@@ -22,7 +22,7 @@ from harness.results import Outcome
 from harness.running import session
 from harness.running.crosscheck import PuzzleCheck, answers_of, check_puzzle
 from harness.running.progress import TaskProgress
-from harness.running.runner import Pool
+from harness.running.runner import timing_pool
 from harness.running.tasks import plan
 from harness.running.worker import Settings
 from puzzles.formats import PuzzleEntry
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stderr if args.json else sys.stdout  # keep stdout pure JSON Lines under --json
     with (
         TaskProgress(len(tasks), "check", enabled=not args.quiet) as bar,
-        Pool(min(args.jobs or 1, len(tasks)), settings, {b.name: b for b in chosen}) as pool,
+        timing_pool(min(args.jobs or 1, len(tasks)), settings, {b.name: b for b in chosen}) as pool,
     ):
 
         def finished(outcome: Outcome) -> None:

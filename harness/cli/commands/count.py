@@ -13,7 +13,7 @@ from harness import defaults
 from harness.certifying.certifier import HELP as CERTIFY_HELP
 from harness.certifying.certifier import Certifier, InOrder
 from harness.cli.arguments import add_solver_arguments
-from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
+from harness.cli.inputs import add_puzzle_arguments, read_options, stream_inputs
 from harness.cli.output import print_json
 from harness.running.solving import Answer, Solving, choose, format_seconds
 
@@ -83,12 +83,12 @@ def run(args: argparse.Namespace) -> int:
             in_order.submit(lambda: emit(answer))
 
     with Solving(backends, limit=args.limit, timeout=args.timeout) as solving:
-        entries = read_inputs(args)  # while the worker builds the solvers
-        solving.run(entries, show, after_answers=sys.stdout.flush)
+        # read as they are solved: a file of millions of puzzles is never held whole
+        puzzles = solving.run(stream_inputs(args), show, after_answers=sys.stdout.flush)
     if in_order is not None:
         in_order.close()
         sys.stdout.flush()
-    if not args.json and len(entries) > 1:
+    if not args.json and puzzles > 1:
         print()
         print(tally.table())
     if certifier is not None:

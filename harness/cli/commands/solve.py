@@ -8,7 +8,7 @@ from typing import Any
 
 from harness import defaults
 from harness.cli.arguments import add_solver_arguments
-from harness.cli.inputs import add_puzzle_arguments, read_inputs, read_options
+from harness.cli.inputs import add_puzzle_arguments, read_options, stream_inputs
 from harness.cli.output import print_json
 from harness.running.solving import Answer, Solving, choose, format_seconds
 from puzzles.symbols import Alphabet
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
         failed += answer.failed
 
     with Solving(backends, limit=args.limit, timeout=args.timeout) as solving:
-        entries = read_inputs(args)  # while the worker builds the solvers
-        solving.run(entries, show, after_answers=sys.stdout.flush)
+        # read as they are solved: a file of millions of puzzles is never held whole
+        solving.run(stream_inputs(args), show, after_answers=sys.stdout.flush)
     return 1 if failed else 0
 
 
