@@ -270,6 +270,9 @@ REPORT_CSV = (
     "peak_rss_mb",
     "permutation",
     "host",
+    "certified",
+    "proof_bytes",
+    "check_s",
 )
 REPORT_JSON = frozenset({"run", "definitions", "summary", "tasks"})
 REPORT_RUN = frozenset(
@@ -433,6 +436,17 @@ STORE_TABLES = {
         "host",
     ),
     "hosts": ("run", *_RUN_MACHINE, "conditions"),
+    "certificates": (
+        "run",
+        "task",
+        "certified",
+        "method",
+        "proof_bytes",
+        "solve_s",
+        "check_s",
+        "second_checker",
+        "message",
+    ),
 }
 
 DOCUMENTED: dict[str, frozenset[str]] = {

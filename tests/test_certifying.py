@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -319,3 +320,35 @@ def test_without_pysat_certify_is_refused_in_one_line(
     assert main(["count", FOUR_UNIQUE, "-s", "dlx", "--certify"]) != 0
     error = capsys.readouterr().err
     assert "--certify needs python-sat" in error and "Traceback" not in error
+
+
+# ----- bench --certify ----------------------------------------------------------------------
+
+
+def test_bench_certifies_a_run_after_it_and_stores_the_certificates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each task's verdict is certified once the run is over (agreeing tasks of a puzzle
+    share a proof), stored in the `certificates` table and shown in the report's raw rows;
+    a verdict that fails its proof fails the command."""
+    from harness.storing.store import SQLiteStore
+    from tests.cli_contract import REPORT_CSV
+
+    db = tmp_path / "runs.sqlite"
+    argv = ["bench", "seeds", "-s", "dlx,propagating", "--repeat", "2", "--limit", "2"]
+    assert main([*argv, "--db", str(db), "--quiet", "--certify"]) == 0
+    err = capsys.readouterr().err
+    assert "certified 5 of 5 distinct verdicts" in err, err
+    store = SQLiteStore(db, read_only=True)
+    certificates = store.certificates(1)
+    assert sorted(certificates) == sorted(row["task"] for row in store.results(1))
+    assert {c["certified"] for c in certificates.values()} == {YES}
+    assert all(c["method"] == "drat" and c["proof_bytes"] > 0 for c in certificates.values())
+    assert main(["report", "--db", str(db), "--format", "json"]) == 0
+    tasks = json.loads(capsys.readouterr().out)["tasks"]
+    assert {t["certified"] for t in tasks} == {YES} and set(tasks[0]) >= set(REPORT_CSV)
+    with registered("false-unique"):  # says "unique" of a puzzle with two solutions
+        code = main(["bench", FOUR_TWO, "-s", "false-unique", "--limit", "2", "--db",
+                     str(tmp_path / "b.sqlite"), "--quiet", "--certify"])  # fmt: skip
+    assert code == 1
+    assert "DISPROVED" in capsys.readouterr().err

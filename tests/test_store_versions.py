@@ -78,10 +78,11 @@ def test_an_old_store_is_migrated_when_opened_for_writing(old_store: Path) -> No
 
     store = SQLiteStore(old_store)
     with sqlite3.connect(old_store) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
     assert "rules" in columns(old_store, "tasks") and "geometry" not in columns(old_store, "tasks")
     assert "rules" in columns(old_store, "results")
     assert "conditions" in columns(old_store, "hosts")  # version 6
+    assert "certified" in columns(old_store, "certificates")  # version 7
     migrated = store.results(1)
     assert migrated == read_only  # the same rows, read either way
     assert len(store.results(2)) == 10 and len(store.tasks(2)) == 80

@@ -10,7 +10,8 @@ collection, puzzle_id, puzzle, geometry, solver, configuration (JSON text), repe
 and verdict (categoricals of `solvers.base.Status` / `Verdict` values), count, exact (bool),
 solution, build_s, solve_s, total_s, nodes, guesses, error, worker, finished (UTC
 timestamp), wall_s, cpu_s, peak_rss_mb (floats, NaN where not measured), permutation
-(nullable integer).
+(nullable integer), host, certified (`bench --certify`: yes / no / failed), proof_bytes
+(nullable integer) and check_s (float).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.analysing.report import RAW_KEYS, exported
+from harness.analysing.report import RAW_KEYS, exported, with_certificates
 from harness.storing.store import Store, open_store
 from puzzles.errors import SudokuBenchError
 from solvers.base import Status, Verdict
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
     import pandas
 
 COLUMNS = RAW_KEYS
-INTEGER_COLUMNS = ("run", "task", "repeat", "count")
-FLOAT_COLUMNS = ("build_s", "solve_s", "total_s", "nodes", "guesses")
+INTEGER_COLUMNS = ("run", "task", "repeat", "count", "proof_bytes")
+FLOAT_COLUMNS = ("build_s", "solve_s", "total_s", "nodes", "guesses", "check_s")
 TEXT_COLUMNS = tuple(
     column
     for column in COLUMNS
@@ -71,7 +72,7 @@ def results_frame(store: Store, run: int | str | None = None) -> pandas.DataFram
             "configuration": json.dumps(row["configuration"]),
         }
         for run_id in ids
-        for row in store.results(run_id)
+        for row in with_certificates(store, run_id)
     ]
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
     frame["status"] = pd.Categorical(frame["status"], categories=[s.value for s in Status])

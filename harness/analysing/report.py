@@ -51,6 +51,11 @@ RAW_KEYS = (
     "peak_rss_mb",
     "permutation",
     "host",
+    # `bench --certify`: the task's certificate (yes / no / failed), the DRAT proof's size in
+    # bytes and its check's CPU time; empty where the run was not certified
+    "certified",
+    "proof_bytes",
+    "check_s",
 )
 
 COLUMNS = (
@@ -83,6 +88,17 @@ REPEAT_CV = 0.10
 _EXPORT_SOURCES = {"geometry": "rules"}
 
 
+def with_certificates(store: Store, run_id: int) -> list[Row]:
+    """The run's result rows, each with its certificate's `certified`, `proof_bytes` and
+    `check_s` (None where `bench --certify` did not certify it)."""
+    certificates = store.certificates(run_id)
+    rows = store.results(run_id)
+    for row in rows:
+        found = certificates.get(row["task"], {})
+        row.update({key: found.get(key) for key in ("certified", "proof_bytes", "check_s")})
+    return rows
+
+
 def exported(row: Row) -> dict[str, Any]:
     """A store row (`Store.results()`) as a per-task row of the exports (`RAW_KEYS`)."""
     return {key: row.get(_EXPORT_SOURCES.get(key, key)) for key in RAW_KEYS}
@@ -101,7 +117,7 @@ class Report:
     ) -> None:
         """The run's report; `solvers` and `collections` keep only those (default: all)."""
         self.run: RunInfo = store.run(run_id)
-        self.rows: list[Row] = _chosen(store.results(self.run.id), "solver", solvers)
+        self.rows: list[Row] = _chosen(with_certificates(store, self.run.id), "solver", solvers)
         self.rows = _chosen(self.rows, "collection", collections)
         self.planned = len(store.tasks(self.run.id))
         self.cutoff = float(self.run.settings["timeout"])

@@ -28,6 +28,10 @@ Tables:
 - `hosts` (schema version 3): one row per machine that ran tasks of a run: run, host, cpu,
   cores, os, python, load, versions, git_commit (as in `runs`); from version 6 also
   conditions (JSON, as in `runs`: the host's load and clock sampled while it ran tasks).
+- `certificates` (schema version 7): one row per task `bench --certify` certified: run, task,
+  certified (yes / no / failed), method (drat / grids), proof_bytes, solve_s, check_s (the
+  DRAT proof's size, CaDiCaL's and the checker's CPU time), second_checker (drat-trim's
+  verdict, or NULL), message.
 
 Inserts of results are idempotent where a task may come twice (a cluster chunk that ran again
 after its worker was lost): the first row of a task stays, a second is ignored.
@@ -282,6 +286,15 @@ class Store(ABC):
         """The machines that ran tasks of the run, in the order they were recorded."""
 
     @abstractmethod
+    def add_certificates(self, run_id: int, rows: Sequence[dict[str, Any]]) -> None:
+        """Record the certificates of tasks of the run (`CERTIFICATE_COLUMNS` keys), in one
+        transaction; a task certified already keeps its row."""
+
+    @abstractmethod
+    def certificates(self, run_id: int) -> dict[int, dict[str, Any]]:
+        """The run's certificates by task (empty for a store older than version 7)."""
+
+    @abstractmethod
     def add_resumption(self, run_id: int, resumption: Resumption) -> None:
         """Record that the run goes on, from now, where `resumption` says."""
 
@@ -429,6 +442,21 @@ ADDED_TABLES: tuple[tuple[str, str], ...] = (
             since TEXT NOT NULL
         )""",
     ),
+    (
+        "certificates",  # version 7: `bench --certify`, one row per certified task
+        """CREATE TABLE IF NOT EXISTS certificates (
+            run INTEGER NOT NULL REFERENCES runs(id),
+            task INTEGER NOT NULL,
+            certified TEXT NOT NULL,
+            method TEXT NOT NULL,
+            proof_bytes INTEGER,
+            solve_s REAL,
+            check_s REAL,
+            second_checker TEXT,
+            message TEXT NOT NULL,
+            PRIMARY KEY (run, task)
+        )""",
+    ),
 )
 # Version 5: the serialised rules are called `rules` in every table (`geometry` before), and
 # `results.guesses` may be NULL (not counted). (table, old name, new name).
@@ -474,9 +502,20 @@ _RESULTS_V5 = """CREATE TABLE results (
 _GUESSES_BEFORE_5 = "CASE WHEN instr(counters, '\"guesses\"') > 0 THEN guesses END"
 
 # The version of a store written now.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 _JSON_COLUMNS = ("solutions", "counters")
+# `certificates` (version 7): what `bench --certify` stored of each task's certificate
+CERTIFICATE_COLUMNS = (
+    "task",
+    "certified",
+    "method",
+    "proof_bytes",
+    "solve_s",
+    "check_s",
+    "second_checker",
+    "message",
+)
 _MACHINE_COLUMNS = ("host", "cpu", "cores", "os", "python", "load")
 
 
@@ -756,6 +795,22 @@ class SQLiteStore(Store):
                 "UPDATE hosts SET conditions = ? WHERE run = ? AND host = ?",
                 (json.dumps(host.conditions), run_id, host.name),
             )
+
+    @_reported
+    def add_certificates(self, run_id: int, rows: Sequence[dict[str, Any]]) -> None:
+        with self._transaction():
+            self.db.executemany(
+                f"INSERT OR IGNORE INTO certificates (run, {', '.join(CERTIFICATE_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * (len(CERTIFICATE_COLUMNS) + 1))})",
+                [(run_id, *(row[key] for key in CERTIFICATE_COLUMNS)) for row in rows],
+            )
+
+    @_reported
+    def certificates(self, run_id: int) -> dict[int, dict[str, Any]]:
+        if "certificates" not in _columns(self.db):  # an older store opened read-only
+            return {}
+        rows = self.db.execute("SELECT * FROM certificates WHERE run = ?", (run_id,))
+        return {row["task"]: {key: row[key] for key in CERTIFICATE_COLUMNS} for row in rows}
 
     @_reported
     def hosts(self, run_id: int) -> list[HostInfo]:

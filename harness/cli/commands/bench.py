@@ -13,6 +13,9 @@ from typing import Any
 
 from harness import defaults
 from harness.analysing.report import Report
+from harness.certifying.certificate import YES, Certificate
+from harness.certifying.certifier import Certifier
+from harness.certifying.runs import certify_run
 from harness.cli.arguments import (
     add_db_argument,
     add_task_arguments,
@@ -139,6 +142,13 @@ def add_parser(subparsers: Any) -> None:
         help="one JSON object per finished task instead of the table (with --plan: the estimate)",
     )
     parser.add_argument(
+        "--certify",
+        action="store_true",
+        help="after the run, prove each none / unique / multiple verdict (a DRAT proof on the "
+        "puzzle's CNF, checked; two checked grids) and store the certificates (`certified` in "
+        "the report); exit 1 when one fails. No proof is checked while back-ends are timed",
+    )
+    parser.add_argument(
         "--aa",
         metavar="NAME",
         help="carry back-end NAME as the run's A/A reference for `compare --aa`: it is added to "
@@ -209,6 +219,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plan:
         return _plan(args)
     start = _new_run(args) if args.resume is None else None  # bad input fails before the store
+    certifier = Certifier(check_timeout=args.timeout) if args.certify else None  # PySAT first
     with contextlib.ExitStack() as stack:
         client = stack.enter_context(cluster.connect(args.cluster)) if args.cluster else None
         store = open_store(args.db, create=start is not None)
@@ -258,13 +269,31 @@ def run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 raise
+        if certifier is not None:
+            _certify(store, work.run_id, certifier, args.quiet)
         report = Report(store, work.run_id)
         if args.json:  # the table's header says them otherwise
             for warning in report.warnings():
                 print(f"warning: {warning}", file=sys.stderr)
         else:
             print(report.as_table(full=args.full), end="")
-    return 0
+    return 1 if certifier is not None and certifier.failed else 0
+
+
+def _certify(store: Store, run_id: int, certifier: Certifier, quiet: bool) -> None:
+    """Certify the run's claims, saying each one that fails and then the summary."""
+
+    def failed(row: dict[str, Any], certificate: Certificate) -> None:
+        if certificate.outcome != YES:
+            print(
+                f"{row['puzzle_id']}  {row['solver']}  {row['verdict']}  {certificate.words()}",
+                file=sys.stderr,
+            )
+
+    if not quiet:
+        print(f"certifying the verdicts of run {run_id}...", file=sys.stderr)
+    certify_run(store, run_id, certifier, report=failed)
+    print(certifier.summary(), file=sys.stderr)
 
 
 def _plan(args: argparse.Namespace) -> int:
