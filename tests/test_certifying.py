@@ -347,6 +347,11 @@ def test_bench_certifies_a_run_after_it_and_stores_the_certificates(
     assert main(["report", "--db", str(db), "--format", "json"]) == 0
     tasks = json.loads(capsys.readouterr().out)["tasks"]
     assert {t["certified"] for t in tasks} == {YES} and set(tasks[0]) >= set(REPORT_CSV)
+    # a complete run certified again: nothing is left to certify, nothing changes
+    before = store.certificates(1)
+    assert main(["bench", "--db", str(db), "--resume", "--certify", "--quiet"]) == 0
+    assert "no verdict to certify" in capsys.readouterr().err
+    assert store.certificates(1) == before
     with registered("false-unique"):  # says "unique" of a puzzle with two solutions
         code = main(["bench", FOUR_TWO, "-s", "false-unique", "--limit", "2", "--db",
                      str(tmp_path / "b.sqlite"), "--quiet", "--certify"])  # fmt: skip

@@ -226,9 +226,12 @@ def run(args: argparse.Namespace) -> int:
         stack.callback(store.close)
         try:
             work = _resumed(args, store) if start is None else start(store)
-        except session.RunComplete as complete:  # nothing to do, and the store is untouched
+        except session.RunComplete as complete:  # nothing to run, and the store is untouched
             print(f"sudoku-bench: {complete}", file=sys.stderr)
-            return 0
+            if certifier is None:
+                return 0
+            _certify(store, store.run(args.resume or None).id, certifier, args.quiet)
+            return 1 if certifier.failed else 0
         stack.callback(session.release, store, work)  # however the run ends
         done = work.total - len(work.tasks)
         where = f"on the cluster {args.cluster}" if args.cluster else "on this machine"
