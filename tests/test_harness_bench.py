@@ -260,3 +260,22 @@ def test_a_backend_registered_at_run_time_from_a_test_module_runs_in_the_workers
 def test_the_run_records_its_own_command_line(faulty_run: Path) -> None:
     command = SQLiteStore(faulty_run).run().command
     assert command.startswith("sudoku-bench bench --db ") and "--timeout 0.2" in command
+
+
+def test_a_run_says_how_long_it_should_take_and_logs_progress_without_a_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing said before a long run how long it would take, and without a terminal (a log
+    file, a batch job) nothing said how far it was."""
+    from harness.running import progress
+
+    monkeypatch.setattr(progress, "LOG_EVERY_S", 0.0)
+    db = tmp_path / "runs.sqlite"
+    assert main(["bench", "seeds", "-s", "dlx", "--db", str(db)]) == 0
+    err = capsys.readouterr().err
+    assert "expected time: unknown (the store has no earlier results" in err
+    assert "run 1: 5 of 5 done (100%), 0 failed" in err
+    assert main(["bench", "seeds", "-s", "dlx", "--db", str(db)]) == 0
+    err = capsys.readouterr().err
+    assert "expected time: about" in err and "(from earlier results in the store)" in err
+    assert "run 2: 1 of 5 done (20%)" in err and "left" in err

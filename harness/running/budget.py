@@ -238,8 +238,8 @@ def describe(found: Budget, nodes: int, jobs: int) -> str:
 
     lines = [
         f"plan: {found.tasks} tasks ({found.puzzles} puzzles)",
-        f"estimated CPU time: {_duration(found.cpu_s)} (sum of the tasks' times, one core each)",
-        f"estimated wall time: {_duration(found.wall_s)} on {nodes} node"
+        f"estimated CPU time: {duration(found.cpu_s)} (sum of the tasks' times, one core each)",
+        f"estimated wall time: {duration(found.wall_s)} on {nodes} node"
         f"{'s' * (nodes != 1)} x {jobs} at a time",
     ]
     if found.skipped >= 0.5:
@@ -273,7 +273,8 @@ def describe(found: Budget, nodes: int, jobs: int) -> str:
     return "\n".join(lines) + "\n\n" + tabulate(rows, headers=headers) + "\n"
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
+    """A duration in words: seconds, minutes or hours."""
     if seconds < 120:
         return f"{seconds:.1f} s"
     if seconds < 7200:

@@ -6,6 +6,7 @@ has no threads of its own.
 
 from __future__ import annotations
 
+import sys
 import time
 from types import TracebackType
 from typing import TextIO
@@ -14,6 +15,9 @@ from harness.results import Outcome
 from solvers.base import Status
 
 FAILURES = (Status.TIMEOUT, Status.ERROR, Status.SKIPPED)  # a skipped repeat: a timeout
+# Where stderr is no terminal (a log file, a batch job), no bar is drawn: a plain line says how
+# far the work is this often instead, and once more at the end.
+LOG_EVERY_S = 30.0
 
 
 class TaskProgress:
@@ -50,6 +54,10 @@ class TaskProgress:
             redirect_stderr=False,
         )
         self.task = self.progress.add_task(description, total=total, completed=done, failures=0)
+        # a bar where stderr is a terminal, else a line now and then
+        self.lines = enabled and not self.progress.console.is_terminal
+        self.description, self.total, self.done_before = description, total, done
+        self.started = self.logged = time.monotonic()
 
     def __enter__(self) -> TaskProgress:
         self.progress.start()
@@ -63,6 +71,8 @@ class TaskProgress:
     ) -> None:
         self.progress.refresh()
         self.progress.stop()
+        if self.lines and kind is None:
+            self._log_line()
 
     def done(self, outcome: Outcome) -> None:
         self.advance(failed=outcome.status in FAILURES)
@@ -83,8 +93,33 @@ class TaskProgress:
             print(text, file=file, flush=True)
 
     def tick(self) -> None:
-        """Redraw, at most ten times a second (the run loop calls this after every event)."""
+        """Redraw, at most ten times a second (the run loop calls this after every event);
+        without a terminal, a line every `LOG_EVERY_S`."""
         now = time.monotonic()
+        if self.lines:
+            if now - self.logged >= LOG_EVERY_S:
+                self.logged = now
+                self._log_line()
+            return
         if now - self.drawn >= 0.1:
             self.drawn = now
             self.progress.refresh()
+
+    def _log_line(self) -> None:
+        completed = int(self.progress.tasks[0].completed)
+        elapsed = time.monotonic() - self.started
+        line = (
+            f"{self.description}: {completed:,} of {self.total:,} done "
+            f"({completed / max(1, self.total):.0%}), {self.failures} failed, "
+            f"{_clock(elapsed)} elapsed"
+        )
+        new = completed - self.done_before
+        if new > 0 and completed < self.total:
+            line += f", about {_clock(elapsed / new * (self.total - completed))} left"
+        print(line, file=sys.stderr, flush=True)
+
+
+def _clock(seconds: float) -> str:
+    minutes, seconds = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"

@@ -240,6 +240,8 @@ def run(args: argparse.Namespace) -> int:
             f"{where}, time limit {work.settings.timeout:g} s, store {args.db}",
             file=sys.stderr,
         )
+        if not args.quiet and work.tasks:
+            print(_expected(store, work), file=sys.stderr)
         with TaskProgress(
             work.total, f"run {work.run_id}", enabled=not args.quiet, done=done
         ) as bar:
@@ -281,6 +283,23 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(report.as_table(full=args.full), end="")
     return 1 if certifier is not None and certifier.failed else 0
+
+
+def _expected(store: Store, work: session.Plan) -> str:
+    """How long the run should take, said before it starts: from the store's earlier results
+    of these back-ends and collections (no pilot: `bench --plan` runs one)."""
+    found = budget.budget(store, work, work.jobs, pilot_puzzles=0)
+    known = sum(e.tasks for e in found.estimates if e.source != "none")
+    if not known:
+        return (
+            "expected time: unknown (the store has no earlier results of these back-ends and "
+            "collections; `bench --plan` estimates with a short pilot)"
+        )
+    share = "" if known == len(work.tasks) else f" for the {known:,} tasks with earlier results"
+    return (
+        f"expected time: about {budget.duration(found.wall_s)} at {work.jobs} at a time{share} "
+        f"(from earlier results in the store)"
+    )
 
 
 def _certify(store: Store, run_id: int, certifier: Certifier, quiet: bool) -> None:
