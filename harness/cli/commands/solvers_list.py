@@ -8,7 +8,17 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.cli.output import print_json
+from puzzles.constraints import (
+    AntiKing,
+    AntiKnight,
+    Cage,
+    Constraint,
+    ExtraRegion,
+    NonConsecutive,
+    Parity,
+)
 from puzzles.rules import RuleKind
+from solvers.base import Solver
 from solvers.registry import backends, select
 
 
@@ -30,13 +40,34 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+# The constraint kinds each column of the table stands for (irregular regions are the
+# shape's, which a back-end with an encoder table always takes).
+_COLUMN_KINDS: dict[RuleKind, tuple[type[Constraint], ...]] = {
+    RuleKind.REGIONS: (),
+    RuleKind.EXTRA_UNITS: (ExtraRegion,),
+    RuleKind.DISTINCT_PAIRS: (AntiKnight, AntiKing),
+    RuleKind.NONCONSECUTIVE: (NonConsecutive,),
+    RuleKind.PARITY: (Parity,),
+    RuleKind.CAGES: (Cage,),
+}
+
+
+def _declares(solver_class: type[Solver[Any]], kind: RuleKind) -> bool:
+    """Whether a back-end takes a column's kind: from its encoder table where it has one,
+    else from its declared `rule_kinds`."""
+    if solver_class.encoders is not None:
+        return all(solver_class.encoders.encodes(each) for each in _COLUMN_KINDS[kind])
+    return kind in solver_class.rule_kinds
+
+
 def rules_table(style: str = "simple") -> str:
-    """Back-end x rule kind, from each back-end's declared `rule_kinds` (the README's table)."""
+    """Back-end x rule kind, from each back-end's encoder table or declared `rule_kinds`
+    (the README's table)."""
     kinds = list(RuleKind)
     rows = [
         [
             backend.name,
-            *("yes" if kind in backend.solver_class().rule_kinds else "-" for kind in kinds),
+            *("yes" if _declares(backend.solver_class(), kind) else "-" for kind in kinds),
         ]
         for backend in select("all")
     ]
