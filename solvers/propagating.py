@@ -11,28 +11,25 @@ still possible). Propagation runs to a fixpoint:
   is a hidden single and its cell is placed;
 - when there are no singles left, locked candidates (pointing and claiming, for any two
   units sharing two cells or more): a digit that unit u can hold only inside u & v is
-  removed from the rest of v. This is on by default (`locked=False` turns it off):
-  measured, it cut the nodes of top95 (first solution) from 66 to 27 per puzzle and made
-  it faster too (benchmarks/bench_backtracking.py runs both), and the bundled 16x16 set
-  at limit 2 went from 59,000 nodes with one puzzle over 10 s to 8,500 nodes in all.
+  removed from the rest of v. This is on by default (`locked=False` turns it off; it
+  saves nodes and time: docs/measurements/engines.md).
 - on grids of 16 digits or more (`alldiff=None`, the default; True or False forces it),
   when the rules above are stuck, full AllDifferent filtering (`alldiff_filter`: Régin's
   matching-based generalised arc consistency, which subsumes naked and hidden subsets of
-  every size) on each unit changed since its last filtering. Measured on 9x9 it halves the
-  nodes but costs 10-30% of the time, so it stays off there; the bundled 16x16 set at limit
-  2 went from 2.5 s to 0.8-1.1 s, and 2 of the 18 bundled 25x25 puzzles are solved within
-  60 s (none before). With it come restarts (a node budget of 100, growing 1.5 times per
-  run, the weights kept) and cell branching only.
+  every size) on each unit changed since its last filtering. On 9x9 it saves nodes but
+  costs more time than it saves, so it stays off there. With it come restarts (a node
+  budget of 100, growing 1.5 times per run, the weights kept) and cell branching only.
 Search branches on the open cell with the highest ratio of weight to candidates
 (dom/wdeg, Boussemart et al. 2004: a unit's weight counts the contradictions found in it,
 a cell's weight is the sum over its units), or, when that cell has three candidates or
-more, on the two places left for a digit in a unit. Measured against the fewest-candidates
-cell: top95 from 27 to 17 nodes per puzzle, the 16x16 set at limit 2 from 8,500 to 3,300
-nodes, both faster. Each alternative is tried on a copy of the state: copying a short list
-of ints is cheaper in Python than an undo trail. Solutions are counted up to the limit.
+more, on the two places left for a digit in a unit (fewer nodes and less time than the
+fewest-candidates cell). Each alternative is tried on a copy of the state: copying a short
+list of ints is cheaper in Python than an undo trail. Solutions are counted up to the limit.
 
-The tables (peers, units, units of each cell, unit intersections) come from the geometry,
-as tuples of ints, and are built once per geometry.
+The tables (peers, units, units of each cell, unit intersections, cages) are tuples of ints,
+built by the encoder table (`ENCODERS`: each constraint kind or family to what implements
+it here) and cached in two bounded parts (`solvers.tables`): the units' tables per shape,
+the rest per rules. The figures behind these choices are in docs/measurements/engines.md.
 """
 
 from __future__ import annotations
@@ -297,8 +294,8 @@ def implied_cages(
     a house outside the cages that lie wholly inside it add up to that less those cages'
     sums. Outies: when cages cover the whole house, the cells of the cages that cross its
     border, outside it, add up to those cages' sums less the house's share; they make a
-    cage when they hold distinct digits (they are peers of one another). Measured on
-    zero-given 9x9 killers with cages of 3-6 cells, they cut the nodes ~10x.
+    cage when they hold distinct digits (they are peers of one another). They cut the
+    nodes of zero-given killers (docs/measurements/engines.md).
     """
     house_sum = rules.size * (rules.size + 1) // 2
     known = {frozenset(cage.cells) for cage in cages}

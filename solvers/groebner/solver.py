@@ -496,8 +496,8 @@ class Search:
 class GroebnerSolver(Solver[PolynomialSystem]):
     """Polynomial algebra: one lex basis for small systems, algebraic propagate-and-split else.
 
-    Options: `modulus` (None = rationals, a prime p > N, or `default`: GF(32003), which was
-    1.5-2x faster than the rationals on the hardest 9x9, and for roots of unity the smallest
+    Options: `modulus` (None = rationals, a prime p > N, or `default`: GF(32003), faster
+    than the rationals on the hardest 9x9, and for roots of unity the smallest
     prime p = 1 mod N), `formulation` (`thesis`: the digits 1..N are the roots;
     `roots-of-unity`: Bayer's colouring ideal, digit d is omega^d), `unit_sums` (add the linear
     unit-sum equations to every basis; measured slower), `strategy` (`auto`, `basis` =
