@@ -14,7 +14,7 @@ from typing import Any
 from puzzles.checker import conflicts
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from solvers.logic.structure import LogicTables, families, logic_tables
+from solvers.logic.structure import Families, LogicTables, families, logic_tables
 from solvers.tables import by_shape
 
 Move = tuple[int, int]  # (cell, digit)
@@ -99,9 +99,11 @@ class Candidates:
         values: Sequence[int],
         masks: Sequence[int],
         tables: LogicTables | None = None,
+        shape: Families | None = None,
     ) -> None:
         self.rules = rules
-        self.families = families(rules)  # the units by family, and each cell's unit peers
+        # the units by family, and each cell's unit peers
+        self.families = families(rules) if shape is None else shape
         self.tables = logic_tables(rules) if tables is None else tables  # the other rules
         self.values = list(values)
         self.masks = list(masks)
@@ -177,7 +179,7 @@ class Candidates:
         return cls(rules, values, masks)
 
     def copy(self) -> Candidates:
-        return Candidates(self.rules, self.values, self.masks, self.tables)
+        return Candidates(self.rules, self.values, self.masks, self.tables, self.families)
 
     def union(self, cells: Iterable[int]) -> int:
         """Every candidate of `cells`, as one mask."""
