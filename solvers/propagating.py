@@ -134,7 +134,7 @@ class UnitTables:
 
 @dataclass
 class _Encoded:
-    """What the constraints beyond the units add, gathered by their encoders."""
+    """What the constraints add to the tables, gathered by their encoders."""
 
     extra_units: list[Cells]
     peers: list[set[int]]  # per cell, the cells it must differ from beyond its units
