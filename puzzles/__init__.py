@@ -46,7 +46,7 @@ from puzzles.errors import (
     UnknownCollectionError,
 )
 from puzzles.grid import Grid, Puzzle
-from puzzles.rules import Cage, RuleKind, Rules
+from puzzles.rules import Cage, Rules
 from puzzles.shape import GridShape
 from puzzles.symbols import DEFAULT, HEX, Alphabet
 
@@ -62,7 +62,6 @@ __all__ = [
     "InvalidPuzzleError",
     "Puzzle",
     "PuzzleFormatError",
-    "RuleKind",
     "Rules",
     "RulesError",
     "SudokuBenchError",

@@ -20,7 +20,6 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import FrozenInstanceError
-from enum import StrEnum
 from functools import cache, cached_property, lru_cache
 from typing import Any
 
@@ -46,35 +45,14 @@ from puzzles.errors import RulesError
 from puzzles.shape import MAX_SIZE, GridShape, default_box_shape
 
 __all__ = [
-    "ALL_KINDS",
-    "CLASSIC",
     "COMMON_SIZES",
     "MAX_SIZE",
     "Cage",
     "GridShape",
-    "RuleKind",
     "Rules",
     "default_box_shape",
 ]
 
-
-class RuleKind(StrEnum):
-    """The kinds of rule beyond classic Sudoku; a back-end declares the kinds it can express.
-
-    Rows, columns and boxes (any box shape, any size) are every back-end's; so are the two
-    diagonals of Sudoku-X, which are extra units of N cells.
-    """
-
-    REGIONS = "irregular regions"  # jigsaw: regions that are not the boxes of a box shape
-    EXTRA_UNITS = "extra units"  # diagonals, windoku, any cells that hold distinct digits
-    DISTINCT_PAIRS = "anti-knight/anti-king"  # two cells that must differ, in no common unit
-    NONCONSECUTIVE = "non-consecutive"  # orthogonal neighbours differ by more than 1
-    PARITY = "odd/even"  # cells that must hold an odd or an even digit
-    CAGES = "killer cages"  # distinct digits, with an optional sum
-
-
-CLASSIC: frozenset[RuleKind] = frozenset()
-ALL_KINDS: frozenset[RuleKind] = frozenset(RuleKind)
 
 # The kinds that the fields of earlier versions stand for, in the order `Rules.constraints`
 # lists them; kinds added since come after, in the order `puzzles.constraints` imports them.
@@ -312,24 +290,6 @@ class Rules:
 
     # ----- names and the JSON form ----------------------------------------------------------
 
-    @cached_property  # asked on every solve (`Solver.accepts`) and every check
-    def kinds(self) -> frozenset[RuleKind]:
-        """The kinds of rule beyond classic Sudoku that these rules use (the declaration
-        back-ends without an encoder table still read)."""
-        kinds = set()
-        if self.layout is not None:
-            kinds.add(RuleKind.REGIONS)
-        if self.extra_regions:
-            kinds.add(RuleKind.EXTRA_UNITS)
-        if self.anti_knight or self.anti_king:
-            kinds.add(RuleKind.DISTINCT_PAIRS)
-        if self.non_consecutive:
-            kinds.add(RuleKind.NONCONSECUTIVE)
-        if self.odd or self.even:
-            kinds.add(RuleKind.PARITY)
-        if self.cages:
-            kinds.add(RuleKind.CAGES)
-        return frozenset(kinds)
 
     @cached_property
     def is_classic(self) -> bool:

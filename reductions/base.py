@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from puzzles.constraints import EncoderTable
 from puzzles.errors import PuzzleFormatError
 from puzzles.grid import Grid
-from puzzles.rules import CLASSIC, RuleKind, Rules
+from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT
 
 ModelT = TypeVar("ModelT")
@@ -36,28 +36,23 @@ class Reduction(ABC, Generic[ModelT, AnswerT]):
     """One translation: puzzle -> model (`apply`) and the model's answer -> grid (`invert`).
 
     `describe` and `export` are what `sudoku-bench reduce --to TARGET` shows and writes.
-    `rule_kinds` lists the kinds of rule beyond classic Sudoku the model expresses (CVXPY's
-    `accepts`): `reduce` refuses a puzzle with any other kind rather than write a model that
-    silently leaves a rule out.
+    `encoders` is the model's table from constraint kind (or family) to its encoder (CVXPY's
+    canonicalisation table) and `accepts` is derived from it: `reduce` refuses a puzzle with
+    a kind the table lacks rather than write a model that silently leaves a rule out.
     """
 
     name: str = ""
-    # The model's table from constraint kind (or family) to its encoder; `accepts` is derived
-    # from it. None: the older `rule_kinds` declaration, kept while models move to tables.
-    encoders: ClassVar[EncoderTable[Any] | None] = None
-    rule_kinds: ClassVar[frozenset[RuleKind]] = CLASSIC
+    # The model's table from constraint kind (or family) to its encoder; empty: no constraint
+    # beyond the shape
+    encoders: ClassVar[EncoderTable[Any]] = EncoderTable({})
 
     def accepts(self, rules: Rules) -> bool:
         """Whether the model can express these rules: an encoder for every constraint."""
-        if self.encoders is not None:
-            return self.encoders.accepts(rules.constraints)
-        return rules.kinds <= self.rule_kinds
+        return self.encoders.accepts(rules.constraints)
 
     def missing(self, rules: Rules) -> tuple[str, ...]:
         """The titles of the rules' kinds the model cannot express (empty when it accepts)."""
-        if self.encoders is not None:
-            return self.encoders.missing(rules.constraints)
-        return tuple(sorted(rules.kinds - self.rule_kinds))
+        return self.encoders.missing(rules.constraints)
 
     @abstractmethod
     def apply(self, puzzle: Grid) -> tuple[ModelT, Any]:

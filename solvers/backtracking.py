@@ -10,27 +10,38 @@ This module does exactly that, with four changes that keep it honest rather than
 - every geometry: N digits, boxes of `box_rows` x `box_cols`, and the extra units of the
   geometry (the diagonals of Sudoku-X) scanned like the row and the column;
 - every rule kind, in the same validity test (`is_valid_variant`, taken instead of the
-  seeds' `is_valid` when the rules are not classic, so classic puzzles run the seeds' code):
-  the cell's parity allows the digit; its row, column, region (box or jigsaw piece) and
-  extra units, its anti-knight / anti-king partners and its cage mates do not hold it; its
-  non-consecutive neighbours hold neither digit - 1 nor digit + 1; and each of its cages
-  with a sum stays within it (a partial cage may not exceed it, a full one must equal it);
+  seeds' `is_valid` when the rules have more than boxes and extra units, so classic puzzles
+  run the seeds' code), generalised per constraint family through the encoder table
+  (`ENCODERS`): the cell's digit rules (parity) allow the digit; its row, column, region
+  (box or jigsaw piece) and extra units do not hold it; the other cell of each of its pair
+  rules (anti-knight, anti-king, non-consecutive) holds no digit the rule forbids beside
+  it; and each of its sums (killer cages) keeps its digits distinct and stays within its
+  total (a partial cage may not exceed it, a full one must equal it);
 - counting: after a solution is recorded the search goes on (the seeds return True), until
   `limit` solutions are found or the whole tree is explored;
 - a deadline, checked every `CHECK_EVERY` placements.
 
 Nothing is precomputed beyond the board itself and, per cell, the cells of the rules through
-it (extra units; for variants also its region, partners, neighbours and cages), as
-(row, col) positions the scan reads the board at.
+it (extra units; for variants also its region, pair partners and sums), as (row, col)
+positions the scan reads the board at.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from puzzles.constraints import (
+    CellDigits,
+    Constraint,
+    EncoderTable,
+    PairConstraint,
+    SumConstraint,
+    UnitConstraint,
+)
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, Rules
+from puzzles.rules import Rules
 from solvers.base import Deadline, SearchOutcome, Solver
 
 Board = list[list[int]]
@@ -39,18 +50,24 @@ Position = tuple[int, int]
 CHECK_EVERY = 1000  # placements between two reads of the clock
 
 
+# per digit (indexed by the digit, 0 unused), the digits the other cell of a pair may not hold
+Clashes = tuple[frozenset[int], ...]
+
+
 @dataclass
 class VariantRules:
     """Per cell (indexed [row][col]), what the variant rules through it ask of a digit."""
 
-    allowed_at: list[list[frozenset[int]]]  # the digits its parity allows
+    allowed_at: list[list[frozenset[int]]]  # the digits its cell-digit rules (parity) allow
     # the units to scan besides its row and column: its region (box or jigsaw piece) and
     # its extra units
     units_at: list[list[list[list[Position]]]]
-    partners_at: list[list[list[Position]]]  # anti-knight / anti-king: must differ
-    neighbours_at: list[list[list[Position]]]  # non-consecutive: must not differ by 1
-    # its cages: the other cells and the sum (None: distinct digits only)
-    cages_at: list[list[list[tuple[list[Position], int | None]]]]
+    # its pair rules (anti-knight, anti-king, non-consecutive): the other cell, and per
+    # digit here the digits that cell may not hold
+    pairs_at: list[list[list[tuple[Position, Clashes]]]]
+    # its sums (killer cages): the other cells, the sum (None: any) and whether the digits
+    # are distinct
+    sums_at: list[list[list[tuple[list[Position], int | None, bool]]]]
 
 
 @dataclass
@@ -66,6 +83,80 @@ class BacktrackingModel:
     variant: VariantRules | None = None  # None for classic rules (Sudoku-X included)
 
 
+def _scan_units(constraint: UnitConstraint, rules: Rules, found: VariantRules) -> None:
+    n = rules.size
+    for unit in constraint.units(rules):
+        positions = [divmod(cell, n) for cell in unit]
+        for row, col in positions:
+            found.units_at[row][col].append(positions)
+
+
+def _scan_pairs(constraint: PairConstraint, rules: Rules, found: VariantRules) -> None:
+    n = rules.size
+    digits = range(1, n + 1)
+    # clashes[d]: the digits the pair's other cell may not hold when this one holds d
+    first: Clashes = (
+        frozenset(),
+        *(frozenset(e for e in digits if not constraint.allows(d, e)) for d in digits),
+    )
+    second: Clashes = (
+        frozenset(),
+        *(frozenset(e for e in digits if not constraint.allows(e, d)) for d in digits),
+    )
+    for a, b in constraint.pairs(rules):
+        (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+        found.pairs_at[ra][ca].append(((rb, cb), first))
+        found.pairs_at[rb][cb].append(((ra, ca), second))
+
+
+def _scan_cell_digits(constraint: CellDigits, rules: Rules, found: VariantRules) -> None:
+    for cell, digits in constraint.allowed(rules).items():
+        row, col = divmod(cell, rules.size)
+        found.allowed_at[row][col] &= digits
+
+
+def _scan_sums(constraint: SumConstraint, rules: Rules, found: VariantRules) -> None:
+    n = rules.size
+    cells = constraint.summed
+    for cell in cells:
+        others = [divmod(c, n) for c in cells if c != cell]
+        row, col = divmod(cell, n)
+        found.sums_at[row][col].append((others, constraint.target, constraint.distinct))
+
+
+Encoder = Callable[[Any, Rules, VariantRules], None]
+# What implements each kind in the placement check: units are scanned like the row and the
+# column, pair rules look at the other cell of each pair, cell digits narrow the digits
+# tried, sums add up the other cells. (A tuple of pairs: mypy takes an abstract family as a
+# key only there.)
+_ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
+    (UnitConstraint, _scan_units),
+    (PairConstraint, _scan_pairs),
+    (CellDigits, _scan_cell_digits),
+    (SumConstraint, _scan_sums),
+)
+ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
+
+
+def variant_rules(rules: Rules) -> VariantRules:
+    """The per-cell tables of `is_valid_variant`, filled by the constraints' encoders."""
+    n = rules.size
+    every = frozenset(rules.digits)
+    found = VariantRules(
+        allowed_at=[[every] * n for _ in range(n)],
+        units_at=[[[] for _ in range(n)] for _ in range(n)],
+        pairs_at=[[[] for _ in range(n)] for _ in range(n)],
+        sums_at=[[[] for _ in range(n)] for _ in range(n)],
+    )
+    for region in rules.regions:
+        positions = [divmod(cell, n) for cell in region]
+        for row, col in positions:
+            found.units_at[row][col].append(positions)
+    for constraint in rules.constraints:
+        ENCODERS.encoder(constraint)(constraint, rules, found)
+    return found
+
+
 class _Stop(Exception):
     """Ends the search early: the limit was reached or the deadline passed."""
 
@@ -75,7 +166,7 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
 
     name = "backtracking"
     frames_per_cell = 2  # it recurses per branch point (solvers.deep)
-    rule_kinds = ALL_KINDS
+    encoders = ENCODERS
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> BacktrackingModel:
         rules = puzzle.rules
@@ -83,17 +174,22 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
         extra_units_at: list[list[list[list[Position]]]] = [
             [[] for _ in range(n)] for _ in range(n)
         ]
-        for unit in rules.extra_units:
-            positions = [divmod(cell, n) for cell in unit]
-            for row, col in positions:
-                extra_units_at[row][col].append(positions)
+        # boxes and extra units only: the seeds' test, with the extra units scanned like a row
+        classic = rules.layout is None and all(
+            isinstance(constraint, UnitConstraint) for constraint in rules.constraints
+        )
+        if classic:
+            units = VariantRules([], [[[] for _ in range(n)] for _ in range(n)], [], [])
+            for constraint in rules.constraints:
+                _scan_units(cast(UnitConstraint, constraint), rules, units)
+            extra_units_at = units.units_at
         return BacktrackingModel(
             board=puzzle.to_rows(),
             size=n,
             box_rows=rules.box_rows,
             box_cols=rules.box_cols,
             extra_units_at=extra_units_at,
-            variant=None if rules.is_classic else variant_rules(rules),
+            variant=None if classic else variant_rules(rules),
         )
 
     def _search(
@@ -113,41 +209,6 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
             timed_out=search.timed_out,
             counters=search.counters(),
         )
-
-
-def variant_rules(rules: Rules) -> VariantRules:
-    """The per-cell tables of `is_valid_variant`, read from the rules."""
-    n = rules.size
-
-    def position(cell: int) -> Position:
-        return divmod(cell, n)
-
-    def per_cell(values: list[Any]) -> list[list[Any]]:
-        return [values[row * n : (row + 1) * n] for row in range(n)]
-
-    units = [[position(c) for c in unit] for unit in (*rules.regions, *rules.extra_units)]
-    units_at: list[list[list[Position]]] = [[] for _ in rules.cells]
-    for unit in units:
-        for row, col in unit:
-            units_at[row * n + col].append(unit)
-    partners: list[list[Position]] = [[] for _ in rules.cells]
-    for a, b in rules.distinct_pairs:
-        partners[a].append(position(b))
-        partners[b].append(position(a))
-    cages: list[list[tuple[list[Position], int | None]]] = [[] for _ in rules.cells]
-    for cage in rules.cages:
-        for cell in cage.cells:
-            others = [position(c) for c in cage.cells if c != cell]
-            cages[cell].append((others, cage.total))
-    return VariantRules(
-        allowed_at=per_cell([frozenset(digits) for digits in rules.allowed]),
-        units_at=per_cell(units_at),
-        partners_at=per_cell(partners),
-        neighbours_at=per_cell(
-            [[position(c) for c in rules.neighbours[cell]] for cell in rules.cells]
-        ),
-        cages_at=per_cell(cages),
-    )
 
 
 class _Search:
@@ -214,17 +275,14 @@ class _Search:
         for unit in variant.units_at[row][col]:  # its region and extra units
             if any(board[i][j] == num for i, j in unit):
                 return False
-        for i, j in variant.partners_at[row][col]:  # anti-knight, anti-king
-            if board[i][j] == num:
+        for (i, j), clashes in variant.pairs_at[row][col]:  # anti-knight, non-consecutive, ...
+            if board[i][j] in clashes[num]:
                 return False
-        for i, j in variant.neighbours_at[row][col]:  # non-consecutive
-            if board[i][j] in (num - 1, num + 1) and board[i][j] != 0:
-                return False
-        for others, total in variant.cages_at[row][col]:
+        for others, total, distinct in variant.sums_at[row][col]:  # killer cages
             cage_sum, full = num, True
             for i, j in others:
                 value = board[i][j]
-                if value == num:
+                if distinct and value == num:
                     return False
                 if value == 0:
                     full = False

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from puzzles.constraints import EncoderTable
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
-from puzzles.rules import CLASSIC, RuleKind, Rules
+from puzzles.rules import Rules
 from solvers.deep import call_deep
 
 Counters = dict[str, float]
@@ -205,26 +205,19 @@ class Solver(ABC, Generic[ModelT]):
     name: ClassVar[str] = ""
     # The back-end's table from constraint kind (or family) to its encoder (CVXPY's
     # canonicalisation table): a puzzle with a constraint the table has no encoder for is
-    # answered `unsupported`, never attempted. An empty table: classic rules only.
-    encoders: ClassVar[EncoderTable[Any] | None] = None
-    # The older declaration, kept while back-ends move to `encoders` (which wins when set).
-    rule_kinds: ClassVar[frozenset[RuleKind]] = CLASSIC
+    # answered `unsupported`, never attempted. An empty table: no constraint beyond the shape.
+    encoders: ClassVar[EncoderTable[Any]] = EncoderTable({})
     # Frames of Python recursion the search may take per cell (0: it does not recurse): a
     # deep one runs where the recursion limit cannot stop it (`solvers.deep`).
     frames_per_cell: ClassVar[int] = 0
 
     def accepts(self, rules: Rules) -> bool:
         """Whether this back-end can express these rules: an encoder for every constraint."""
-        if self.encoders is not None:
-            return self.encoders.accepts(rules.constraints)
-        return rules.kinds <= self.rule_kinds
+        return self.encoders.accepts(rules.constraints)
 
     def unsupported_because(self, rules: Rules) -> str:
         """Why `accepts(rules)` is false, in words."""
-        if self.encoders is not None:
-            missing: Sequence[str] = self.encoders.missing(rules.constraints)
-        else:
-            missing = sorted(rules.kinds - self.rule_kinds)
+        missing = self.encoders.missing(rules.constraints)
         if missing:
             return f"the {self.name} back-end cannot express {', '.join(missing)}"
         return f"the {self.name} back-end cannot solve {rules} puzzles"

@@ -11,42 +11,48 @@ still possible). Propagation runs to a fixpoint:
   is a hidden single and its cell is placed;
 - when there are no singles left, locked candidates (pointing and claiming, for any two
   units sharing two cells or more): a digit that unit u can hold only inside u & v is
-  removed from the rest of v. This is on by default (`locked=False` turns it off):
-  measured, it cut the nodes of top95 (first solution) from 66 to 27 per puzzle and made
-  it faster too (benchmarks/bench_backtracking.py runs both), and the bundled 16x16 set
-  at limit 2 went from 59,000 nodes with one puzzle over 10 s to 8,500 nodes in all.
+  removed from the rest of v. This is on by default (`locked=False` turns it off; it
+  saves nodes and time: docs/measurements/engines.md).
 - on grids of 16 digits or more (`alldiff=None`, the default; True or False forces it),
   when the rules above are stuck, full AllDifferent filtering (`alldiff_filter`: Régin's
   matching-based generalised arc consistency, which subsumes naked and hidden subsets of
-  every size) on each unit changed since its last filtering. Measured on 9x9 it halves the
-  nodes but costs 10-30% of the time, so it stays off there; the bundled 16x16 set at limit
-  2 went from 2.5 s to 0.8-1.1 s, and 2 of the 18 bundled 25x25 puzzles are solved within
-  60 s (none before). With it come restarts (a node budget of 100, growing 1.5 times per
-  run, the weights kept) and cell branching only.
+  every size) on each unit changed since its last filtering. On 9x9 it saves nodes but
+  costs more time than it saves, so it stays off there. With it come restarts (a node
+  budget of 100, growing 1.5 times per run, the weights kept) and cell branching only.
 Search branches on the open cell with the highest ratio of weight to candidates
 (dom/wdeg, Boussemart et al. 2004: a unit's weight counts the contradictions found in it,
 a cell's weight is the sum over its units), or, when that cell has three candidates or
-more, on the two places left for a digit in a unit. Measured against the fewest-candidates
-cell: top95 from 27 to 17 nodes per puzzle, the 16x16 set at limit 2 from 8,500 to 3,300
-nodes, both faster. Each alternative is tried on a copy of the state: copying a short list
-of ints is cheaper in Python than an undo trail. Solutions are counted up to the limit.
+more, on the two places left for a digit in a unit (fewer nodes and less time than the
+fewest-candidates cell). Each alternative is tried on a copy of the state: copying a short
+list of ints is cheaper in Python than an undo trail. Solutions are counted up to the limit.
 
-The tables (peers, units, units of each cell, unit intersections) come from the geometry,
-as tuples of ints, and are built once per geometry.
+The tables (peers, units, units of each cell, unit intersections, cages) are tuples of ints,
+built by the encoder table (`ENCODERS`: each constraint kind or family to what implements
+it here) and cached in two bounded parts (`solvers.tables`): the units' tables per shape,
+the rest per rules. The figures behind these choices are in docs/measurements/engines.md.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
+from puzzles.constraints import (
+    Cage,
+    CellDigits,
+    Constraint,
+    DistinctPairs,
+    EncoderTable,
+    NonConsecutive,
+    UnitConstraint,
+)
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, Cage, Rules
+from puzzles.rules import Rules
 from solvers.base import Deadline, SearchOutcome, Solver
+from solvers.tables import by_shape, per_puzzle
 
 CHECK_EVERY = 256  # search nodes between two reads of the clock
 ALLDIFF_FROM = 16  # grids with this many digits or more get AllDifferent filtering by default
@@ -113,18 +119,137 @@ MAX_MEMO = 200_000  # remembered cage fillings per search (then forgotten, and b
 MAX_COMBOS = 5000  # cages whose digit sets could be more are propagated by sum bounds only
 
 
-@cache
+@dataclass(frozen=True)
+class UnitTables:
+    """The tables of a rules' units: the shape's part, shared by every puzzle of the shape."""
+
+    units: tuple[Cells, ...]
+    units_of: tuple[Cells, ...]
+    unit_bits: tuple[int, ...]
+    house_indices: tuple[int, ...]
+    intersections: tuple[tuple[int, Cells, Cells, Cells], ...]
+    start_placed: tuple[int, ...]
+    unit_peers: tuple[frozenset[int], ...]  # per cell, the cells that share a unit with it
+
+
+@dataclass
+class _Encoded:
+    """What the constraints add to the tables, gathered by their encoders."""
+
+    extra_units: list[Cells]
+    peers: list[set[int]]  # per cell, the cells it must differ from beyond its units
+    neighbours: list[list[int]]  # per cell, its non-consecutive partners
+    start_masks: list[int]  # per cell, the digits it may hold
+    cages: list[Cage]
+
+
+def _encode_units(constraint: UnitConstraint, rules: Rules, found: _Encoded) -> None:
+    found.extra_units += constraint.units(rules)
+
+
+def _encode_distinct_pairs(constraint: DistinctPairs, rules: Rules, found: _Encoded) -> None:
+    for a, b in constraint.pairs(rules):
+        found.peers[a].add(b)
+        found.peers[b].add(a)
+
+
+def _encode_non_consecutive(constraint: NonConsecutive, rules: Rules, found: _Encoded) -> None:
+    for a, b in constraint.pairs(rules):
+        found.neighbours[a].append(b)
+        found.neighbours[b].append(a)
+
+
+def _encode_cell_digits(constraint: CellDigits, rules: Rules, found: _Encoded) -> None:
+    for cell, digits in constraint.allowed(rules).items():
+        found.start_masks[cell] &= sum(1 << (d - 1) for d in digits)
+
+
+def _encode_cage(constraint: Cage, rules: Rules, found: _Encoded) -> None:
+    for cell in constraint.cells:  # cage mates hold distinct digits
+        found.peers[cell].update(constraint.cells)
+    found.cages.append(constraint)
+
+
+# What implements each kind here: units join the unit tables (singles, locked candidates,
+# AllDifferent filtering), distinct pairs join the peers, non-consecutive pairs get their
+# propagator, cell digits narrow the starting candidates, cages join the peers and get
+# their sum propagator (with their digit-set tables).
+Encoder = Callable[[Any, Rules, _Encoded], None]
+# (a tuple of pairs, not a dict display: mypy takes an abstract family there only)
+_ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
+    (UnitConstraint, _encode_units),
+    (DistinctPairs, _encode_distinct_pairs),
+    (NonConsecutive, _encode_non_consecutive),
+    (CellDigits, _encode_cell_digits),
+    (Cage, _encode_cage),
+)
+ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
+
+
+def _unit_constraints(rules: Rules) -> list[Cells]:
+    """The units the rules' unit constraints add, in their order."""
+    found = _Encoded([], [], [], [], [])
+    for constraint in rules.constraints:
+        if isinstance(constraint, UnitConstraint):
+            ENCODERS.encoder(constraint)(constraint, rules, found)
+    return found.extra_units
+
+
+@by_shape
+def unit_tables(rules: Rules) -> UnitTables:
+    """Rows, columns, regions and the unit constraints' units, with their intersections."""
+    n = rules.size
+    units = (*rules.rows, *rules.columns, *rules.regions, *_unit_constraints(rules))
+    owners: list[list[int]] = [[] for _ in range(n * n)]
+    for index, unit in enumerate(units):
+        for cell in unit:
+            owners[cell].append(index)
+    units_of = tuple(tuple(owner) for owner in owners)
+    house_indices = tuple(i for i, unit in enumerate(units) if len(unit) == n)
+    houses = frozenset(house_indices)
+    full = (1 << n) - 1
+    unit_peers = []
+    for cell, owner in enumerate(units_of):
+        others = {peer for index in owner for peer in units[index]}
+        others.discard(cell)
+        unit_peers.append(frozenset(others))
+    return UnitTables(
+        units=units,
+        units_of=units_of,
+        unit_bits=tuple(sum(1 << unit for unit in owner) for owner in units_of),
+        house_indices=house_indices,
+        intersections=tuple(
+            (i.units, i.common, i.u_rest, i.v_rest)
+            for i in intersections(units, among=house_indices)
+        ),
+        start_placed=tuple(0 if index in houses else full for index in range(len(units))),
+        unit_peers=tuple(unit_peers),
+    )
+
+
+@per_puzzle
 def tables_for(rules: Rules) -> Tables:
-    full = (1 << rules.size) - 1
-    units = rules.units
-    houses = frozenset(rules.houses)
-    summed = [cage for cage in rules.cages if cage.total is not None]
-    summed += implied_cages(rules, summed)
-    cages_of: list[list[int]] = [[] for _ in rules.cells]
+    shape = unit_tables(rules)
+    n = rules.size
+    full = (1 << n) - 1
+    cells = range(n * n)
+    found = _Encoded([], [set() for _ in cells], [[] for _ in cells], [full] * (n * n), [])
+    for constraint in rules.constraints:
+        if not isinstance(constraint, UnitConstraint):  # in the shape's part
+            ENCODERS.encoder(constraint)(constraint, rules, found)
+    units = shape.units
+    peer_sets = [
+        shape.unit_peers[cell] | (found.peers[cell] - {cell})
+        if found.peers[cell]
+        else shape.unit_peers[cell]
+        for cell in cells
+    ]
+    summed = [cage for cage in found.cages if cage.total is not None]
+    summed += implied_cages(rules, shape, peer_sets, summed)
+    cages_of: list[list[int]] = [[] for _ in cells]
     for index, cage in enumerate(summed):
         for cell in cage.cells:
             cages_of[cell].append(index)
-    peer_sets = [frozenset(peers) for peers in rules.peers]
     cages = []
     for index, cage in enumerate(summed):
         assert cage.total is not None
@@ -133,52 +258,50 @@ def tables_for(rules: Rules) -> Tables:
             CageTable(
                 cells=cage.cells,
                 total=cage.total,
-                combos=digit_sets(rules.size, len(cage.cells), cage.total),
+                combos=digit_sets(n, len(cage.cells), cage.total),
                 seen_by_all=tuple(sorted(seen - set(cage.cells))),
                 weight=len(units) + index,
             )
         )
     return Tables(
-        size=rules.size,
+        size=n,
         full=full,
-        peers=rules.peers,
+        peers=tuple(tuple(sorted(peers)) for peers in peer_sets),
         units=units,
-        units_of=rules.units_of,
-        unit_bits=tuple(sum(1 << unit for unit in owners) for owners in rules.units_of),
-        intersections=tuple(
-            (i.units, i.common, i.u_rest, i.v_rest)
-            for i in intersections(units, among=rules.houses)
-        ),
-        houses=tuple(units[index] for index in rules.houses),
-        start_placed=tuple(0 if index in houses else full for index in range(len(units))),
-        start_masks=tuple(sum(1 << (d - 1) for d in digits) for digits in rules.allowed),
+        units_of=shape.units_of,
+        unit_bits=shape.unit_bits,
+        intersections=shape.intersections,
+        houses=tuple(units[index] for index in shape.house_indices),
+        start_placed=shape.start_placed,
+        start_masks=tuple(found.start_masks),
         weighted_of=tuple(
             owners + tuple(len(units) + index for index in cages_of[cell])
-            for cell, owners in enumerate(rules.units_of)
+            for cell, owners in enumerate(shape.units_of)
         ),
         weight_count=len(units) + len(cages),
-        neighbours=rules.neighbours,
+        neighbours=tuple(tuple(sorted(partners)) for partners in found.neighbours),
         cages=tuple(cages),
         cages_of=tuple(tuple(owners) for owners in cages_of),
     )
 
 
-def implied_cages(rules: Rules, cages: list[Cage]) -> list[Cage]:
+def implied_cages(
+    rules: Rules, shape: UnitTables, peer_sets: list[frozenset[int]], cages: list[Cage]
+) -> list[Cage]:
     """Cages the sums imply (the killer solver's "45 rule"), as redundant constraints.
 
     A house holds every digit once, so its digits add up to N(N+1)/2. Innies: the cells of
     a house outside the cages that lie wholly inside it add up to that less those cages'
     sums. Outies: when cages cover the whole house, the cells of the cages that cross its
     border, outside it, add up to those cages' sums less the house's share; they make a
-    cage when they hold distinct digits (they are peers of one another). Measured on
-    zero-given 9x9 killers with cages of 3-6 cells, they cut the nodes ~10x.
+    cage when they hold distinct digits (they are peers of one another). They cut the
+    nodes of zero-given killers (docs/measurements/engines.md).
     """
     house_sum = rules.size * (rules.size + 1) // 2
-    peer_sets = [frozenset(peers) for peers in rules.peers]
     known = {frozenset(cage.cells) for cage in cages}
     found = []
-    for index in rules.houses:
-        house = frozenset(rules.units[index])
+    for index in shape.house_indices:
+        house = frozenset(shape.units[index])
         touching = [cage for cage in cages if house & set(cage.cells)]
         inner = [cage for cage in touching if house >= set(cage.cells)]
         crossing = [cage for cage in touching if not house >= set(cage.cells)]
@@ -259,7 +382,7 @@ class PropagatingSolver(Solver[PropagatingModel]):
 
     name = "propagating"
     frames_per_cell = 2  # it recurses per branch point (solvers.deep)
-    rule_kinds = ALL_KINDS
+    encoders = ENCODERS
 
     def __init__(
         self, *, locked: bool = True, alldiff: bool | None = None, restarts: bool | None = None

@@ -86,3 +86,9 @@ def brute_force_solutions(puzzle: Grid, limit: int = 10**9) -> list[Grid]:
 
 def remove_cells(grid: Grid, cells: list[int]) -> Grid:
     return grid.with_values(dict.fromkeys(cells, 0))
+
+
+def kinds_of(rules: Rules) -> set[str]:
+    """The kinds of rule a puzzle's rules use: its constraints' kinds, and `jigsaw` for
+    regions that are not the boxes."""
+    return {type(c).kind for c in rules.constraints} | ({"jigsaw"} if rules.layout else set())

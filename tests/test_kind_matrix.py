@@ -415,8 +415,6 @@ def test_a_kind_no_table_has_is_answered_unsupported() -> None:
     puzzle = Grid(rules, (0,) * 16)
     for backend in available_backends():
         solver = backend.create()
-        if solver.encoders is None:
-            continue  # still declaring its kinds the older way
         result = solver.solve(puzzle, limit=2)
         assert result.status is Status.UNSUPPORTED, backend.name
         assert "unheard-of rule" in result.message, (backend.name, result.message)

@@ -6,6 +6,7 @@ from puzzles.checker import is_solution
 from puzzles.collections import load
 from solvers.base import Status
 from solvers.registry import create, select
+from tests.solving_support import kinds_of
 
 # Checked on 4x4 and 6x6 variants in test_variants_agree; a 9x9 killer takes it minutes.
 SLOW_ON_9X9 = {"groebner"}
@@ -30,7 +31,7 @@ def test_every_puzzle_is_unique_by_two_methods(name: str) -> None:
             assert entry.solution is not None and is_solution(entry.puzzle, entry.solution)
             result = solver.solve(entry.puzzle, limit=2, timeout=30)
             assert result.exact and result.solutions == [entry.solution], (solver.name, entry.id)
-            kinds |= entry.puzzle.rules.kinds
+            kinds |= kinds_of(entry.puzzle.rules)
     assert kinds  # variant rules, read back from the file
 
 

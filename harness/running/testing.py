@@ -34,7 +34,7 @@ class ReferenceSolver(Solver[Grid]):
 
     name = "reference"
     # every rule that only makes cells differ is in the peers its search reads
-    encoders: ClassVar[EncoderTable[Any] | None] = EncoderTable(
+    encoders: ClassVar[EncoderTable[Any]] = EncoderTable(
         {UnitConstraint: "peers", DistinctPairs: "peers"}
     )
 

@@ -27,11 +27,21 @@ Counting with a limit follows the split tree, adding the leaves' standard-monomi
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from puzzles.constraints import (
+    Cage,
+    CellDigits,
+    Constraint,
+    DistinctPairs,
+    EncoderTable,
+    NonConsecutive,
+    UnitConstraint,
+)
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS, Cage, Rules
+from puzzles.rules import Rules
 from reductions.polynomial import (
     FieldTooSmallError,
     ModulusOption,
@@ -42,6 +52,7 @@ from reductions.polynomial import (
 )
 from solvers.base import Deadline, SearchOutcome, SearchTimeout, Solver, UnsupportedPuzzleError
 from solvers.groebner.basis import Basis, BasisError, compute_basis
+from solvers.tables import per_puzzle
 
 STRATEGIES = ("auto", "basis", "split")
 FORMULATIONS = ("thesis", "roots-of-unity")
@@ -99,6 +110,92 @@ class Stats:
         self.peak("max_basis_degree", basis.max_degree)
 
 
+@dataclass
+class _Found:
+    """What the constraints beyond the units add to the search's algebra, per cell."""
+
+    peers: list[set[int]]  # cells that must hold another digit beyond its units: G(x_a, x_b)
+    neighbours: list[list[int]]  # non-consecutive partners: H(x_a, x_b)
+    cages: list[Cage]  # cages: their mates by G, their sums as linear polynomials
+
+
+def _units(constraint: UnitConstraint, rules: Rules, found: _Found) -> None:
+    """Nothing beyond the units: G for each pair of a unit's cells and the house polynomial
+    come from the rules' units, which hold the unit constraints' units too."""
+
+
+def _distinct_pairs(constraint: DistinctPairs, rules: Rules, found: _Found) -> None:
+    for a, b in constraint.pairs(rules):
+        found.peers[a].add(b)
+        found.peers[b].add(a)
+
+
+def _non_consecutive(constraint: NonConsecutive, rules: Rules, found: _Found) -> None:
+    for a, b in constraint.pairs(rules):
+        found.neighbours[a].append(b)
+        found.neighbours[b].append(a)
+
+
+def _cell_digits(constraint: CellDigits, rules: Rules, found: _Found) -> None:
+    """The candidate polynomials have only the allowed digits as roots (the reduction
+    builds them): the search has nothing more to add."""
+
+
+def _cage(constraint: Cage, rules: Rules, found: _Found) -> None:
+    for cell in constraint.cells:
+        found.peers[cell].update(constraint.cells)
+    found.cages.append(constraint)
+
+
+Encoder = Callable[[Any, Rules, _Found], None]
+# The search's table from kind to the polynomials it reasons with: units by G and the house
+# polynomials, distinct pairs by G, non-consecutive pairs by H, cell digits by the candidate
+# polynomials, cages by G and their sums. (A tuple of pairs: mypy takes an abstract family
+# as a key only there.)
+_ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
+    (UnitConstraint, _units),
+    (DistinctPairs, _distinct_pairs),
+    (NonConsecutive, _non_consecutive),
+    (CellDigits, _cell_digits),
+    (Cage, _cage),
+)
+ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
+
+
+@dataclass(frozen=True)
+class SearchTables:
+    """The search's view of a rules: per cell, its peers (G), non-consecutive neighbours
+    (H) and cages, gathered by the encoders."""
+
+    house_indices: frozenset[int]
+    peers: tuple[tuple[int, ...], ...]
+    neighbours: tuple[tuple[int, ...], ...]
+    cages: tuple[Cage, ...]
+    cages_of: tuple[tuple[int, ...], ...]
+
+
+@per_puzzle
+def search_tables(rules: Rules) -> SearchTables:
+    cells = rules.cells
+    found = _Found([set() for _ in cells], [[] for _ in cells], [])
+    for constraint in rules.constraints:
+        ENCODERS.encoder(constraint)(constraint, rules, found)
+    unit_peers = [{peer for u in rules.units_of[cell] for peer in rules.units[u]} for cell in cells]
+    cages_of: list[list[int]] = [[] for _ in cells]
+    for index, cage in enumerate(found.cages):
+        for cell in cage.cells:
+            cages_of[cell].append(index)
+    return SearchTables(
+        house_indices=frozenset(rules.houses),
+        peers=tuple(
+            tuple(sorted((unit_peers[cell] | found.peers[cell]) - {cell})) for cell in cells
+        ),
+        neighbours=tuple(tuple(sorted(partners)) for partners in found.neighbours),
+        cages=tuple(found.cages),
+        cages_of=tuple(tuple(owners) for owners in cages_of),
+    )
+
+
 class Search:
     """One solve: the puzzle's algebra, the options, the counters and the solutions found."""
 
@@ -113,8 +210,9 @@ class Search:
         self.puzzle = puzzle
         self.rules: Rules = puzzle.rules
         self.algebra = system.algebra  # the field the reduction chose for these rules
-        self.house_indices = frozenset(self.rules.houses)
-        self.summed_cages = [cage for cage in self.rules.cages if cage.total is not None]
+        self.tables = search_tables(self.rules)
+        self.house_indices = self.tables.house_indices
+        self.summed_cages = [cage for cage in self.tables.cages if cage.total is not None]
         self.solver = solver
         self.limit = limit
         self.deadline = deadline
@@ -243,7 +341,7 @@ class Search:
         while queue:
             cell = queue.pop()
             (value,) = knowledge.roots[cell]
-            for peer in self.rules.peers[cell]:
+            for peer in self.tables.peers[cell]:
                 # (when value is no root of C the gcd leaves C unchanged: skipped)
                 if value in knowledge.roots[peer] and self.restrict(
                     knowledge, peer, self.algebra.G[value]
@@ -273,11 +371,12 @@ class Search:
         """C_b <- gcd(C_b, prod over the roots u of C_a of H(u, t)) for the non-consecutive
         neighbours b of each changed cell a: b keeps the digits a still allows next to it."""
         fixed = []
-        queue = sorted(c for c in changed if self.rules.neighbours[c])
+        neighbours = self.tables.neighbours
+        queue = sorted(c for c in changed if neighbours[c])
         while queue:
             cell = queue.pop()
             support = self.algebra.nonconsecutive_support(knowledge.roots[cell])
-            for neighbour in self.rules.neighbours[cell]:
+            for neighbour in neighbours[cell]:
                 before = knowledge.roots[neighbour]
                 new = self.algebra.gcd(knowledge.polys[neighbour], support)
                 if self.algebra.degree(new) == len(before):
@@ -293,9 +392,9 @@ class Search:
         r the total less the known digits, so C_c <- gcd(C_c, t - r) (1 when r is no digit);
         with none open, a wrong sum puts 1 in the ideal. Sums are added as integers."""
         fixed = []
-        cages = {i for c in changed for i in self.rules.cages_of[c]}
+        cages = {i for c in changed for i in self.tables.cages_of[c]}
         for index in sorted(cages):
-            cage = self.rules.cages[index]
+            cage = self.tables.cages[index]
             if cage.total is None:
                 continue
             open_cells = [c for c in cage.cells if len(knowledge.roots[c]) > 1]
@@ -397,8 +496,8 @@ class Search:
 class GroebnerSolver(Solver[PolynomialSystem]):
     """Polynomial algebra: one lex basis for small systems, algebraic propagate-and-split else.
 
-    Options: `modulus` (None = rationals, a prime p > N, or `default`: GF(32003), which was
-    1.5-2x faster than the rationals on the hardest 9x9, and for roots of unity the smallest
+    Options: `modulus` (None = rationals, a prime p > N, or `default`: GF(32003), faster
+    than the rationals on the hardest 9x9, and for roots of unity the smallest
     prime p = 1 mod N), `formulation` (`thesis`: the digits 1..N are the roots;
     `roots-of-unity`: Bayer's colouring ideal, digit d is omega^d), `unit_sums` (add the linear
     unit-sum equations to every basis; measured slower), `strategy` (`auto`, `basis` =
@@ -416,7 +515,7 @@ class GroebnerSolver(Solver[PolynomialSystem]):
     """
 
     name = "groebner"
-    rule_kinds = ALL_KINDS
+    encoders = ENCODERS
 
     def __init__(
         self,

@@ -69,7 +69,7 @@ class BitboardJitSolver(Solver[bytearray]):
 
     name = "bitboard-jit"
     # no constraint beyond the shape: the kernel knows rows, columns and 3x3 boxes only
-    encoders: ClassVar[EncoderTable[Any] | None] = EncoderTable({})
+    encoders: ClassVar[EncoderTable[Any]] = EncoderTable({})
 
     def __init__(self) -> None:
         warm_up()

@@ -4,8 +4,9 @@ Same algorithm, same counters, same answers as `solvers.propagating` with the sa
 options: singles, locked candidates, dom/wdeg branching with two-place branching, and from
 16 digits up (`alldiff=None`, the default, as there) AllDifferent filtering (Régin's
 matching-based filtering on bit masks: augmenting paths, then strongly connected
-components) with restarts and cell branching only. The tables come from the same `Rules`
-fields (`peers`, `units`, `units_of`, `houses`) in the same order, as padded numpy arrays.
+components) with restarts and cell branching only. The tables are `propagating`'s unit
+tables (`unit_tables`: units, their cells' peers and intersections) in the same order, as
+padded numpy arrays; they are the shape's, so they are cached by shape (`solvers.tables`).
 
 Compilation: the kernel is compiled with `cache=True` (machine code on disk, reused by
 every later process) and warmed up when the solver is constructed, on an empty 4x4 grid,
@@ -17,16 +18,16 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from functools import cache
-from typing import ClassVar
 
 import numpy as np
 
+from puzzles.constraints import Constraint, EncoderTable, UnitConstraint
 from puzzles.grid import Grid
-from puzzles.rules import RuleKind, Rules
+from puzzles.rules import Rules
 from solvers.base import Deadline, Result, SearchOutcome, Solver, Status
 from solvers.jit import propagating_kernel as kernel
-from solvers.propagating import ALLDIFF_FROM, intersections
+from solvers.propagating import ALLDIFF_FROM, intersections, unit_tables
+from solvers.tables import by_shape
 
 CHECK_EVERY = 4096  # search nodes between two returns to Python to read the clock
 SOLUTION_BUFFER = 64  # solutions the kernel keeps before it hands them to Python
@@ -71,23 +72,33 @@ class JitTables:
     blob: Array
 
 
-@cache
+# The kernel's table per kind: the kernel arrays that implement it. Units only (rows,
+# columns and regions are the shape's): pairs, cell digits and cages have no kernel
+# arrays, so puzzles with them are `unsupported` here.
+_ENCODERS: tuple[tuple[type[Constraint], tuple[str, ...]], ...] = (
+    (UnitConstraint, ("units", "peers", "units_of", "intersections")),
+)
+ENCODERS: EncoderTable[tuple[str, ...]] = EncoderTable(dict(_ENCODERS))
+
+
+@by_shape
 def jit_tables(rules: Rules) -> JitTables:
-    houses = sorted(rules.houses)
+    shape = unit_tables(rules)
+    houses = list(shape.house_indices)
     # locked candidates need a digit that must appear in the unit: houses only
-    found = intersections(tuple(rules.units[i] for i in houses))
+    found = intersections(tuple(shape.units[i] for i in houses))
     pairs = []
     for item in found:  # intersections() numbered the houses 0..; map back to units
         first = (item.units & -item.units).bit_length() - 1
         second = item.units.bit_length() - 1
         pairs.append((houses[first], houses[second]))
-    peers, npeers = _padded(rules.peers)
-    units, ulen = _padded(rules.units)
-    units_of, nunits_of = _padded(rules.units_of)
+    peers, npeers = _padded(tuple(tuple(sorted(peers)) for peers in shape.unit_peers))
+    units, ulen = _padded(shape.units)
+    units_of, nunits_of = _padded(shape.units_of)
     common, ncommon = _padded(tuple(item.common for item in found))
     u_rest, nu_rest = _padded(tuple(item.u_rest for item in found))
     v_rest, nv_rest = _padded(tuple(item.v_rest for item in found))
-    house = np.array([index in houses for index in range(len(rules.units))], dtype=np.int64)
+    house = np.array([index in houses for index in range(len(shape.units))], dtype=np.int64)
     inter = np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)
     # the order `kernel.search` unpacks them in
     arrays = [peers, npeers, units, ulen, house, units_of, nunits_of, inter, common, ncommon]
@@ -96,7 +107,7 @@ def jit_tables(rules: Rules) -> JitTables:
     return JitTables(
         size=rules.size,
         cells=rules.cell_count,
-        units=len(rules.units),
+        units=len(shape.units),
         width=max(rules.size, int(ulen.max())),
         blob=blob,
     )
@@ -147,7 +158,7 @@ def unpacked(blob: Array, index: int) -> Array:
     return blob[offset : offset + rows * cols].reshape(rows, cols)
 
 
-@cache
+@by_shape
 def workspace(rules: Rules) -> Workspace:
     return Workspace(jit_tables(rules))
 
@@ -156,7 +167,7 @@ class PropagatingJitSolver(Solver[JitModel]):
     """`propagating`'s singles, locked candidates and dom/wdeg branching, compiled."""
 
     name = "propagating-jit"
-    rule_kinds: ClassVar[frozenset[RuleKind]] = frozenset({RuleKind.REGIONS, RuleKind.EXTRA_UNITS})
+    encoders = ENCODERS
 
     def __init__(self, *, alldiff: bool | None = None, restarts: bool | None = None) -> None:
         warm_up()
@@ -202,11 +213,9 @@ class PropagatingJitSolver(Solver[JitModel]):
         )
 
     def solve(self, puzzle: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
-        """`Solver.solve`, the same result by a shorter path for the rules of the last call.
-
-        A 17-clue puzzle takes about 12 µs in the kernel; the general path's objects
-        (model, outcome, deadline, the counters merged twice) cost half as much again.
-        """
+        """`Solver.solve`, the same result by a shorter path for the rules of the last call:
+        on an easy puzzle the general path's objects (model, outcome, deadline, the counters
+        merged twice) cost a large share of the kernel's own time."""
         rules = puzzle.rules
         if rules is not self._rules or limit < 1 or (timeout is not None and timeout <= 0):
             return super().solve(puzzle, limit=limit, timeout=timeout)

@@ -174,7 +174,7 @@ def propagate(
             for k in range(nunits_of[cell]):
                 placed[units_of[cell, k]] |= bit
             # Every peer loses the digit first, with no branch per peer (testing each
-            # peer's mask mispredicts half the time: measured 10% of a 17-clue solve);
+            # peer's mask mispredicts half the time);
             # then the peers that had it, in order. A peer left empty ends the state,
             # which is then thrown away, so clearing the later peers too changes nothing.
             nhit = 0
@@ -574,8 +574,8 @@ def choose(
 @intrinsic
 def _as_matrix(typingctx, vector, rows, cols):  # type: ignore[no-untyped-def]
     """A contiguous vector of rows * cols items viewed as a C-ordered matrix, by setting the
-    shape and strides only: `reshape` calls a generic stride helper, and for the 14
-    matrices unpacked per call of `search` that cost 0.5 µs, 4% of a 17-clue puzzle."""
+    shape and strides only: `reshape` calls a generic stride helper, which for the 14
+    matrices unpacked per call of `search` is a visible share of an easy puzzle."""
     matrix = types.Array(vector.dtype, 2, "C")
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]

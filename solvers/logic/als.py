@@ -11,12 +11,13 @@ lose both, so A or B is locked and a digit z common to A and B goes as before.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations
 
 from puzzles.rules import Rules
 from solvers.logic.links import bits
 from solvers.logic.state import Candidates, Move, Step, digits_of, digits_text
+from solvers.logic.structure import logic_tables
+from solvers.tables import per_puzzle
 
 MAX_CELLS = 4  # larger sets are rare in teachers' examples and make the pair search slow
 
@@ -31,9 +32,9 @@ class Als:
     seen: tuple[int, ...]  # per digit - 1: the cells that see every holder (bit set)
 
 
-@cache
+@per_puzzle
 def peer_bits(rules: Rules) -> tuple[int, ...]:
-    return tuple(sum(1 << peer for peer in rules.peers[cell]) for cell in rules.cells)
+    return tuple(sum(1 << peer for peer in peers) for peers in logic_tables(rules).peers)
 
 
 def almost_locked_sets(state: Candidates, max_cells: int = MAX_CELLS) -> list[Als]:

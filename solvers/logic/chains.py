@@ -26,7 +26,7 @@ def xy_wing(state: Candidates) -> Step | None:
     name = rules.cell_name
     bivalue = [cell for cell in state.empty_cells() if masks[cell].bit_count() == 2]
     for pivot in bivalue:
-        wings = [p for p in rules.peers[pivot] if masks[p].bit_count() == 2]
+        wings = [p for p in state.tables.peers[pivot] if masks[p].bit_count() == 2]
         for first in wings:
             shared = masks[first] & masks[pivot]
             if shared.bit_count() != 1:
@@ -37,7 +37,7 @@ def xy_wing(state: Candidates) -> Step | None:
                 if masks[second] != wanted:
                     continue
                 (digit,) = digits_of(c)
-                seen = set(rules.peers[first]) & set(rules.peers[second])
+                seen = set(state.tables.peers[first]) & set(state.tables.peers[second])
                 removed = sorted(cell for cell in seen if masks[cell] & c and cell != pivot)
                 if removed:
                     return Step(
@@ -88,7 +88,7 @@ def simple_colouring(state: Candidates) -> Step | None:
     does not. Colour wrap: two cells of one colour share a unit, so that colour is false.
     Colour trap: a cell that sees both colours cannot hold the digit."""
     rules = state.rules
-    peers = [set(p) for p in rules.peers]
+    peers = [set(p) for p in state.tables.peers]
     for digit in rules.digits:
         # the colouring reads only this digit's places and the houses where it is placed
         key = ("simple_colouring", digit, state.digit_board(digit), state.placed_lines(digit))
@@ -245,7 +245,7 @@ def remote_pairs(state: Candidates) -> Step | None:
         if len(cells) < 4:
             continue
         first, last = cells[0], cells[-1]
-        seen = set(state.rules.peers[first]) & set(state.rules.peers[last])
+        seen = set(state.tables.peers[first]) & set(state.tables.peers[last])
         removed = tuple(
             (cell, digit)
             for cell in sorted(seen - set(cells))

@@ -3,11 +3,12 @@ round) own the digit in those columns: X-wing (k = 2), swordfish (3), jellyfish 
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import combinations
 
 from puzzles.rules import Rules
 from solvers.logic.state import Candidates, Step, bit
+from solvers.logic.structure import families
+from solvers.tables import by_shape
 
 FISH_NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
 
@@ -15,13 +16,15 @@ FISH_NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
 def fish(state: Candidates, size: int) -> Step | None:
     """The first fish of `size` lines, with rows as base lines first, then columns."""
     rules = state.rules
+    shape = state.families
     for base_kind, cover_kind in (("row", "column"), ("column", "row")):
-        bases = rules.rows if base_kind == "row" else rules.columns
-        covers = rules.columns if base_kind == "row" else rules.rows
+        base_units = shape.rows if base_kind == "row" else shape.columns
+        cover_units = shape.columns if base_kind == "row" else shape.rows
+        bases = [shape.units[index] for index in base_units]
+        covers = [shape.units[index] for index in cover_units]
         # a cell's place along a base line is its cover line's index, and the other way round
         position = rules.col_of if base_kind == "row" else rules.row_of
         base_of = rules.row_of if base_kind == "row" else rules.col_of
-        first_base = 0 if base_kind == "row" else rules.size  # index of bases[0] in units
         for digit in rules.digits:
             # the search reads only this digit's places and the lines where it is placed
             key = ("fish", size, base_kind, digit, state.digit_board(digit),
@@ -30,7 +33,7 @@ def fish(state: Candidates, size: int) -> Step | None:
                 continue
             spots = {}
             for index, line in enumerate(bases):
-                if not state.unit_placed[first_base + index] & bit(digit):
+                if not state.unit_placed[base_units[index]] & bit(digit):
                     places = state.places(line, digit)
                     if 2 <= len(places) <= size:
                         spots[index] = frozenset(position(cell) for cell in places)
@@ -77,10 +80,10 @@ def finned_fish(state: Candidates, size: int) -> Step | None:
     is covered by the fish, and cannot hold it. Sashimi when a base line keeps fewer than two
     places in the covers."""
     rules = state.rules
-    n = rules.size
+    shape = state.families
     for base_kind, cover_kind in (("row", "column"), ("column", "row")):
-        bases = rules.rows if base_kind == "row" else rules.columns
-        first_base = 0 if base_kind == "row" else n
+        base_units = shape.rows if base_kind == "row" else shape.columns
+        bases = [shape.units[index] for index in base_units]
         position = rules.col_of if base_kind == "row" else rules.row_of
         # line_of_region[r][b]: the positions along base line b that lie in region r
         line_of_region = _region_positions(rules, base_kind)
@@ -94,7 +97,7 @@ def finned_fish(state: Candidates, size: int) -> Step | None:
             b = bit(digit)
             spots: dict[int, int] = {}  # base line -> positions holding the digit
             for index, line in enumerate(bases):
-                if not state.unit_placed[first_base + index] & b:
+                if not state.unit_placed[base_units[index]] & b:
                     places = 0
                     for cell in line:
                         if state.masks[cell] & b:
@@ -130,17 +133,31 @@ def finned_fish(state: Candidates, size: int) -> Step | None:
     return None
 
 
-@cache
 def _region_positions(rules: Rules, base_kind: str) -> tuple[tuple[int, ...], ...]:
-    lines = rules.rows if base_kind == "row" else rules.columns
-    position = rules.col_of if base_kind == "row" else rules.row_of
-    return tuple(
-        tuple(
-            sum(1 << position(cell) for cell in line if rules.region_of(cell) == region)
-            for line in lines
+    """Per region (in the order of `families.regions`), per base line, the positions along
+    the line that lie in the region, as a bit set."""
+    return _REGION_POSITIONS(rules)[base_kind == "row"]
+
+
+def _region_positions_of(rules: Rules) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    shape = families(rules)
+    found = []
+    for by_rows in (False, True):
+        lines = shape.rows if by_rows else shape.columns
+        position = rules.col_of if by_rows else rules.row_of
+        found.append(
+            tuple(
+                tuple(
+                    sum(1 << position(cell) for cell in shape.units[line] if cell in region)
+                    for line in lines
+                )
+                for region in (frozenset(shape.units[index]) for index in shape.regions)
+            )
         )
-        for region in range(rules.size)
-    )
+    return tuple(found)
+
+
+_REGION_POSITIONS = by_shape(_region_positions_of)
 
 
 def _finned_step(
@@ -166,7 +183,7 @@ def _finned_step(
     # the region's places of the digit off the base lines: only these can be removed
     targets = [
         cell
-        for cell in rules.regions[region]
+        for cell in state.families.units[state.families.regions[region]]
         if state.masks[cell] & bit(digit)
         and (rules.row_of(cell) if row_kind else rules.col_of(cell)) not in chosen
     ]

@@ -22,6 +22,8 @@ from functools import cache
 from puzzles.rules import Rules
 from solvers.logic.links import CELL, UNIT, Graph, bits, build, closure, eureka, path
 from solvers.logic.state import Candidates, Move, Step, bit, digits_of
+from solvers.logic.structure import logic_tables
+from solvers.tables import by_shape
 
 MAX_BRANCHES = 4  # cells and house-digits with more possibilities are not tried
 # nested forcing nets give up after this many inner nets (about a second), so a puzzle they
@@ -175,8 +177,9 @@ def follow_singles(
 ) -> tuple[int, str]:
     """Place the moves of `queue` in `values`/`masks` (changed in place) and every naked and
     hidden single that follows: (how many placements, the contradiction reached or "")."""
-    peers = rules.peers
-    neighbours = rules.neighbours
+    tables = logic_tables(rules)
+    peers = tables.peers
+    neighbours = tables.neighbours
     houses = _houses(rules)
     placed = 0
     while True:
@@ -232,7 +235,7 @@ def follow_singles(
             return placed, ""
 
 
-@cache
+@by_shape
 def _houses(rules: Rules) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(rules.units[i]) for i in rules.houses)
 

@@ -5,37 +5,37 @@ hold a digit, so only a house confines one."""
 
 from __future__ import annotations
 
-from functools import cache
-
 from puzzles.rules import Rules
 from solvers.logic.state import GROUP_NAMES, Candidates, Move, Step, digits_of
+from solvers.logic.structure import families
+from solvers.tables import by_shape
 
 
-@cache
+@by_shape
 def _crossings(rules: Rules) -> tuple[tuple[int, int, frozenset[int]], ...]:
     """(region, line, shared cells) for every region and other unit sharing two or more
     cells: rows, columns, diagonals and extra regions, against the boxes or jigsaw pieces."""
-    n = rules.size
-    regions = range(2 * n, 3 * n)
-    lines = [*range(2 * n), *range(3 * n, len(rules.units))]
+    shape = families(rules)
+    units = shape.units
+    lines = [*shape.rows, *shape.columns, *shape.extras]
     found = []
-    for region in regions:
+    for region in shape.regions:
         for line in lines:
-            shared = frozenset(rules.units[region]) & frozenset(rules.units[line])
+            shared = frozenset(units[region]) & frozenset(units[line])
             if len(shared) >= 2:
                 found.append((region, line, shared))
     return tuple(found)
 
 
-@cache
+@by_shape
 def _house_set(rules: Rules) -> frozenset[int]:
-    return frozenset(rules.houses)
+    return frozenset(families(rules).houses)
 
 
 def _confined(state: Candidates, inside: int, outside: int, shared: frozenset[int]) -> int:
     """The digits whose places in unit `inside` all lie in `shared` and which unit `outside`
     still holds beyond `shared`: the digits the intersection removes, as a mask."""
-    units = state.rules.units
+    units = state.families.units
     in_shared = state.union(shared)
     rest_inside = state.union(c for c in units[inside] if c not in shared)
     rest_outside = state.union(c for c in units[outside] if c not in shared)
@@ -45,24 +45,23 @@ def _confined(state: Candidates, inside: int, outside: int, shared: frozenset[in
 def _removed(
     state: Candidates, outside: int, shared: frozenset[int], digit: int
 ) -> tuple[Move, ...]:
-    cells = state.places(state.rules.units[outside], digit)
+    cells = state.places(state.families.units[outside], digit)
     return tuple((cell, digit) for cell in cells if cell not in shared)
 
 
 def pointing(state: Candidates) -> Step | None:
     """A digit whose places in a box lie on one line leaves the rest of that line (any unit
     the box crosses: a digit the box must hold, the line may hold only once)."""
-    rules = state.rules
-    for box, line, shared in _crossings(rules):
+    shape = state.families
+    for box, line, shared in _crossings(state.rules):
         digits = _confined(state, box, line, shared)
         if digits:
             digit = digits_of(digits)[0]
-            count = len(state.places(rules.units[box], digit))
+            count = len(state.places(shape.units[box], digit))
             group = GROUP_NAMES.get(count, f"group of {count}")
             return Step(
                 "pointing",
-                f"pointing {group} of {digit}s in {rules.unit_names[box]} "
-                f"({rules.unit_names[line]})",
+                f"pointing {group} of {digit}s in {shape.names[box]} ({shape.names[line]})",
                 eliminations=_removed(state, line, shared, digit),
             )
     return None
@@ -71,9 +70,9 @@ def pointing(state: Candidates) -> Step | None:
 def box_line_reduction(state: Candidates) -> Step | None:
     """A digit whose places in a line lie in one box leaves the rest of that box. The line
     must be a house (N cells): a smaller extra region need not hold the digit at all."""
-    rules = state.rules
-    houses = _house_set(rules)
-    for box, line, shared in _crossings(rules):
+    names = state.families.names
+    houses = _house_set(state.rules)
+    for box, line, shared in _crossings(state.rules):
         if line not in houses:
             continue
         digits = _confined(state, line, box, shared)
@@ -81,8 +80,7 @@ def box_line_reduction(state: Candidates) -> Step | None:
             digit = digits_of(digits)[0]
             return Step(
                 "box_line_reduction",
-                f"box/line reduction of {digit}s in {rules.unit_names[line]} "
-                f"({rules.unit_names[box]})",
+                f"box/line reduction of {digit}s in {names[line]} ({names[box]})",
                 eliminations=_removed(state, box, shared, digit),
             )
     return None

@@ -6,18 +6,19 @@ cells its cages have beyond it, the outies, add up to a known sum)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from itertools import product
 
 from puzzles.checker import cage_name
 from puzzles.rules import Cage, Rules
 from solvers.logic.state import Candidates, Move, Step, bit, cells_text, digits_of
+from solvers.logic.structure import logic_tables
+from solvers.tables import by_shape
 
 MAX_VIRTUAL = 4  # innies / outies of at most this many open cells are worked out
 
 
 def has_cages(rules: Rules) -> bool:
-    return bool(rules.cages)
+    return "cage_combinations" in logic_tables(rules).techniques
 
 
 def cage_options(
@@ -82,7 +83,7 @@ def cage_combinations(state: Candidates) -> Step | None:
     """A cage's cells keep only the digits of the fillings its sum (and the digits already in
     it) allow: `cage r1c1+r1c2 = 3: only 1 and 2`."""
     rules = state.rules
-    for cage in rules.cages:
+    for cage in state.tables.cages:
         found = cage_options(state, cage)
         if found is None:
             continue
@@ -113,8 +114,8 @@ def cage_unit(state: Candidates) -> Step | None:
     sees all its places in the cage; and a digit whose places in a house all lie in one cage
     must be in that cage, which keeps only the fillings that hold it."""
     rules = state.rules
-    peers = [frozenset(p) for p in rules.peers]
-    for cage in rules.cages:
+    peers = [frozenset(p) for p in state.tables.peers]
+    for cage in state.tables.cages:
         found = cage_options(state, cage)
         if found is None:
             continue
@@ -146,11 +147,11 @@ def cage_unit(state: Candidates) -> Step | None:
             places = state.places(rules.units[index], digit)
             if not places:
                 continue
-            owners = set(rules.cages_of[places[0]])
+            owners = set(state.tables.cages_of[places[0]])
             for c in places[1:]:
-                owners &= set(rules.cages_of[c])
+                owners &= set(state.tables.cages_of[c])
             for owner in sorted(owners):
-                cage = rules.cages[owner]
+                cage = state.tables.cages[owner]
                 found = cage_options(state, cage, required=bit(digit))
                 if found is None:
                     continue
@@ -168,7 +169,7 @@ def cage_unit(state: Candidates) -> Step | None:
     return None
 
 
-@cache
+@by_shape
 def _house_groups(rules: Rules) -> tuple[tuple[str, tuple[int, ...], int], ...]:
     """(name, cells, houses) for the 45 rule: every house, then 2 and 3 adjacent rows and
     columns."""
@@ -184,8 +185,8 @@ def _house_groups(rules: Rules) -> tuple[tuple[str, tuple[int, ...], int], ...]:
     return tuple(groups)
 
 
-def _overlapping(rules: Rules) -> bool:
-    return any(len(owners) > 1 for owners in rules.cages_of)
+def _overlapping(state: Candidates) -> bool:
+    return any(len(owners) > 1 for owners in state.tables.cages_of)
 
 
 def innies_outies(state: Candidates) -> Step | None:
@@ -194,24 +195,26 @@ def innies_outies(state: Candidates) -> Step | None:
     them and the rest (the outies) add up to the difference. A few open cells with a known
     sum keep only the digits that can make it."""
     rules = state.rules
-    if _overlapping(rules) or not all(cage.total is not None for cage in rules.cages):
+    if _overlapping(state) or not all(cage.total is not None for cage in state.tables.cages):
         return None
     house_sum = rules.size * (rules.size + 1) // 2
-    cage_of = [owners[0] if owners else -1 for owners in rules.cages_of]
+    cage_of = [owners[0] if owners else -1 for owners in state.tables.cages_of]
     for name, cells, houses in _house_groups(rules):
         inside = set(cells)
         touching = {cage_of[c] for c in cells if cage_of[c] >= 0}
-        whole = [k for k in touching if set(rules.cages[k].cells) <= inside]
-        whole_sum = sum(rules.cages[k].total or 0 for k in whole)
-        covered = {c for k in whole for c in rules.cages[k].cells}
+        whole = [k for k in touching if set(state.tables.cages[k].cells) <= inside]
+        whole_sum = sum(state.tables.cages[k].total or 0 for k in whole)
+        covered = {c for k in whole for c in state.tables.cages[k].cells}
         innies = [c for c in cells if c not in covered]
         step = _virtual(state, name, "innie", innies, houses * house_sum - whole_sum)
         if step:
             return step
         if all(cage_of[c] >= 0 for c in cells):
             crossing = touching - set(whole)
-            outies = sorted(c for k in crossing for c in rules.cages[k].cells if c not in inside)
-            total = sum(rules.cages[k].total or 0 for k in touching) - houses * house_sum
+            outies = sorted(
+                c for k in crossing for c in state.tables.cages[k].cells if c not in inside
+            )
+            total = sum(state.tables.cages[k].total or 0 for k in touching) - houses * house_sum
             step = _virtual(state, name, "outie", outies, total)
             if step:
                 return step
@@ -243,7 +246,7 @@ def _virtual(state: Candidates, name: str, kind: str, cells: list[int], total: i
                 eliminations=tuple((cell, d) for d in digits_of(masks[cell])),
             )
         return None
-    peers = rules.peers
+    peers = state.tables.peers
     allowed = [0] * len(open_cells)
     for choice in product(*(digits_of(masks[c]) for c in open_cells)):
         if sum(choice) != total:

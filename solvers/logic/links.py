@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
 
 from puzzles.rules import Rules
 from solvers.logic.state import Candidates
+from solvers.logic.structure import logic_tables
+from solvers.tables import by_shape, per_puzzle
 
 # Which links a kind of chain may use.
 CELL, UNIT, GROUP = 1, 2, 4  # strong links: bivalue cells, bilocal houses, grouped nodes
@@ -42,20 +43,21 @@ class Tables:
         return cell * self.size + digit - 1
 
 
-@cache
+@per_puzzle
 def tables_of(rules: Rules) -> Tables:
     n = rules.size
+    puzzle = logic_tables(rules)
     full = (1 << n) - 1
     same, in_cell, consecutive, cell_bits = [], [], [], []
     for cell in rules.cells:
         cell_bits.append(full << (cell * n))
         for digit in rules.digits:
             bit = 1 << (digit - 1)
-            same.append(sum(bit << (peer * n) for peer in rules.peers[cell]))
+            same.append(sum(bit << (peer * n) for peer in puzzle.peers[cell]))
             in_cell.append((full & ~bit) << (cell * n))
             near = sum(
                 (1 << (other - 1)) << (peer * n)
-                for peer in rules.neighbours[cell]
+                for peer in puzzle.neighbours[cell]
                 for other in (digit - 1, digit + 1)
                 if 1 <= other <= n
             )
@@ -205,7 +207,7 @@ def _two_chunks(
             yield inside, outside
 
 
-@cache
+@by_shape
 def crossings(rules: Rules) -> tuple[tuple[frozenset[int], ...], ...]:
     """For each unit index, its overlaps of two or more cells with every other unit."""
     found: list[list[frozenset[int]]] = [[] for _ in rules.units]
@@ -231,9 +233,9 @@ def _node(
     return groups[key]
 
 
-@cache
+@per_puzzle
 def peer_sets(rules: Rules) -> tuple[frozenset[int], ...]:
-    return tuple(frozenset(p) for p in rules.peers)
+    return tuple(frozenset(p) for p in logic_tables(rules).peers)
 
 
 def _group_weak_links(graph: Graph) -> None:

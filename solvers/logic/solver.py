@@ -14,9 +14,9 @@ from typing import Any
 
 from puzzles.checker import is_solution, solution_problems
 from puzzles.grid import Grid
-from puzzles.rules import ALL_KINDS
 from solvers.base import Deadline, SearchOutcome, Solver
 from solvers.logic.state import Candidates, Contradiction, Step
+from solvers.logic.structure import ENCODERS
 from solvers.logic.techniques import (
     BEYOND_LOGIC,
     BY_KEY,
@@ -123,12 +123,13 @@ class LogicSolver(Solver[Candidates | Contradiction]):
     where only the rating matters, as in the generator). `uniqueness=True` adds the
     uniqueness techniques (unique rectangles, BUG+1), which assume a unique solution.
 
-    Every rule kind is handled: regions and extra units in every technique (only houses,
-    units of N cells, in those that need a digit to be present), pair rules and cages by
-    their own techniques, parity in the starting candidates."""
+    The kinds it reasons about are those of its encoder table (`structure.ENCODERS`):
+    regions and extra units in every technique (only houses, units of N cells, in those
+    that need a digit to be present), pair rules and cages by their own techniques, cell
+    digits (parity) in the starting candidates; any other kind is answered `unsupported`."""
 
     name = "logic"
-    rule_kinds = ALL_KINDS
+    encoders = ENCODERS
 
     def __init__(
         self,

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from puzzles.checker import conflicts
 from puzzles.grid import Grid
 from puzzles.rules import Rules
+from solvers.logic.structure import Families, LogicTables, families, logic_tables
+from solvers.tables import by_shape
 
 Move = tuple[int, int]  # (cell, digit)
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # how candidates are written, as in the formats
@@ -92,8 +93,18 @@ def removals_text(rules: Rules, eliminations: Iterable[Move]) -> str:
 class Candidates:
     """Values placed so far and the candidates of every empty cell."""
 
-    def __init__(self, rules: Rules, values: Sequence[int], masks: Sequence[int]) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        values: Sequence[int],
+        masks: Sequence[int],
+        tables: LogicTables | None = None,
+        shape: Families | None = None,
+    ) -> None:
         self.rules = rules
+        # the units by family, and each cell's unit peers
+        self.families = families(rules) if shape is None else shape
+        self.tables = logic_tables(rules) if tables is None else tables  # the other rules
         self.values = list(values)
         self.masks = list(masks)
         self.full = (1 << rules.size) - 1
@@ -107,8 +118,8 @@ class Candidates:
         self.barren: set[object] = set()
         # structures derived from part of the position, keyed likewise by all they read
         self.derived: dict[object, Any] = {}
-        # digits placed in each unit (by index into geometry.units), kept up to date by place()
-        self.unit_placed = [self.placed_in(unit) for unit in rules.units]
+        # digits placed in each unit (by index into `families.units`), kept up to date by place()
+        self.unit_placed = [self.placed_in(unit) for unit in self.families.units]
 
     # ----- building -------------------------------------------------------------------------
 
@@ -118,18 +129,19 @@ class Candidates:
         when the givens repeat a digit in a unit or leave a cell without a candidate)."""
         rules = grid.rules
         state = cls(rules, grid.values, [0] * rules.cell_count)
-        givens = sum(1 for unit in rules.units for cell in unit if grid.values[cell])
+        givens = sum(1 for unit in state.families.units for cell in unit if grid.values[cell])
         if givens != sum(p.bit_count() for p in state.unit_placed):  # a digit twice in a unit
             raise Contradiction(conflicts(grid)[0].describe(grid))
-        if not rules.is_classic:  # a broken pair, parity or cage rule among the givens
+        if state.tables.beyond_units:  # a broken pair, parity or cage rule among the givens
             broken = conflicts(grid)
             if broken:
                 raise Contradiction(broken[0].describe(grid))
-        allowed = _allowed_masks(rules)
+        allowed = state.tables.allowed
+        units_of = state.families.units_of
         for cell, value in enumerate(grid.values):
             if not value:
                 seen = 0
-                for index in rules.units_of[cell]:
+                for index in units_of[cell]:
                     seen |= state.unit_placed[index]
                 # parity cells start with the digits they allow; pair and cage rules are
                 # applied by their techniques, so that the log says why a digit went
@@ -167,7 +179,7 @@ class Candidates:
         return cls(rules, values, masks)
 
     def copy(self) -> Candidates:
-        return Candidates(self.rules, self.values, self.masks)
+        return Candidates(self.rules, self.values, self.masks, self.tables, self.families)
 
     def union(self, cells: Iterable[int]) -> int:
         """Every candidate of `cells`, as one mask."""
@@ -248,10 +260,10 @@ class Candidates:
         self.memo.clear()
         self.values[cell] = digit
         self.masks[cell] = 0
-        for index in self.rules.units_of[cell]:
+        for index in self.families.units_of[cell]:
             self.unit_placed[index] |= bit(digit)
         clear = ~bit(digit)
-        for peer in self.rules.unit_peers[cell]:  # pair and cage rules: their own techniques
+        for peer in self.families.unit_peers[cell]:  # pair and cage rules: their own techniques
             self.masks[peer] &= clear
 
     def eliminate(self, cell: int, digit: int) -> None:
@@ -264,7 +276,7 @@ class Candidates:
         techniques run dry: checking every unit after every step would double the run time.)"""
         for cell, digit in step.placements:
             self.place(cell, digit)
-            self._check_cells(self.rules.unit_peers[cell])
+            self._check_cells(self.families.unit_peers[cell])
         for cell, digit in step.eliminations:
             self.eliminate(cell, digit)
         self._check_cells(cell for cell, _ in step.eliminations)
@@ -277,28 +289,22 @@ class Candidates:
     def check(self) -> None:
         """Raise Contradiction when an empty cell has no candidate or a house (a unit of N
         cells) lacks a digit; a smaller unit need not hold every digit."""
-        rules = self.rules
-        self._check_cells(rules.cells)
-        for index in rules.houses:
-            unit = rules.units[index]
+        shape = self.families
+        self._check_cells(self.rules.cells)
+        for index in shape.houses:
+            unit = shape.units[index]
             covered = self.unit_placed[index] | self.union(unit)
             if covered != self.full:
                 missing = digits_of(self.full & ~covered)
-                name = rules.unit_names[index]
+                name = shape.names[index]
                 raise Contradiction(f"{digits_text(missing)} has no place left in {name}")
 
 
-@cache
+@by_shape
 def boxes_first(rules: Rules) -> tuple[int, ...]:
     """House indices with the boxes (regions) first, then rows, columns and the extra houses:
     the order people scan. Only houses: a smaller unit need not hold every digit."""
-    n = rules.size
-    order = [*range(2 * n, 3 * n), *range(2 * n), *range(3 * n, len(rules.units))]
-    houses = set(rules.houses)
+    shape = families(rules)
+    order = [*shape.regions, *shape.rows, *shape.columns, *shape.extras]
+    houses = set(shape.houses)
     return tuple(index for index in order if index in houses)
-
-
-@cache
-def _allowed_masks(rules: Rules) -> tuple[int, ...]:
-    """Each cell's starting candidates as a mask: the digits its parity allows."""
-    return tuple(sum(bit(d) for d in digits) for digits in rules.allowed)

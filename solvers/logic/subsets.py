@@ -88,7 +88,7 @@ def hidden_subset(state: Candidates, size: int) -> Step | None:
 
 def _seen_by_all(state: Candidates, group: tuple[int, ...]) -> list[int]:
     """Empty cells outside `group` that share a unit with every cell of it."""
-    peers = state.rules.peers
+    peers = state.tables.peers
     common = set(peers[group[0]])
     for cell in group[1:]:
         common &= set(peers[cell])

@@ -28,7 +28,7 @@ from solvers.logic.state import (
 def applies(rules: Rules) -> bool:
     """Only rows, columns and boxes: a diagonal or any variant rule may break the symmetry
     a deadly pattern relies on."""
-    return rules.is_classic and not rules.diagonals
+    return rules.layout is None and not rules.constraints
 
 
 def _rectangles(state: Candidates) -> list[tuple[tuple[int, int, int, int], int]]:
@@ -111,7 +111,7 @@ def _type2(state: Candidates, corners: tuple[int, int, int, int], pair: int) -> 
     if masks[b] & ~pair != extra or extra.bit_count() != 1:
         return None
     (c,) = digits_of(extra)
-    seen = set(state.rules.peers[a]) & set(state.rules.peers[b])
+    seen = set(state.tables.peers[a]) & set(state.tables.peers[b])
     removed = tuple((cell, c) for cell in sorted(seen) if masks[cell] & extra)
     if not removed:
         return None

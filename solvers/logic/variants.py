@@ -4,28 +4,15 @@ one above and one below (non-consecutive). Parity is in the starting candidates.
 
 from __future__ import annotations
 
-from functools import cache
-
 from puzzles.rules import Rules
 from solvers.logic.state import Candidates, Move, Step, bit, cells_text
-
-
-@cache
-def _partners(rules: Rules) -> tuple[tuple[tuple[int, str], ...], ...]:
-    """For each cell, (partner, the rule's move) for the pair rules that share no unit."""
-    knights = set(rules.knight_pairs)
-    found: list[list[tuple[int, str]]] = [[] for _ in rules.cells]
-    for a, b in rules.distinct_pairs:
-        move = "a knight's move" if (a, b) in knights else "a king's move"
-        found[a].append((b, move))
-        found[b].append((a, move))
-    return tuple(tuple(sorted(f)) for f in found)
+from solvers.logic.structure import logic_tables
 
 
 def distinct_pairs(state: Candidates) -> Step | None:
     """Anti-knight / anti-king: a placed digit leaves its partners that still hold it."""
     rules = state.rules
-    partners = _partners(rules)
+    partners = state.tables.partners
     for cell, value in enumerate(state.values):
         if not value or not partners[cell]:
             continue
@@ -46,10 +33,10 @@ def non_consecutive(state: Candidates) -> Step | None:
     """Non-consecutive: a placed digit d leaves d - 1 and d + 1 out of its neighbours."""
     rules = state.rules
     for cell, value in enumerate(state.values):
-        if not value or not rules.neighbours[cell]:
+        if not value or not state.tables.neighbours[cell]:
             continue
         removed: list[Move] = []
-        for p in rules.neighbours[cell]:
+        for p in state.tables.neighbours[cell]:
             for other in (value - 1, value + 1):
                 if 1 <= other <= rules.size and state.masks[p] & bit(other):
                     removed.append((p, other))
@@ -64,8 +51,8 @@ def non_consecutive(state: Candidates) -> Step | None:
 
 
 def has_distinct_pairs(rules: Rules) -> bool:
-    return bool(rules.distinct_pairs)
+    return "distinct_pairs" in logic_tables(rules).techniques
 
 
 def has_nonconsecutive(rules: Rules) -> bool:
-    return rules.non_consecutive
+    return "non_consecutive" in logic_tables(rules).techniques

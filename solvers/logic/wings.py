@@ -13,7 +13,7 @@ from solvers.logic.state import Candidates, Step, bit, cells_text, digits_of, di
 
 
 def _seen_by_all(state: Candidates, cells: list[int] | tuple[int, ...]) -> set[int]:
-    peers = state.rules.peers
+    peers = state.tables.peers
     common = set(peers[cells[0]])
     for cell in cells[1:]:
         common &= set(peers[cell])
@@ -72,7 +72,7 @@ def xyz_wing(state: Candidates) -> Step | None:
             continue
         wings = [
             p
-            for p in rules.peers[pivot]
+            for p in state.tables.peers[pivot]
             if masks[p].bit_count() == 2 and masks[p] & ~masks[pivot] == 0
         ]
         for first, second in combinations(wings, 2):
@@ -106,7 +106,7 @@ def wxyz_wing(state: Candidates) -> Step | None:
             continue
         around = [
             p
-            for p in rules.peers[pivot]
+            for p in state.tables.peers[pivot]
             if 2 <= masks[p].bit_count() <= 4 and (masks[p] | masks[pivot]).bit_count() <= 4
         ]
         for others in _triples_within_four(masks, masks[pivot], around):

@@ -11,7 +11,6 @@ from tabulate import tabulate
 
 from harness.cli.output import print_json
 from puzzles.constraints import KINDS, Constraint
-from puzzles.rules import Rules
 from solvers.registry import Backend, backends
 
 SUPPORT_PAGE = "docs/reference/support.md"
@@ -51,34 +50,12 @@ def kind_columns() -> list[type[Constraint]]:
     return [KINDS[name] for name in sorted(KINDS)]
 
 
-# Rules that hold one constraint of the kind, for a back-end that still declares its kinds
-# the older way (no encoder table): its own `accepts` answers for them.
-_EXAMPLES: dict[str, Rules] = {
-    kind: Rules.from_json({"size": 9, **fields})
-    for kind, fields in dict[str, dict[str, Any]](
-        diagonal={"diagonals": True},
-        extra_region={"extra_regions": [["r1c1", "r1c2", "r1c3"]]},
-        anti_knight={"anti_knight": True},
-        anti_king={"anti_king": True},
-        non_consecutive={"non_consecutive": True},
-        parity={"odd": ["r1c1"]},
-        killer_cage={"cages": [{"cells": ["r1c1", "r1c2"], "sum": 3}]},
-    ).items()
-}
-
-
 def supports(backend: Backend, kind: type[Constraint]) -> bool | None:
     """Whether the back-end can express `kind`: its encoder table has an encoder for it. None
     when the back-end is not installed (its table cannot be read)."""
     if not backend.available():
         return None
-    solver_class = backend.solver_class()
-    if solver_class.encoders is not None:
-        return solver_class.encoders.encodes(kind)
-    example = _EXAMPLES.get(kind.kind)
-    if example is None:  # a kind this table has no example of: only a table can claim it
-        return False
-    return solver_class.accepts(solver_class.__new__(solver_class), example)
+    return backend.solver_class().encoders.encodes(kind)
 
 
 def support_records() -> list[dict[str, Any]]:

@@ -1,0 +1,98 @@
+"""The engines this project writes: their encoder tables, the logic solver's unit families,
+and the bounded two-part caches of their per-rules tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from puzzles.constraints import KINDS, Cage, PairConstraint, Shape, UnitConstraint
+from puzzles.grid import Grid
+from puzzles.rules import Rules
+from solvers.backtracking import BacktrackingSolver
+from solvers.base import Solver, Status
+from solvers.logic.solver import LogicSolver
+from solvers.logic.state import boxes_first
+from solvers.logic.structure import families, logic_tables
+from solvers.propagating import PropagatingSolver, tables_for, unit_tables
+from solvers.tables import PUZZLE_CACHE
+
+pytest.importorskip("sympy")
+from solvers.groebner import GroebnerSolver
+
+ENGINES = (PropagatingSolver, BacktrackingSolver, GroebnerSolver, LogicSolver)
+
+
+@dataclass(frozen=True)
+class FarApart(PairConstraint):
+    """A pair kind no engine was written for: orthogonal neighbours differ by 3 or more.
+    (No `kind` name, so it stays out of the registry of kinds other tests walk.)"""
+
+    title = "far apart"
+
+    def pairs(self, shape: Shape) -> tuple[tuple[int, int], ...]:
+        n = shape.size
+        return tuple((c, c + 1) for c in range(n * n) if (c + 1) % n)
+
+    def allows(self, first: int, second: int) -> bool:
+        return abs(first - second) >= 3
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.name)
+def test_each_engine_encodes_every_kind(engine: type[Solver[Any]]) -> None:
+    assert [k for k, kind in KINDS.items() if not engine.encoders.encodes(kind)] == []
+
+
+def test_the_compiled_engine_encodes_units_only() -> None:
+    from solvers.jit.propagating import ENCODERS
+
+    encoded = {name for name, kind in KINDS.items() if ENCODERS.encodes(kind)}
+    assert encoded == {name for name, kind in KINDS.items() if issubclass(kind, UnitConstraint)}
+    assert ENCODERS.missing([Cage((0, 1), 3)]) == ("killer cage",)
+
+
+def test_a_family_encoder_takes_a_new_kind_and_a_kind_encoder_does_not() -> None:
+    # backtracking checks any pair relation; the others have one propagator per pair kind
+    assert BacktrackingSolver.encoders.accepts([FarApart()])
+    for engine in (PropagatingSolver, GroebnerSolver, LogicSolver):
+        assert engine.encoders.missing([FarApart()]) == ("far apart",)
+
+
+def test_logic_finds_units_by_family_name() -> None:
+    rules = Rules.parse("9x9-x")
+    shape = families(rules)
+    assert [shape.names[i] for i in shape.extras] == ["diagonal", "anti-diagonal"]
+    assert [shape.names[i] for i in (shape.rows[0], shape.columns[0], shape.regions[0])] == [
+        "row 1",
+        "column 1",
+        "box 1",
+    ]
+    order = boxes_first(rules)
+    assert [shape.names[i] for i in order[:2]] == ["box 1", "box 2"]
+    assert [shape.names[i] for i in order[-2:]] == ["diagonal", "anti-diagonal"]
+    knight = logic_tables(Rules.parse('{"size": 4, "anti_knight": true}'))
+    assert knight.techniques == {"distinct_pairs"}
+    assert knight.partners[0] == ((6, "a knight's move"), (9, "a knight's move"))
+
+
+def _killer(number: int) -> Rules:
+    """A distinct 4x4 killer per number: one two-cell cage whose sum changes."""
+    return Rules.of_size(4).with_rules(
+        cages=(Cage((0, 1), 3 + number % 5), Cage((2,), 1 + number // 5))
+    )
+
+
+def test_killer_tables_are_bounded_and_the_shape_is_shared() -> None:
+    solver = PropagatingSolver()
+    tables_for.cache_clear()
+    unit_tables.cache_clear()
+    unit_tables.__wrapped__.cache_clear()  # type: ignore[attr-defined]  # the shape's part
+    for number in range(PUZZLE_CACHE + 4):
+        result = solver.solve(Grid.empty(_killer(number)), limit=1)
+        assert result.status in (Status.SOLVED, Status.LIMIT, Status.NO_SOLUTION)
+    assert tables_for.cache_info().currsize == PUZZLE_CACHE
+    # every one of them has the 4x4 shape: its unit tables were built once
+    assert unit_tables.cache_info().misses == PUZZLE_CACHE + 4  # the per-rules front
+    assert len(unit_tables.__wrapped__.found) == 1  # type: ignore[attr-defined]
