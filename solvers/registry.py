@@ -63,7 +63,7 @@ class Backend:
 
     def version(self) -> str | None:
         """The installed version of the library behind the back-end (None if missing)."""
-        import importlib.metadata  # here, not at the top: ~25 ms that `--help` need not pay
+        import importlib.metadata  # here, not at the top: `--help` need not pay for it
 
         try:
             return importlib.metadata.version(self.distribution)
