@@ -7,6 +7,7 @@ that starts the xdist workers, lets every worker load it instead of compiling it
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterator
 
 import pytest
 
@@ -21,3 +22,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
     warm_propagating()
     warm_dlx()
+
+
+@pytest.fixture(autouse=True)
+def _registry_as_it_was() -> Iterator[None]:
+    """Back-ends a test registers (an experiment's configurations, a test-only back-end) are
+    gone after it: tests that walk the registry see the same back-ends in any order."""
+    from solvers import registry
+
+    before = dict(registry._registered)
+    yield
+    registry._registered.clear()
+    registry._registered.update(before)

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
+from typing import Any
 
 from puzzles.checker import conflicts, is_solution
+from puzzles.constraints import Constraint
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 
@@ -92,3 +95,27 @@ def kinds_of(rules: Rules) -> set[str]:
     """The kinds of rule a puzzle's rules use: its constraints' kinds, and `jigsaw` for
     regions that are not the boxes."""
     return {type(c).kind for c in rules.constraints} | ({"jigsaw"} if rules.layout else set())
+
+
+class UnwrittenKind(Constraint):
+    """What a kind owns besides its meaning (JSON, f-puzzles, isomorphs), for kinds that live
+    only in tests: they have no written form and are never moved."""
+
+    def moved(self, move: Any) -> Constraint:
+        raise NotImplementedError("a test kind is never moved")
+
+    @classmethod
+    def to_json(cls, items: Sequence[Constraint], shape: Any) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_json(cls, data: Any, shape: Any) -> list[Constraint]:
+        return []
+
+    @classmethod
+    def from_fpuzzles(cls, reader: Any, shape: Any) -> list[Constraint]:
+        return []
+
+    @classmethod
+    def to_fpuzzles(cls, items: Sequence[Constraint], shape: Any) -> dict[str, Any]:
+        return {}

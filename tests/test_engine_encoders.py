@@ -3,12 +3,14 @@ and the bounded two-part caches of their per-rules tables."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from puzzles.constraints import KINDS, Cage, PairConstraint, Shape, UnitConstraint
+from puzzles.constraints.base import Conflict
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.backtracking import BacktrackingSolver
@@ -21,12 +23,13 @@ from solvers.tables import PUZZLE_CACHE
 
 pytest.importorskip("sympy")
 from solvers.groebner import GroebnerSolver
+from tests.solving_support import UnwrittenKind
 
 ENGINES = (PropagatingSolver, BacktrackingSolver, GroebnerSolver, LogicSolver)
 
 
 @dataclass(frozen=True)
-class FarApart(PairConstraint):
+class FarApart(PairConstraint, UnwrittenKind):
     """A pair kind no engine was written for: orthogonal neighbours differ by 3 or more.
     (No `kind` name, so it stays out of the registry of kinds other tests walk.)"""
 
@@ -38,6 +41,10 @@ class FarApart(PairConstraint):
 
     def allows(self, first: int, second: int) -> bool:
         return abs(first - second) >= 3
+
+    def broken(self, rules: Any, a: int, b: int, values: Sequence[int]) -> Conflict:
+        text = f"{rules.cell_name(a)} and {rules.cell_name(b)} differ by less than 3"
+        return Conflict(self.title, values[a], (a, b), text)
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.name)

@@ -332,5 +332,4 @@ def test_the_report_counts_hosts_and_warns_of_machines_of_different_kinds(
     assert document["run"]["warnings"] == [header["warning"]]
     assert [h["tasks"] for h in document["run"]["hosts"]] == [3, 2, 1]
     csv_lines = [line for line in report.as_csv().splitlines() if not line.startswith("#")]
-    csv_header = csv_lines[0].split(",")
-    assert csv_header[-1] == "host"
+    assert "host" in csv_lines[0].split(",")

@@ -89,4 +89,6 @@ def test_the_random_puzzles_cover_every_rule_kind() -> None:
         seen |= kinds_of(puzzle.rules)
         assert brute_force_solutions(puzzle, limit=1)  # built around a solution: it has one
         seen |= kinds_of(random_4x4_puzzle(rng).rules)  # pair rules no 6x6 grid of these keeps
-    assert seen == {*KINDS, "jigsaw"}
+    # the diagonals are a unit kind like the extra regions these draw; Sudoku-X has its own
+    # collection and tests
+    assert seen == {*KINDS, "jigsaw"} - {"diagonal"}

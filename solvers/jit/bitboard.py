@@ -80,6 +80,8 @@ class BitboardJitSolver(Solver[bytearray]):
         return is_classic_9x9(rules)
 
     def unsupported_because(self, rules: Rules) -> str:
+        if self.encoders.missing(rules.constraints):  # a rule it has no encoder for: named
+            return super().unsupported_because(rules)
         return (
             f"the {self.name} back-end solves classic 9x9 Sudoku with 3x3 boxes only, "
             f"not {rules} puzzles"

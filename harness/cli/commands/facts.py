@@ -14,7 +14,7 @@ from solvers.registry import create, get
 
 if TYPE_CHECKING:  # numpy and numba are imported when the command runs, not when parsing
     from harness.generating.bands import BandCount
-    from harness.generating.facts import ClassProof, Facts, Geometry
+    from harness.generating.facts import ClassProof, Facts
 
 
 def add_parser(subparsers: Any) -> None:
@@ -74,6 +74,8 @@ def _proof_record(proof: ClassProof) -> dict[str, Any]:
 
 
 def record(found: Facts, solver: str, solutions: int | None) -> dict[str, Any]:
+    from harness.generating.facts import Geometry
+
     example = found.minimum.example_puzzle(Geometry.of_size(found.size).rules)
     return {
         "size": found.size,
@@ -147,7 +149,7 @@ def run_bands(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.generating.facts import FactsError, compute
+    from harness.generating.facts import FactsError, Geometry, compute
 
     if args.bands:
         return run_bands(args)
