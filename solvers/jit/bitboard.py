@@ -144,11 +144,7 @@ class BitboardJitSolver(Solver[bytearray]):
         conversion of the batch to digits is shared equally as build time.
         """
         given = list(puzzles)
-        if (
-            limit < 1
-            or (timeout is not None and timeout <= 0)
-            or not all(is_classic_9x9(puzzle.rules) for puzzle in given)
-        ):
+        if limit < 1 or (timeout is not None and timeout <= 0) or not _all_classic_9x9(given):
             yield from super().solve_many(given, limit=limit, timeout=timeout)
             return
         yield from self._solve_run(given, limit, math.inf if timeout is None else timeout)
@@ -165,7 +161,7 @@ class BitboardJitSolver(Solver[bytearray]):
         meta[: kernel.STATE_SIZE] = 0
         owners = np.zeros(SOLUTION_BUFFER, dtype=np.int64)
         stats = np.zeros((count, kernel.RUN_STATS), dtype=np.int64)
-        found: list[list[tuple[int, ...]]] = [[] for _ in range(count)]
+        found: dict[int, list[tuple[int, ...]]] = {}  # the solutions of unfinished puzzles
         search_s = [0.0] * count
         timed_out = [False] * count
         number = 0  # the first puzzle not finished
@@ -185,7 +181,7 @@ class BitboardJitSolver(Solver[bytearray]):
                 for owner, digits in zip(
                     owners[:buffered].tolist(), space.buffer[:buffered].tolist(), strict=True
                 ):
-                    found[owner].append(tuple(digits))
+                    found.setdefault(owner, []).append(tuple(digits))
                 meta[kernel.BUFFERED] = 0
             # the call's time, shared by the nodes each puzzle spent in it
             paused = reached < count and meta[kernel.STARTED] != 0
@@ -216,12 +212,11 @@ class BitboardJitSolver(Solver[bytearray]):
                     timed_out[reached] = True
                     meta[: kernel.STATE_SIZE] = 0
                     reached += 1
-            for index in range(number, reached):
+            for index, row in enumerate(stats[number:reached].tolist(), number):
                 yield self._result(
-                    given[index], found[index], stats[index].tolist(), timed_out[index],
-                    build_each, search_s[index],
+                    given[index], found.pop(index, []), row, timed_out[index], build_each,
+                    search_s[index],
                 )  # fmt: skip
-                found[index] = []
             number = reached
 
     def _result(
@@ -246,14 +241,20 @@ class BitboardJitSolver(Solver[bytearray]):
             status = Status.SOLVED if solutions else Status.NO_SOLUTION
         else:
             status = Status.LIMIT
-        counters: dict[str, float] = {
-            "nodes": row[kernel.RUN_NODES],
-            "guesses": row[kernel.RUN_GUESSES],
-            "naked_singles": row[kernel.RUN_NAKED],
-            "hidden_singles": row[kernel.RUN_HIDDEN],
-            "locked_eliminations": row[kernel.RUN_LOCKED],
-        }
+        counters: dict[str, float] = dict(zip(COUNTER_NAMES, row[kernel.RUN_NODES :], strict=True))
         return Result(self.name, status, solutions, exhausted, build_s, search_s, counters)
+
+
+def _all_classic_9x9(puzzles: list[Grid]) -> bool:
+    """`is_classic_9x9` of every puzzle's rules, checked once per run of the same rules object
+    (a batch's puzzles share theirs)."""
+    checked: Rules | None = None
+    for puzzle in puzzles:
+        if puzzle.rules is not checked:
+            if not is_classic_9x9(puzzle.rules):
+                return False
+            checked = puzzle.rules
+    return True
 
 
 def _grid(rules: Rules, digits: tuple[int, ...]) -> Grid:
@@ -262,6 +263,10 @@ def _grid(rules: Rules, digits: tuple[int, ...]) -> Grid:
     object.__setattr__(grid, "rules", rules)
     object.__setattr__(grid, "values", digits)
     return grid
+
+
+# the back-end's counters, in the order of `kernel.solve_run`'s stats columns from RUN_NODES
+COUNTER_NAMES = ("nodes", "guesses", "naked_singles", "hidden_singles", "locked_eliminations")
 
 
 def counters_of(meta: list[int]) -> dict[str, float]:
