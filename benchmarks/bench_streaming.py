@@ -110,6 +110,7 @@ def measured_solve(path: Path, solver: str, checkout: Path = THIS_CHECKOUT) -> d
     return {
         "wall": wall,
         "cpu": sum(cpu for cpu, _ in seen.values()),
+        "command_cpu": command[0],
         "command_mb": command[1],
         "largest_other_mb": max((peak for _, peak in others), default=0.0),
     }
@@ -148,6 +149,7 @@ def main() -> None:
                             figures["wall"],
                             figures["cpu"],
                             figures["cpu"] / lines * 1e6,
+                            figures["command_cpu"],
                             figures["command_mb"],
                             figures["largest_other_mb"],
                         ]
@@ -166,6 +168,7 @@ def main() -> None:
                 "wall s",
                 "CPU s (all processes)",
                 "CPU µs/puzzle",
+                "CPU s: command",
                 "peak RSS MB: command",
                 "peak RSS MB: worker",
             ],
