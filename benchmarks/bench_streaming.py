@@ -7,7 +7,14 @@ temporary folder (`--folder`, default /tmp). Each process's CPU time and high-wa
 resident memory (VmHWM) are read from /proc every few milliseconds while it runs.
 
     PYTHONPATH=. python benchmarks/bench_streaming.py [--lines 100000 1000000]
-        [-s propagating-jit] [--folder /tmp]
+        [-s propagating-jit [bitboard-jit ...]] [--checkout NAME=PATH ...] [--repeats 1]
+        [--folder /tmp]
+
+Several back-ends (`-s A B`) and checkouts (`--checkout before=/tmp/before`: that tree's code
+runs the command, e.g. the project before a change, exported with `git archive COMMIT | tar
+-x -C /tmp/before`) are measured on the same file in turn, `--repeats` rounds of all of them
+alternating. The command runs with its checkout as working directory and on PYTHONPATH, so
+`python -m harness` is that checkout's; this tree is `--checkout` "this".
 """
 
 from __future__ import annotations
@@ -70,15 +77,22 @@ def sample(pid: int) -> tuple[float, float] | None:
     return (int(stat[11]) + int(stat[12])) / TICKS, peak
 
 
-def measured_solve(path: Path, solver: str) -> dict[str, float]:
-    """Run `solve FILE --line`, output to /dev/null; its wall, CPU and peak memory."""
+THIS_CHECKOUT = Path(__file__).resolve().parents[1]
+
+
+def measured_solve(path: Path, solver: str, checkout: Path = THIS_CHECKOUT) -> dict[str, float]:
+    """Run `solve FILE --line` with `checkout`'s code, output to /dev/null; its wall, CPU
+    and peak memory."""
     seen: dict[int, tuple[float, float]] = {}
+    environment = {**os.environ, "PYTHONPATH": str(checkout)}
     start = time.perf_counter()
     with open(os.devnull, "w") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "harness", "solve", str(path), "-s", solver, "--line"],
             stdout=sink,
             stderr=subprocess.PIPE,
+            cwd=checkout,
+            env=environment,
         )
         while process.poll() is None:
             for pid in descendants(process.pid):
@@ -96,33 +110,52 @@ def measured_solve(path: Path, solver: str) -> dict[str, float]:
     return {
         "wall": wall,
         "cpu": sum(cpu for cpu, _ in seen.values()),
+        "command_cpu": command[0],
         "command_mb": command[1],
         "largest_other_mb": max((peak for _, peak in others), default=0.0),
     }
 
 
+def checkout_of(text: str) -> tuple[str, Path]:
+    """`NAME=PATH` of `--checkout`."""
+    name, equals, path = text.partition("=")
+    if not equals or not name or not (Path(path) / "harness").is_dir():
+        raise argparse.ArgumentTypeError(f"expected NAME=PATH of a project checkout, got {text!r}")
+    return name, Path(path).resolve()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, nargs="+", default=[100_000, 1_000_000])
-    parser.add_argument("-s", "--solver", default="propagating-jit")
+    parser.add_argument("-s", "--solver", nargs="+", default=["propagating-jit"])
+    parser.add_argument("--checkout", type=checkout_of, action="append", default=[])
+    parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--folder", type=Path, default=Path("/tmp"))
     args = parser.parse_args()
+    checkouts = [("this", THIS_CHECKOUT), *args.checkout]
     load_before = os.getloadavg()[0]
     rows = []
     for lines in args.lines:
-        figures = measured_solve(puzzle_file(args.folder, lines), args.solver)
-        rows.append(
-            [
-                lines,
-                figures["wall"],
-                figures["cpu"],
-                figures["cpu"] / lines * 1e6,
-                figures["command_mb"],
-                figures["largest_other_mb"],
-            ]
-        )
+        path = puzzle_file(args.folder, lines)
+        for _ in range(args.repeats):
+            for solver in args.solver:
+                for name, checkout in checkouts:
+                    figures = measured_solve(path, solver, checkout)
+                    rows.append(
+                        [
+                            lines,
+                            solver,
+                            name,
+                            figures["wall"],
+                            figures["cpu"],
+                            figures["cpu"] / lines * 1e6,
+                            figures["command_cpu"],
+                            figures["command_mb"],
+                            figures["largest_other_mb"],
+                        ]
+                    )
     print(
-        f"solve FILE -s {args.solver} --line; load average (1 min) before/after: "
+        f"solve FILE -s SOLVER --line; load average (1 min) before/after: "
         f"{load_before:.2f}/{os.getloadavg()[0]:.2f}, {os.cpu_count()} cores"
     )
     print(
@@ -130,9 +163,12 @@ def main() -> None:
             rows,
             headers=[
                 "puzzles",
+                "back-end",
+                "checkout",
                 "wall s",
                 "CPU s (all processes)",
                 "CPU µs/puzzle",
+                "CPU s: command",
                 "peak RSS MB: command",
                 "peak RSS MB: worker",
             ],

@@ -17,7 +17,7 @@ import itertools
 import math
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -131,6 +131,133 @@ class BitboardJitSolver(Solver[bytearray]):
             counters_of(meta),
         )
 
+    def solve_many(
+        self, puzzles: Iterable[Grid], *, limit: int = 1, timeout: float | None = None
+    ) -> Iterator[Result]:
+        """`solve` of each puzzle, the same results (solutions, status, counters), with the
+        puzzles handed to the compiled code many at a time (`kernel.solve_run`).
+
+        Each compiled call stops after `CHECK_EVERY` search nodes in all, so the clock is
+        read as often as `solve` reads it: a puzzle whose search has run `timeout` seconds
+        (counted from the start of the call in which it began) stops with `timeout`, and
+        results are yielded after each call, so no call spans more than one puzzle's limit.
+        Times: a call's clock time is shared among the puzzles it worked on in proportion
+        to the search nodes each spent in it (the kernel has no clock of its own); the
+        conversion of the batch to digits is shared equally as build time.
+        """
+        given = list(puzzles)
+        if limit < 1 or (timeout is not None and timeout <= 0) or not _all_classic_9x9(given):
+            yield from super().solve_many(given, limit=limit, timeout=timeout)
+            return
+        yield from self._solve_run(given, limit, math.inf if timeout is None else timeout)
+
+    def _solve_run(self, given: list[Grid], limit: int, timeout: float) -> Iterator[Result]:
+        count = len(given)
+        start = time.perf_counter()
+        # a bytearray: a writable array, the type `warm_up` compiled the kernel for
+        digits = bytearray().join(bytes(puzzle.values) for puzzle in given)
+        grids = np.frombuffer(digits, dtype=np.uint8).reshape(count, 81)
+        build_each = (time.perf_counter() - start) / max(count, 1)
+        space = self._space
+        meta = space.meta
+        meta[: kernel.STATE_SIZE] = 0
+        owners = np.zeros(SOLUTION_BUFFER, dtype=np.int64)
+        stats = np.zeros((count, kernel.RUN_STATS), dtype=np.int64)
+        found: dict[int, list[tuple[int, ...]]] = {}  # the solutions of unfinished puzzles
+        search_s = [0.0] * count
+        timed_out = [False] * count
+        number = 0  # the first puzzle not finished
+        begun = time.perf_counter()  # the start of the call in which `number` began
+        carried = 0  # nodes `number` spent in earlier calls
+        while number < count:
+            called = time.perf_counter()
+            if meta[kernel.STARTED] == 0:
+                begun, carried = called, 0
+            reached = kernel.solve_run(
+                grids, number, limit, CHECK_EVERY, space.positions, meta, space.buffer,
+                owners, stats,
+            )  # fmt: skip
+            now = time.perf_counter()
+            buffered = int(meta[kernel.BUFFERED])
+            if buffered:
+                for owner, digits in zip(
+                    owners[:buffered].tolist(), space.buffer[:buffered].tolist(), strict=True
+                ):
+                    found.setdefault(owner, []).append(tuple(digits))
+                meta[kernel.BUFFERED] = 0
+            # the call's time, shared by the nodes each puzzle spent in it
+            paused = reached < count and meta[kernel.STARTED] != 0
+            nodes = stats[number:reached, kernel.RUN_NODES].tolist()
+            if nodes:
+                nodes[0] -= carried
+            paused_nodes = int(meta[kernel.NODES]) - (carried if reached == number else 0)
+            if paused:
+                nodes.append(paused_nodes)
+            total = sum(nodes)
+            for offset, spent in enumerate(nodes):
+                search_s[number + offset] += (now - called) * spent / total if total else 0.0
+            if paused:
+                carried = int(meta[kernel.NODES])
+                if reached > number:
+                    begun = called  # `reached` began in this call
+                if now - begun >= timeout:
+                    stats[reached, kernel.RUN_CODE] = kernel.PAUSED
+                    for column, index in (
+                        (kernel.RUN_FOUND, kernel.FOUND),
+                        (kernel.RUN_NODES, kernel.NODES),
+                        (kernel.RUN_GUESSES, kernel.GUESSES),
+                        (kernel.RUN_NAKED, kernel.NAKED),
+                        (kernel.RUN_HIDDEN, kernel.HIDDEN),
+                        (kernel.RUN_LOCKED, kernel.LOCKED),
+                    ):
+                        stats[reached, column] = meta[index]
+                    timed_out[reached] = True
+                    meta[: kernel.STATE_SIZE] = 0
+                    reached += 1
+            for index, row in enumerate(stats[number:reached].tolist(), number):
+                yield self._result(
+                    given[index], found.pop(index, []), row, timed_out[index], build_each,
+                    search_s[index],
+                )  # fmt: skip
+            number = reached
+
+    def _result(
+        self,
+        puzzle: Grid,
+        digits: list[tuple[int, ...]],
+        row: list[int],
+        timed_out: bool,
+        build_s: float,
+        search_s: float,
+    ) -> Result:
+        """One puzzle's `Result` from its `kernel.solve_run` stats row, as `solve` makes it."""
+        rules = puzzle.rules
+        solutions = [_grid(rules, values) for values in digits]
+        code = row[kernel.RUN_CODE]
+        exhausted = code == kernel.EXHAUSTED or (
+            code == kernel.AT_LIMIT and row[kernel.RUN_UNTRIED] == 0
+        )
+        if timed_out:
+            status, exhausted = Status.TIMEOUT, False
+        elif exhausted:
+            status = Status.SOLVED if solutions else Status.NO_SOLUTION
+        else:
+            status = Status.LIMIT
+        counters: dict[str, float] = dict(zip(COUNTER_NAMES, row[kernel.RUN_NODES :], strict=True))
+        return Result(self.name, status, solutions, exhausted, build_s, search_s, counters)
+
+
+def _all_classic_9x9(puzzles: list[Grid]) -> bool:
+    """`is_classic_9x9` of every puzzle's rules, checked once per run of the same rules object
+    (a batch's puzzles share theirs)."""
+    checked: Rules | None = None
+    for puzzle in puzzles:
+        if puzzle.rules is not checked:
+            if not is_classic_9x9(puzzle.rules):
+                return False
+            checked = puzzle.rules
+    return True
+
 
 def _grid(rules: Rules, digits: tuple[int, ...]) -> Grid:
     """A solution's grid, without `Grid`'s range check: the kernel writes digits 1..9 only."""
@@ -138,6 +265,10 @@ def _grid(rules: Rules, digits: tuple[int, ...]) -> Grid:
     object.__setattr__(grid, "rules", rules)
     object.__setattr__(grid, "values", digits)
     return grid
+
+
+# the back-end's counters, in the order of `kernel.solve_run`'s stats columns from RUN_NODES
+COUNTER_NAMES = ("nodes", "guesses", "naked_singles", "hidden_singles", "locked_eliminations")
 
 
 def counters_of(meta: list[int]) -> dict[str, float]:
@@ -301,7 +432,7 @@ _warm = False
 
 
 def warm_up() -> None:
-    """Load (or compile, the first time on this machine) both entry points of the kernel."""
+    """Load (or compile, the first time on this machine) the entry points of the kernel."""
     global _warm
     if _warm:
         return
@@ -312,4 +443,10 @@ def warm_up() -> None:
         np.zeros((1, 81), dtype=np.uint8),
         np.zeros((1, kernel.STATS), dtype=np.int64),
     )
+    space = Workspace()
+    kernel.solve_run(
+        np.zeros((1, 81), dtype=np.uint8), 0, 1, CHECK_EVERY, space.positions, space.meta,
+        space.buffer, np.zeros(SOLUTION_BUFFER, dtype=np.int64),
+        np.zeros((1, kernel.RUN_STATS), dtype=np.int64),
+    )  # fmt: skip
     _warm = True

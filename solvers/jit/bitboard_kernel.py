@@ -503,3 +503,63 @@ def solve_many(grids: np.ndarray, limit: int, out: np.ndarray, stats: np.ndarray
         stats[number, VERDICT] = verdict
         stats[number, STAT_NODES] = meta[NODES]
         stats[number, STAT_GUESSES] = meta[GUESSES]
+
+
+# The columns of `solve_run`'s per-puzzle stats.
+RUN_CODE, RUN_FOUND, RUN_UNTRIED = 0, 1, 2  # EXHAUSTED or AT_LIMIT, solutions, meta[UNTRIED]
+RUN_NODES, RUN_GUESSES, RUN_NAKED, RUN_HIDDEN, RUN_LOCKED = 3, 4, 5, 6, 7
+RUN_STATS = 8
+
+
+@njit(cache=True)
+def _keep_stats(meta: np.ndarray, code: int, row: np.ndarray) -> None:
+    row[RUN_CODE] = code
+    row[RUN_FOUND] = meta[FOUND]
+    row[RUN_UNTRIED] = meta[UNTRIED]
+    row[RUN_NODES] = meta[NODES]
+    row[RUN_GUESSES] = meta[GUESSES]
+    row[RUN_NAKED] = meta[NAKED]
+    row[RUN_HIDDEN] = meta[HIDDEN]
+    row[RUN_LOCKED] = meta[LOCKED]
+
+
+@njit(cache=True)
+def solve_run(
+    grids: np.ndarray, first: int, limit: int, budget: int, s: np.ndarray, meta: np.ndarray,
+    buffer: np.ndarray, owners: np.ndarray, stats: np.ndarray,
+) -> int:  # fmt: skip
+    """Solve rows `first`, `first + 1`, ... of `grids` (n x 81 digits, 0 = empty) to `limit`
+    solutions each, resuming the puzzle `meta` holds when `meta[STARTED]` is set; return the
+    number of the first row not finished (its search paused in `meta`, or n).
+
+    The call returns once `budget` search nodes are spent (a puzzle costs at least its
+    root), or when the buffer is full, so that Python reads the clock between calls as
+    `search` lets it. Every solution goes to the next free row of `buffer`, and the number
+    of its puzzle to `owners` (`meta[BUFFERED]` rows in use when the call returns); a
+    finished puzzle's code, counts and counters go to its row of `stats` (RUN_* columns),
+    and `meta`'s state is cleared for the next one.
+    """
+    count = grids.shape[0]
+    used = meta[BUFFERED]
+    spent = 0
+    number = first
+    while number < count:
+        if used >= buffer.shape[0]:
+            break
+        before = meta[NODES]
+        meta[BUFFERED] = 0
+        code = search(grids[number], s, meta, buffer[used:], limit, budget - spent, True)
+        for row in range(used, used + meta[BUFFERED]):
+            owners[row] = number
+        used += meta[BUFFERED]
+        spent += meta[NODES] - before
+        if code == PAUSED:
+            break
+        _keep_stats(meta, code, stats[number])
+        for index in range(STATE_SIZE):
+            meta[index] = 0
+        number += 1
+        if spent >= budget:
+            break
+    meta[BUFFERED] = used
+    return number
