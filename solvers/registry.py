@@ -15,9 +15,52 @@ from typing import Any
 
 from puzzles.errors import SudokuBenchError
 from solvers.base import Solver
+from solvers.moved import current_module
 
 PROJECT = "sudoku-bench"
 ENTRY_POINT_GROUP = "sudoku_bench.solvers"
+
+_ADAPTERS = "solvers.adapters"
+# Configurations that earlier versions wrote as subclasses, which stores name as their
+# `module:Class` target: each is now its back-end's class with these options.
+RETIRED_CLASSES: dict[str, tuple[str, dict[str, Any]]] = {
+    f"{_ADAPTERS}.cpsat:CpSatOneHotSolver": (
+        f"{_ADAPTERS}.cpsat:CpSatSolver",
+        {"encoding": "onehot"},
+    ),
+    f"{_ADAPTERS}.milp:MilpHighsSolver": (f"{_ADAPTERS}.milp:MilpSolver", {"backend": "HIGHS"}),
+    f"{_ADAPTERS}.milp:MilpCbcSolver": (f"{_ADAPTERS}.milp:MilpSolver", {"backend": "CBC"}),
+    f"{_ADAPTERS}.sat:GlucoseSatSolver": (f"{_ADAPTERS}.sat:SatSolver", {"solver": "glucose4"}),
+    f"{_ADAPTERS}.sat:MinisatSatSolver": (f"{_ADAPTERS}.sat:SatSolver", {"solver": "minisat22"}),
+    f"{_ADAPTERS}.python_constraint:SinglesSolver": (
+        f"{_ADAPTERS}.python_constraint:PythonConstraintSolver",
+        {"hidden_singles": True},
+    ),
+    f"{_ADAPTERS}.python_constraint:OptimizedSolver": (
+        f"{_ADAPTERS}.python_constraint:PythonConstraintSolver",
+        {"algorithm": "optimized"},
+    ),
+    f"{_ADAPTERS}.python_constraint:RecursiveSolver": (
+        f"{_ADAPTERS}.python_constraint:PythonConstraintSolver",
+        {"algorithm": "recursive"},
+    ),
+    f"{_ADAPTERS}.python_constraint:MinConflictsConfiguration": (
+        f"{_ADAPTERS}.python_constraint:PythonConstraintSolver",
+        {"algorithm": "minconflicts"},
+    ),
+}
+
+
+def current_target(target: str, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The `module:Class` and options that build today what `target` with `options` built
+    when it was stored: moved modules at their new path, retired configuration classes as
+    their back-end's class with the configuration's options (the stored ones win)."""
+    module_name, colon, class_name = target.partition(":")
+    moved_target = f"{current_module(module_name)}{colon}{class_name}"
+    if moved_target not in RETIRED_CLASSES:
+        return moved_target, dict(options)
+    class_target, configuration = RETIRED_CLASSES[moved_target]
+    return class_target, {**configuration, **options}
 
 
 class UnknownSolverError(SudokuBenchError):
@@ -30,7 +73,8 @@ class SolverUnavailableError(SudokuBenchError):
 
 @dataclass(frozen=True)
 class Backend:
-    """A registered back-end configuration: `target` is `module:Class`, built with `options`."""
+    """A registered back-end configuration: `target` is `module:Class`, built with `options`.
+    A configuration (`sat-minimal`, `milp-highs`, ...) is its back-end's class with options."""
 
     name: str
     target: str
@@ -41,6 +85,14 @@ class Backend:
     extra: str | None = None  # the pip extra that installs `requires`
     options: Mapping[str, Any] = field(default_factory=dict)
     in_all: bool = True  # chosen by `-s all`; variants for comparison are chosen by name
+
+    def __post_init__(self) -> None:
+        # a target written by an earlier version (a store's, an entry point's) builds the
+        # same solver as then
+        target, options = current_target(self.target, self.options)
+        if target != self.target:
+            object.__setattr__(self, "target", target)
+            object.__setattr__(self, "options", options)
 
     @property
     def is_available(self) -> bool:
@@ -214,9 +266,10 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "cpsat-onehot",
-        "solvers.adapters.cpsat:CpSatOneHotSolver",
+        "solvers.adapters.cpsat:CpSatSolver",
         "OR-Tools CP-SAT on 0/1 variables, exactly-one per cell and per unit and digit",
         **ORTOOLS,
+        options={"encoding": "onehot"},
         in_all=False,  # 1.2-1.56 x the time of `cpsat` on top95 + easy50: a variant to compare
     ),
     Backend(
@@ -246,16 +299,18 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "milp-highs",
-        "solvers.adapters.milp:MilpHighsSolver",
+        "solvers.adapters.milp:MilpSolver",
         "the milp back-end with HiGHS instead of SCIP",
         **ORTOOLS,
+        options={"backend": "HIGHS"},
         in_all=False,
     ),
     Backend(
         "milp-cbc",
-        "solvers.adapters.milp:MilpCbcSolver",
+        "solvers.adapters.milp:MilpSolver",
         "the milp back-end with COIN-OR CBC instead of SCIP",
         **ORTOOLS,
+        options={"backend": "CBC"},
         in_all=False,
     ),
     Backend(
@@ -295,16 +350,18 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "sat-glucose",
-        "solvers.adapters.sat:GlucoseSatSolver",
+        "solvers.adapters.sat:SatSolver",
         "the sat back-end with Glucose 4.1 (interrupted at the timeout) instead of CaDiCaL",
         **PYSAT,
+        options={"solver": "glucose4"},
         in_all=False,
     ),
     Backend(
         "sat-minisat",
-        "solvers.adapters.sat:MinisatSatSolver",
+        "solvers.adapters.sat:SatSolver",
         "the sat back-end with MiniSat 2.2 instead of CaDiCaL",
         **PYSAT,
+        options={"solver": "minisat22"},
         in_all=False,
     ),
     Backend(
@@ -316,29 +373,33 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "python-constraint-singles",
-        "solvers.adapters.python_constraint:SinglesSolver",
+        "solvers.adapters.python_constraint:PythonConstraintSolver",
         "python-constraint2 BacktrackingSolver, each unit AllDifferent plus hidden singles",
         **CONSTRAINT,
+        options={"hidden_singles": True},
     ),
     Backend(
         "python-constraint-optimized",
-        "solvers.adapters.python_constraint:OptimizedSolver",
+        "solvers.adapters.python_constraint:PythonConstraintSolver",
         "python-constraint2 OptimizedBacktrackingSolver (the library default: fixed variable order)",
         **CONSTRAINT,
+        options={"algorithm": "optimized"},
         in_all=False,
     ),
     Backend(
         "python-constraint-recursive",
-        "solvers.adapters.python_constraint:RecursiveSolver",
+        "solvers.adapters.python_constraint:PythonConstraintSolver",
         "python-constraint2 RecursiveBacktrackingSolver",
         **CONSTRAINT,
+        options={"algorithm": "recursive"},
         in_all=False,
     ),
     Backend(
         "python-constraint-minconflicts",
-        "solvers.adapters.python_constraint:MinConflictsConfiguration",
+        "solvers.adapters.python_constraint:PythonConstraintSolver",
         "python-constraint2 MinConflictsSolver: local search, one solution at most, may give up",
         **CONSTRAINT,
+        options={"algorithm": "minconflicts"},
         in_all=False,
     ),
 )

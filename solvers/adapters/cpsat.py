@@ -209,12 +209,3 @@ def _timed_out(solutions: list[Grid], solver: cp_model.CpSolver, status: Any) ->
     return SearchOutcome(
         solutions, exhausted=False, timed_out=True, message=_stopped_message(solver, status)
     )
-
-
-class CpSatOneHotSolver(CpSatSolver):
-    """The `cpsat-onehot` configuration (a class of its own: stored runs name it)."""
-
-    name = "cpsat-onehot"
-
-    def __init__(self, encoding: str = "onehot", **options: Any) -> None:
-        super().__init__(encoding, **options)

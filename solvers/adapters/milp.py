@@ -16,7 +16,6 @@ deadline as its own time limit.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ortools.linear_solver import pywraplp
 
@@ -102,21 +101,3 @@ class MilpSolver(Solver[MilpProblem]):
     @property
     def backend(self) -> str:
         return self.reduction.backend
-
-
-class MilpHighsSolver(MilpSolver):
-    """The `milp-highs` configuration (a class of its own: stored runs name it)."""
-
-    name = "milp-highs"
-
-    def __init__(self, backend: str = "HIGHS", **options: Any) -> None:
-        super().__init__(backend, **options)
-
-
-class MilpCbcSolver(MilpSolver):
-    """The `milp-cbc` configuration."""
-
-    name = "milp-cbc"
-
-    def __init__(self, backend: str = "CBC", **options: Any) -> None:
-        super().__init__(backend, **options)

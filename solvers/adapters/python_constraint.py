@@ -114,6 +114,8 @@ class PythonConstraintSolver(Solver[CspProblem]):
         self.restarts = restarts  # min-conflicts only: runs before giving up
         self.seed = seed  # min-conflicts only: its random choices, the same for every solve
         self.hidden_singles = hidden_singles
+        # the library's recursive solver recurses per branch point (solvers.deep)
+        self.frames_per_cell = 3 if algorithm == "recursive" else 0
 
     def _library_solver(self) -> ConstraintSolver:
         if self.algorithm == "minconflicts":
@@ -162,36 +164,3 @@ class PythonConstraintSolver(Solver[CspProblem]):
             if answer is not None:
                 return [problem.reduction.invert(answer, problem.data)]
         return []
-
-
-# The named configurations. `Backend.create` names results after the configuration anyway;
-# the classes stay because a store records each run's `module:Class` and resuming imports it.
-
-
-class SinglesSolver(PythonConstraintSolver):
-    name = "python-constraint-singles"
-
-    def __init__(self, *, hidden_singles: bool = True, **options: Any) -> None:
-        super().__init__(hidden_singles=hidden_singles, **options)
-
-
-class OptimizedSolver(PythonConstraintSolver):
-    name = "python-constraint-optimized"
-
-    def __init__(self, algorithm: str = "optimized", **options: Any) -> None:
-        super().__init__(algorithm, **options)
-
-
-class RecursiveSolver(PythonConstraintSolver):
-    name = "python-constraint-recursive"
-    frames_per_cell = 3  # it recurses per branch point (solvers.deep)
-
-    def __init__(self, algorithm: str = "recursive", **options: Any) -> None:
-        super().__init__(algorithm, **options)
-
-
-class MinConflictsConfiguration(PythonConstraintSolver):
-    name = "python-constraint-minconflicts"
-
-    def __init__(self, algorithm: str = "minconflicts", **options: Any) -> None:
-        super().__init__(algorithm, **options)

@@ -222,21 +222,3 @@ class _Run:
             "restarts": int(stats.get("restarts", 0)),
             "solves": self.solves,
         }
-
-
-class GlucoseSatSolver(SatSolver):
-    """The `sat-glucose` configuration (a class of its own: stored runs name it)."""
-
-    name = "sat-glucose"
-
-    def __init__(self, solver: str = "glucose4", **options: Any) -> None:
-        super().__init__(solver, **options)
-
-
-class MinisatSatSolver(SatSolver):
-    """The `sat-minisat` configuration."""
-
-    name = "sat-minisat"
-
-    def __init__(self, solver: str = "minisat22", **options: Any) -> None:
-        super().__init__(solver, **options)
