@@ -54,7 +54,7 @@ class _MovedModuleLoader(importlib.abc.Loader):
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         if self.new_name is None:
-            package = types.ModuleType(spec.name, __doc__)
+            package = types.ModuleType(spec.name, "moved: see solvers.moved.MOVED")
             package.__path__ = []
             return package
         module = importlib.import_module(self.new_name)
