@@ -2,7 +2,7 @@
 
 Contenders, each on whole sets (top95, 500 forum-hardest, 1,000 17-clue; bundled):
 - `bitboard-jit` and `propagating-jit` through `Solver.solve`, one puzzle per call;
-- `bitboard-jit batch`: `solvers.jit.bitboard.solve_batch(..., threads=1)`, the whole set in
+- `bitboard-jit batch`: `solvers.engines.bitboard.jit.solve_batch(..., threads=1)`, the whole set in
   one call of the compiled code;
 - tdoku (C, SIMD) called per puzzle through ctypes, when `--tdoku PATH` names its shared
   library. tdoku is not part of this project; build it from its public source as its README
@@ -45,7 +45,7 @@ from tabulate import tabulate
 from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.grid import Grid
-from solvers.jit.bitboard import as_digit_array, solve_batch
+from solvers.engines.bitboard.jit import as_digit_array, solve_batch
 from solvers.registry import get
 
 SETS = (("top95", 95), ("forum-hardest", 500), ("17clue", 1000))

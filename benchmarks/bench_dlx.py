@@ -30,7 +30,7 @@ from puzzles.collections import load
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from reductions.exact_cover import full_matrix, placement_row
-from solvers.dlx.solver import DlxSolver
+from solvers.engines.dlx.solver import DlxSolver
 
 Count = Callable[[Grid], list[str]]  # a puzzle -> its solutions (at most 2), as lines
 

@@ -33,7 +33,7 @@ from puzzles.rules import Cage, Rules
 from reductions.cnf import Clause, CnfReduction, variable
 from reductions.exact_cover import MAX_FILLINGS, sudoku_matrix
 from solvers.base import Status
-from solvers.dlx.solver import DlxSolver
+from solvers.engines.dlx.solver import DlxSolver
 
 Run = Callable[[Grid, float], tuple[list[Grid], bool, dict[str, Any]]]  # solutions, exhausted
 

@@ -34,8 +34,8 @@ from puzzles.collections import load
 from puzzles.formats import read_file
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from solvers.logic import LogicSolver
-from solvers.logic.techniques import TECHNIQUES
+from solvers.engines.logic import LogicSolver
+from solvers.engines.logic.techniques import TECHNIQUES
 from solvers.registry import create
 
 SETS = ("easy50", "top95", "hardest", "top1465", "forum-hardest")

@@ -1,7 +1,7 @@
 """CPU per puzzle of `bitboard-jit` on the paths a batch of puzzles can take, in one process.
 
 Contenders, on the bundled 17-clue sample (1,000 puzzles) repeated `--times` times:
-- `solve_batch`: `solvers.jit.bitboard.solve_batch(array, threads=1)`, answers as arrays;
+- `solve_batch`: `solvers.engines.bitboard.jit.solve_batch(array, threads=1)`, answers as arrays;
 - `solve_many`: `BitboardJitSolver.solve_many`, a `Result` per puzzle (the path the worker of
   `solve FILE` and `count FILE` takes);
 - `solve each`: `BitboardJitSolver.solve` per puzzle (the path before `solve_many` was
@@ -32,7 +32,7 @@ from harness.running.worker import Settings, _run_many
 from puzzles.collections import load
 from puzzles.grid import Grid
 from solvers.base import Result, Solver
-from solvers.jit.bitboard import BitboardJitSolver, solve_batch
+from solvers.engines.bitboard.jit import BitboardJitSolver, solve_batch
 from solvers.registry import Backend, get
 
 BATCH = 256  # puzzles per message from `solve` to its worker

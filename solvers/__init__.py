@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from solvers import moved
 from solvers.base import (
     Deadline,
     Result,
@@ -39,6 +40,8 @@ __all__ = [
     "register",
     "select",
 ]
+
+moved.install()  # stores and scripts written before the engines/adapters layout name old paths
 
 
 def __getattr__(name: str) -> Any:

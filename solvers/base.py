@@ -209,7 +209,7 @@ class Solver(ABC, Generic[ModelT]):
     encoders: ClassVar[EncoderTable[Any]] = EncoderTable({})
     # Frames of Python recursion the search may take per cell (0: it does not recurse): a
     # deep one runs where the recursion limit cannot stop it (`solvers.deep`).
-    frames_per_cell: ClassVar[int] = 0
+    frames_per_cell: int = 0
 
     def accepts(self, rules: Rules) -> bool:
         """Whether this back-end can express these rules: an encoder for every constraint."""

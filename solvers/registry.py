@@ -15,9 +15,52 @@ from typing import Any
 
 from puzzles.errors import SudokuBenchError
 from solvers.base import Solver
+from solvers.moved import current_module
 
 PROJECT = "sudoku-bench"
 ENTRY_POINT_GROUP = "sudoku_bench.solvers"
+
+_ADAPTERS = "solvers.adapters"
+# Configurations that earlier versions wrote as subclasses, which stores name as their
+# `module:Class` target: each is now its back-end's class with these options.
+RETIRED_CLASSES: dict[str, tuple[str, dict[str, Any]]] = {
+    f"{_ADAPTERS}.cpsat:CpSatOneHotSolver": (
+        f"{_ADAPTERS}.cpsat:CpSatSolver",
+        {"encoding": "onehot"},
+    ),
+    f"{_ADAPTERS}.milp:MilpHighsSolver": (f"{_ADAPTERS}.milp:MilpSolver", {"backend": "HIGHS"}),
+    f"{_ADAPTERS}.milp:MilpCbcSolver": (f"{_ADAPTERS}.milp:MilpSolver", {"backend": "CBC"}),
+    f"{_ADAPTERS}.sat:GlucoseSatSolver": (f"{_ADAPTERS}.sat:SatSolver", {"solver": "glucose4"}),
+    f"{_ADAPTERS}.sat:MinisatSatSolver": (f"{_ADAPTERS}.sat:SatSolver", {"solver": "minisat22"}),
+    f"{_ADAPTERS}.python_constraint:SinglesSolver": (
+        f"{_ADAPTERS}.python_constraint:PythonConstraintSolver",
+        {"hidden_singles": True},
+    ),
+    f"{_ADAPTERS}.python_constraint:OptimizedSolver": (
+        f"{_ADAPTERS}.python_constraint:PythonConstraintSolver",
+        {"algorithm": "optimized"},
+    ),
+    f"{_ADAPTERS}.python_constraint:RecursiveSolver": (
+        f"{_ADAPTERS}.python_constraint:PythonConstraintSolver",
+        {"algorithm": "recursive"},
+    ),
+    f"{_ADAPTERS}.python_constraint:MinConflictsConfiguration": (
+        f"{_ADAPTERS}.python_constraint:PythonConstraintSolver",
+        {"algorithm": "minconflicts"},
+    ),
+}
+
+
+def current_target(target: str, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The `module:Class` and options that build today what `target` with `options` built
+    when it was stored: moved modules at their new path, retired configuration classes as
+    their back-end's class with the configuration's options (the stored ones win)."""
+    module_name, colon, class_name = target.partition(":")
+    moved_target = f"{current_module(module_name)}{colon}{class_name}"
+    if moved_target not in RETIRED_CLASSES:
+        return moved_target, dict(options)
+    class_target, configuration = RETIRED_CLASSES[moved_target]
+    return class_target, {**configuration, **options}
 
 
 class UnknownSolverError(SudokuBenchError):
@@ -30,7 +73,8 @@ class SolverUnavailableError(SudokuBenchError):
 
 @dataclass(frozen=True)
 class Backend:
-    """A registered back-end configuration: `target` is `module:Class`, built with `options`."""
+    """A registered back-end configuration: `target` is `module:Class`, built with `options`.
+    A configuration (`sat-minimal`, `milp-highs`, ...) is its back-end's class with options."""
 
     name: str
     target: str
@@ -41,6 +85,14 @@ class Backend:
     extra: str | None = None  # the pip extra that installs `requires`
     options: Mapping[str, Any] = field(default_factory=dict)
     in_all: bool = True  # chosen by `-s all`; variants for comparison are chosen by name
+
+    def __post_init__(self) -> None:
+        # a target written by an earlier version (a store's, an entry point's) builds the
+        # same solver as then
+        target, options = current_target(self.target, self.options)
+        if target != self.target:
+            object.__setattr__(self, "target", target)
+            object.__setattr__(self, "options", options)
 
     @property
     def is_available(self) -> bool:
@@ -104,65 +156,65 @@ NUMBA = _library("numba", "numba", "jit")
 BUILTIN: tuple[Backend, ...] = (
     Backend(
         "backtracking",
-        "solvers.backtracking:BacktrackingSolver",
+        "solvers.engines.backtracking:BacktrackingSolver",
         "the source documents' algorithm: first empty cell, digits in order, row/column/box scan",
         aliases=("textbook", "naive"),
     ),
     Backend(
         "propagating",
-        "solvers.propagating:PropagatingSolver",
+        "solvers.engines.propagating.solver:PropagatingSolver",
         "backtracking with bit masks: naked and hidden singles, locked candidates, "
         "AllDifferent filtering (16x16 and up), dom/wdeg branching",
         aliases=("fast",),
     ),
     Backend(
         "propagating-singles",
-        "solvers.propagating:PropagatingSolver",
+        "solvers.engines.propagating.solver:PropagatingSolver",
         "propagating without locked candidates (naked and hidden singles only)",
         options={"locked": False, "alldiff": False},
         in_all=False,
     ),
     Backend(
         "dlx",
-        "solvers.dlx.solver:DlxSolver",
+        "solvers.engines.dlx.solver:DlxSolver",
         "exact cover (placements x constraints) solved by Knuth's Dancing Links, pure Python",
         aliases=("dancing-links",),
     ),
     Backend(
         "propagating-jit",
-        "solvers.jit.propagating:PropagatingJitSolver",
+        "solvers.engines.propagating.jit:PropagatingJitSolver",
         "the propagating back-end's search compiled with numba (AllDifferent filtering and "
         "restarts from 16x16 up, as there): same counters and answers",
         **NUMBA,
     ),
     Backend(
         "bitboard-jit",
-        "solvers.jit.bitboard:BitboardJitSolver",
+        "solvers.engines.bitboard.jit:BitboardJitSolver",
         "classic 9x9 only: per-digit bitboards (a 27-bit word per digit and band), singles and "
         "locked candidates on bit masks, bivalue-first branching, compiled with numba",
         **NUMBA,
     ),
     Backend(
         "dlx-jit",
-        "solvers.jit.dlx:DlxJitSolver",
+        "solvers.engines.dlx.jit:DlxJitSolver",
         "the dlx back-end's Dancing Links compiled with numba: same matrix, counters, answers",
         **NUMBA,
     ),
     Backend(
         "exact-cover-c",
-        "solvers.native:ExactCoverCSolver",
+        "solvers.adapters.native:ExactCoverCSolver",
         "the exact-cover matrix solved by the C exact-cover package (native reference)",
         **_library("exact_cover", "exact-cover", "native"),
     ),
     Backend(
         "xcover",
-        "solvers.native:XcoverSolver",
+        "solvers.adapters.native:XcoverSolver",
         "the exact-cover matrix solved by the xcover package (numba, Algorithm C; reference)",
         **_library("xcover", "xcover", "native"),
     ),
     Backend(
         "groebner",
-        "solvers.groebner:GroebnerSolver",
+        "solvers.engines.groebner:GroebnerSolver",
         "polynomial ideal (thesis): one lex Groebner basis when small, else algebraic "
         "propagate-and-split with bases at the leaves; GF(32003)",
         aliases=("algebraic", "polynomial"),
@@ -170,7 +222,7 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "groebner-qq",
-        "solvers.groebner:GroebnerSolver",
+        "solvers.engines.groebner:GroebnerSolver",
         "the groebner back-end over the rationals, as the thesis computes",
         **SYMPY,
         options={"modulus": None},
@@ -178,7 +230,7 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "groebner-unity",
-        "solvers.groebner:GroebnerSolver",
+        "solvers.engines.groebner:GroebnerSolver",
         "the groebner back-end on Bayer's roots-of-unity ideal (digit d is omega^d mod p)",
         **SYMPY,
         options={"formulation": "roots-of-unity"},
@@ -186,7 +238,7 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "groebner-basis",
-        "solvers.groebner:GroebnerSolver",
+        "solvers.engines.groebner:GroebnerSolver",
         "the groebner back-end forced to one basis of the whole ideal (small puzzles only)",
         **SYMPY,
         options={"strategy": "basis"},
@@ -194,34 +246,35 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "logic",
-        "solvers.logic:LogicSolver",
+        "solvers.engines.logic:LogicSolver",
         "human techniques on pencil marks, one logged step at a time; gives up, never guesses",
         aliases=("human",),
     ),
     Backend(
         "logic-singles",
-        "solvers.logic:LogicSolver",
+        "solvers.engines.logic:LogicSolver",
         "the logic back-end with naked and hidden singles only",
         options={"techniques": ("naked_single", "hidden_single")},
         in_all=False,  # a variant for comparison: solves few puzzles beyond easy ones
     ),
     Backend(
         "cpsat",
-        "solvers.cpsat:CpSatSolver",
+        "solvers.adapters.cpsat:CpSatSolver",
         "OR-Tools CP-SAT: an integer per cell, AllDifferent per unit; safe counting",
         aliases=("ortools", "cp-sat"),
         **ORTOOLS,
     ),
     Backend(
         "cpsat-onehot",
-        "solvers.cpsat:CpSatOneHotSolver",
+        "solvers.adapters.cpsat:CpSatSolver",
         "OR-Tools CP-SAT on 0/1 variables, exactly-one per cell and per unit and digit",
         **ORTOOLS,
+        options={"encoding": "onehot"},
         in_all=False,  # 1.2-1.56 x the time of `cpsat` on top95 + easy50: a variant to compare
     ),
     Backend(
         "cpsat-table",
-        "solvers.cpsat:CpSatSolver",
+        "solvers.adapters.cpsat:CpSatSolver",
         "the cpsat back-end with each killer cage as a table of its allowed fillings",
         **ORTOOLS,
         options={"cages": "table"},
@@ -229,7 +282,7 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "milp",
-        "solvers.milp:MilpSolver",
+        "solvers.adapters.milp:MilpSolver",
         "MILP: the exact-cover matrix as a 0/1 program (A x = 1) solved by SCIP via "
         "OR-Tools; counts with no-good cuts",
         aliases=("scip", "ilp"),
@@ -237,7 +290,7 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "milp-textbook",
-        "solvers.milp:MilpSolver",
+        "solvers.adapters.milp:MilpSolver",
         "the milp back-end (SCIP) on the textbook program: all N^3 binaries, every rule row, "
         "each given an equation x = 1",
         **ORTOOLS,
@@ -246,21 +299,23 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "milp-highs",
-        "solvers.milp:MilpHighsSolver",
+        "solvers.adapters.milp:MilpSolver",
         "the milp back-end with HiGHS instead of SCIP",
         **ORTOOLS,
+        options={"backend": "HIGHS"},
         in_all=False,
     ),
     Backend(
         "milp-cbc",
-        "solvers.milp:MilpCbcSolver",
+        "solvers.adapters.milp:MilpSolver",
         "the milp back-end with COIN-OR CBC instead of SCIP",
         **ORTOOLS,
+        options={"backend": "CBC"},
         in_all=False,
     ),
     Backend(
         "sat",
-        "solvers.sat:SatSolver",
+        "solvers.adapters.sat:SatSolver",
         "SAT: extended CNF encoding with the givens simplified away (Kwon and Jain's "
         "optimised encoding) solved by CaDiCaL 1.5.3 via PySAT; counts with blocking clauses",
         aliases=("cnf", "cadical", "sat-optimised"),
@@ -268,7 +323,7 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "sat-minimal",
-        "solvers.sat:SatSolver",
+        "solvers.adapters.sat:SatSolver",
         "the sat back-end on Lynce and Ouaknine's minimal encoding (cell-at-least, "
         "unit-at-most), givens as unit clauses",
         **PYSAT,
@@ -277,7 +332,7 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "sat-efficient",
-        "solvers.sat:SatSolver",
+        "solvers.adapters.sat:SatSolver",
         "the sat back-end on the efficient encoding (minimal plus cell-at-most), givens as "
         "unit clauses",
         **PYSAT,
@@ -286,7 +341,7 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "sat-extended",
-        "solvers.sat:SatSolver",
+        "solvers.adapters.sat:SatSolver",
         "the sat back-end on the full extended encoding with the givens as unit clauses "
         "(the DIMACS export's formula; `sat` simplifies the givens away)",
         **PYSAT,
@@ -295,50 +350,56 @@ BUILTIN: tuple[Backend, ...] = (
     ),
     Backend(
         "sat-glucose",
-        "solvers.sat:GlucoseSatSolver",
+        "solvers.adapters.sat:SatSolver",
         "the sat back-end with Glucose 4.1 (interrupted at the timeout) instead of CaDiCaL",
         **PYSAT,
+        options={"solver": "glucose4"},
         in_all=False,
     ),
     Backend(
         "sat-minisat",
-        "solvers.sat:MinisatSatSolver",
+        "solvers.adapters.sat:SatSolver",
         "the sat back-end with MiniSat 2.2 instead of CaDiCaL",
         **PYSAT,
+        options={"solver": "minisat22"},
         in_all=False,
     ),
     Backend(
         "python-constraint",
-        "solvers.python_constraint:PythonConstraintSolver",
+        "solvers.adapters.python_constraint:PythonConstraintSolver",
         "python-constraint2 BacktrackingSolver: AllDifferent per unit, forward checking",
         aliases=("constraint", "csp"),
         **CONSTRAINT,
     ),
     Backend(
         "python-constraint-singles",
-        "solvers.python_constraint:SinglesSolver",
+        "solvers.adapters.python_constraint:PythonConstraintSolver",
         "python-constraint2 BacktrackingSolver, each unit AllDifferent plus hidden singles",
         **CONSTRAINT,
+        options={"hidden_singles": True},
     ),
     Backend(
         "python-constraint-optimized",
-        "solvers.python_constraint:OptimizedSolver",
+        "solvers.adapters.python_constraint:PythonConstraintSolver",
         "python-constraint2 OptimizedBacktrackingSolver (the library default: fixed variable order)",
         **CONSTRAINT,
+        options={"algorithm": "optimized"},
         in_all=False,
     ),
     Backend(
         "python-constraint-recursive",
-        "solvers.python_constraint:RecursiveSolver",
+        "solvers.adapters.python_constraint:PythonConstraintSolver",
         "python-constraint2 RecursiveBacktrackingSolver",
         **CONSTRAINT,
+        options={"algorithm": "recursive"},
         in_all=False,
     ),
     Backend(
         "python-constraint-minconflicts",
-        "solvers.python_constraint:MinConflictsConfiguration",
+        "solvers.adapters.python_constraint:PythonConstraintSolver",
         "python-constraint2 MinConflictsSolver: local search, one solution at most, may give up",
         **CONSTRAINT,
+        options={"algorithm": "minconflicts"},
         in_all=False,
     ),
 )

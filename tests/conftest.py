@@ -17,8 +17,8 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     if importlib.util.find_spec("numba") is None:
         return
-    from solvers.jit.dlx import warm_up as warm_dlx
-    from solvers.jit.propagating import warm_up as warm_propagating
+    from solvers.engines.dlx.jit import warm_up as warm_dlx
+    from solvers.engines.propagating.jit import warm_up as warm_propagating
 
     warm_propagating()
     warm_dlx()

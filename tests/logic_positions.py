@@ -4,7 +4,7 @@ technique (and no simpler one) finds something. Cells not named hold every digit
 from __future__ import annotations
 
 from puzzles.rules import Rules
-from solvers.logic.state import Candidates
+from solvers.engines.logic.state import Candidates
 
 NINE = Rules.of_size(9)
 ALL = "123456789"

@@ -20,9 +20,9 @@ from puzzles.checker import is_solution
 from puzzles.collections import load
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from solvers.backtracking import BacktrackingSolver
 from solvers.base import Solver, Status
-from solvers.propagating import PropagatingSolver
+from solvers.engines.backtracking import BacktrackingSolver
+from solvers.engines.propagating.solver import PropagatingSolver
 from solvers.registry import create
 
 SOLVERS: dict[str, Solver[Any]] = {

@@ -18,12 +18,12 @@ from puzzles.collections import load
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Status, Verdict
-from solvers.propagating import PropagatingSolver
+from solvers.engines.propagating.solver import PropagatingSolver
 from solvers.registry import get
 
 pytest.importorskip("numba", reason="the compiled engines need numba: pip install '.[jit]'")
 
-from solvers.jit.bitboard import BatchInputError, BitboardJitSolver, solve_batch
+from solvers.engines.bitboard.jit import BatchInputError, BitboardJitSolver, solve_batch
 
 CLASSIC = Rules.of_size(9)
 SETS = {"seeds": 5, "top95": 40, "hardest": 11, "multi": 30, "forum-hardest": 25, "17clue": 40}

@@ -19,8 +19,8 @@ from solvers.base import Result, Status
 pytest.importorskip("numba", reason="the compiled engines need numba: pip install '.[jit]'")
 
 from harness.cli import main
-from solvers.jit import bitboard
-from solvers.jit.bitboard import BitboardJitSolver
+from solvers.engines.bitboard import jit as bitboard
+from solvers.engines.bitboard.jit import BitboardJitSolver
 
 SETS = ("top95", "multi")
 

@@ -17,8 +17,8 @@ from puzzles.collections import load
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from reductions.cnf import ENCODINGS, CnfReduction
+from solvers.adapters.sat import SatSolver
 from solvers.registry import create
-from solvers.sat import SatSolver
 
 
 def expected_counts(encoding: str, n: int, units: int) -> dict[str, int]:

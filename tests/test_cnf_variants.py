@@ -17,9 +17,9 @@ from puzzles.grid import Grid
 from puzzles.rules import Cage, Rules
 from reductions.cages import digit_sets
 from reductions.cnf import CageSums, CnfReduction, variable
+from solvers.adapters.sat import SatSolver
 from solvers.base import Status
 from solvers.registry import create
-from solvers.sat import SatSolver
 
 R4 = Rules.of_size(4)
 R6 = Rules.of_size(6)

@@ -27,7 +27,7 @@ from reductions.exact_cover import (
     sudoku_matrix,
 )
 from solvers.base import Deadline, Status
-from solvers.dlx.solver import DlxSolver
+from solvers.engines.dlx.solver import DlxSolver
 
 R4 = Rules.of_size(4)
 R9 = Rules.of_size(9)

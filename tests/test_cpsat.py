@@ -17,7 +17,7 @@ from puzzles.rules import Rules
 from reductions import cp_model as cp_reduction
 from reductions.cp_model import CpModelReduction
 from solvers import SolverUnavailableError, Status, create, get, select
-from solvers.cpsat import CpSatSolver
+from solvers.adapters.cpsat import CpSatSolver
 
 EMPTY_4X4 = Grid.empty(Rules.of_size(4))
 

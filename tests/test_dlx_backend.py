@@ -11,7 +11,7 @@ from puzzles.collections import load
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers import Status, create, get
-from solvers.dlx.solver import DlxSolver
+from solvers.engines.dlx.solver import DlxSolver
 from tests.dlx_helpers import THESIS_PUZZLE, THESIS_SOLUTION, pattern_solution
 
 SOLVER = DlxSolver()

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers.base import Deadline, SearchTimeout
-from solvers.dlx import DancingLinks
+from solvers.engines.dlx import DancingLinks
 
 # Knuth, "Dancing Links", figure (3): columns A..G and six rows.
 KNUTH_COLUMNS = "ABCDEFG"

@@ -13,16 +13,16 @@ from puzzles.constraints import KINDS, Cage, PairConstraint, Shape, UnitConstrai
 from puzzles.constraints.base import Conflict
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from solvers.backtracking import BacktrackingSolver
 from solvers.base import Solver, Status
-from solvers.logic.solver import LogicSolver
-from solvers.logic.state import boxes_first
-from solvers.logic.structure import families, logic_tables
-from solvers.propagating import PropagatingSolver, tables_for, unit_tables
+from solvers.engines.backtracking import BacktrackingSolver
+from solvers.engines.logic.solver import LogicSolver
+from solvers.engines.logic.state import boxes_first
+from solvers.engines.logic.structure import families, logic_tables
+from solvers.engines.propagating.solver import PropagatingSolver, tables_for, unit_tables
 from solvers.tables import PUZZLE_CACHE
 
 pytest.importorskip("sympy")
-from solvers.groebner import GroebnerSolver
+from solvers.engines.groebner import GroebnerSolver
 from tests.solving_support import UnwrittenKind
 
 ENGINES = (PropagatingSolver, BacktrackingSolver, GroebnerSolver, LogicSolver)
@@ -53,7 +53,7 @@ def test_each_engine_encodes_every_kind(engine: type[Solver[Any]]) -> None:
 
 
 def test_the_compiled_engine_encodes_units_only() -> None:
-    from solvers.jit.propagating import ENCODERS
+    from solvers.engines.propagating.jit import ENCODERS
 
     encoded = {name for name, kind in KINDS.items() if ENCODERS.encodes(kind)}
     assert encoded == {name for name, kind in KINDS.items() if issubclass(kind, UnitConstraint)}

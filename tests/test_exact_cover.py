@@ -26,7 +26,7 @@ from reductions.exact_cover import (
     placement_row,
 )
 from solvers.base import Deadline
-from solvers.dlx.solver import DlxSolver
+from solvers.engines.dlx.solver import DlxSolver
 from tests.dlx_helpers import THESIS_PUZZLE, pattern_solution
 
 REDUCTION = SudokuExactCover()

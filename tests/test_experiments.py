@@ -134,7 +134,7 @@ def test_difficulty_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_a_stored_logic_result_rates_as_the_result_itself() -> None:
     from harness.generating.rating import rating_from, rating_of
     from puzzles.collections import load
-    from solvers.logic import LogicSolver
+    from solvers.engines.logic import LogicSolver
 
     solver = LogicSolver(explain=False)
     for entry in [*load("easy50")[:2], *load("hardest")[:3]]:

@@ -28,7 +28,7 @@ from puzzles.rules import Cage, Rules
 from reductions import REDUCTIONS, ReductionEntry, cnf, exact_cover
 from reductions.base import puzzle_header, read_puzzle_header
 from reductions.exact_cover import ExactCoverMatrix, SudokuExactCover
-from solvers.dlx import DancingLinks
+from solvers.engines.dlx import DancingLinks
 from solvers.registry import create
 
 

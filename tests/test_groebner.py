@@ -18,8 +18,8 @@ from puzzles.grid import Grid
 from reductions.polynomial import Algebra, system_of
 from solvers import create
 from solvers.base import Deadline, SearchTimeout, Status
-from solvers.groebner import GroebnerSolver
-from solvers.groebner.basis import compute_basis, interruptible
+from solvers.engines.groebner import GroebnerSolver
+from solvers.engines.groebner.basis import compute_basis, interruptible
 from solvers.registry import get
 
 THESIS_PUZZLE = "0000302004010000"

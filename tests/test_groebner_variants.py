@@ -35,7 +35,7 @@ from reductions.polynomial import (
     system_of,
 )
 from solvers.base import Status
-from solvers.groebner import GroebnerSolver
+from solvers.engines.groebner import GroebnerSolver
 from solvers.registry import create
 from tests.solving_support import kinds_of
 

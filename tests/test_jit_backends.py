@@ -19,15 +19,15 @@ from puzzles.collections import load
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Solver, Status
-from solvers.dlx.solver import DlxSolver
-from solvers.propagating import PropagatingSolver, alldiff_filter
+from solvers.engines.dlx.solver import DlxSolver
+from solvers.engines.propagating.solver import PropagatingSolver, alldiff_filter
 from solvers.registry import get
 
 pytest.importorskip("numba", reason="the compiled engines need numba: pip install '.[jit]'")
 
-from solvers.jit import propagating_kernel as kernel
-from solvers.jit.dlx import DlxJitSolver
-from solvers.jit.propagating import PropagatingJitSolver
+from solvers.engines.dlx.jit import DlxJitSolver
+from solvers.engines.propagating import kernel
+from solvers.engines.propagating.jit import PropagatingJitSolver
 
 PUZZLES = {
     "top95": 30,

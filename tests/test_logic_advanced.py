@@ -16,9 +16,9 @@ import pytest
 
 from puzzles.grid import Grid
 from puzzles.rules import Cage, Rules
-from solvers.logic import LogicSolver
-from solvers.logic.state import Candidates, Step
-from solvers.logic.techniques import BY_KEY, TECHNIQUES, for_rules, next_step
+from solvers.engines.logic import LogicSolver
+from solvers.engines.logic.state import Candidates, Step
+from solvers.engines.logic.techniques import BY_KEY, TECHNIQUES, for_rules, next_step
 from tests.logic_positions import ALL, NINE, column_cells, position, row_cells, without
 
 POSITIONS = json.loads((Path(__file__).parent / "logic_advanced_positions.json").read_text())

@@ -10,7 +10,7 @@ from harness.cli import main
 from harness.generating.rating import level_table, rate
 from puzzles.collections import load
 from puzzles.grid import Grid
-from solvers.logic import TECHNIQUES
+from solvers.engines.logic import TECHNIQUES
 from tests.cli_contract import EXPLAIN, RATE, STEP_DETAIL
 
 NEWSPAPER = "004036927100005000000200004005000060640000085070000200500001000000700002437920500"

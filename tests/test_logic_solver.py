@@ -11,8 +11,8 @@ from puzzles.collections import load
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Status
-from solvers.logic import LogicSolver, run_logic
-from solvers.logic.state import Candidates
+from solvers.engines.logic import LogicSolver, run_logic
+from solvers.engines.logic.state import Candidates
 from solvers.registry import create
 
 NEWSPAPER = "004036927100005000000200004005000060640000085070000200500001000000700002437920500"

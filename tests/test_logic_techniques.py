@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from puzzles.rules import Rules
-from solvers.logic.state import Candidates, Move, Step
-from solvers.logic.techniques import BY_KEY, TECHNIQUES, choose, for_rules
+from solvers.engines.logic.state import Candidates, Move, Step
+from solvers.engines.logic.techniques import BY_KEY, TECHNIQUES, choose, for_rules
 from tests.logic_positions import (
     NINE,
     column_cells,

@@ -21,8 +21,8 @@ from puzzles.rules import Rules
 from reductions import milp
 from reductions.exact_cover import REDUCTION as EXACT_COVER
 from reductions.milp import MilpReduction
+from solvers.adapters.milp import MilpSolver
 from solvers.base import Status
-from solvers.milp import MilpSolver
 from solvers.registry import create, get, select
 
 pytest.importorskip("ortools")

@@ -19,7 +19,7 @@ from puzzles.grid import Grid
 from puzzles.rules import Rules
 from reductions import milp
 from reductions.milp import MilpReduction, linear_program
-from solvers.milp import MilpSolver
+from solvers.adapters.milp import MilpSolver
 from solvers.registry import create
 
 

@@ -15,7 +15,7 @@ from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Status
-from solvers.propagating import PropagatingSolver, intersections
+from solvers.engines.propagating.solver import PropagatingSolver, intersections
 
 SOLVER = PropagatingSolver()
 

@@ -15,7 +15,7 @@ from puzzles.collections import load
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Status
-from solvers.propagating import PropagatingSolver, alldiff_filter
+from solvers.engines.propagating.solver import PropagatingSolver, alldiff_filter
 
 
 def digits(*values: int) -> int:

@@ -21,7 +21,7 @@ from puzzles.rules import Rules
 from reductions import csp
 from reductions.csp import CspReduction
 from solvers import Backend, SolverUnavailableError, Status, create, get, register, select
-from solvers.python_constraint import PythonConstraintSolver
+from solvers.adapters.python_constraint import PythonConstraintSolver
 from solvers.registry import unregister
 
 # Hard for the plain model: about 220,000 nodes (tens of seconds) to prove it unique.

@@ -18,7 +18,7 @@ from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers import SolverUnavailableError, Status, create, get, select
-from solvers.sat import SOLVERS, SatSolver, canonical_name
+from solvers.adapters.sat import SOLVERS, SatSolver, canonical_name
 
 SAT = SatSolver()
 EMPTY_4X4 = Grid.empty(Rules.of_size(4))

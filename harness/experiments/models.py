@@ -40,7 +40,7 @@ from harness.experiments.document import Document
 from puzzles.grid import Grid
 from solvers.registry import Backend, get
 
-GROEBNER = "solvers.groebner:GroebnerSolver"
+GROEBNER = "solvers.engines.groebner:GroebnerSolver"
 BASIS_BACKENDS = (
     get("groebner-basis"),
     Backend(

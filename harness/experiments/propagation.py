@@ -30,8 +30,8 @@ from harness.experiments.base import (
 )
 from harness.experiments.document import Document, percent
 from solvers.base import Status
-from solvers.logic import LEVELS
-from solvers.logic.techniques import TECHNIQUES
+from solvers.engines.logic import LEVELS
+from solvers.engines.logic.techniques import TECHNIQUES
 from solvers.registry import Backend, get
 
 LABEL = "levels"
@@ -57,7 +57,7 @@ def logic_backend(level: str) -> Backend:
     keys = tuple(t.key for t in TECHNIQUES if t.default and t.level in allowed)
     return Backend(
         f"logic-{level}",
-        "solvers.logic:LogicSolver",
+        "solvers.engines.logic:LogicSolver",
         f"the logic back-end with the techniques of level {level} and below",
         options={"techniques": keys, "explain": False},
         in_all=False,
@@ -66,7 +66,7 @@ def logic_backend(level: str) -> Backend:
 
 ALLDIFF = Backend(
     "propagating-alldiff",
-    "solvers.propagating:PropagatingSolver",
+    "solvers.engines.propagating.solver:PropagatingSolver",
     "propagating with Régin's AllDifferent filtering on every grid (no restarts)",
     options={"alldiff": True, "restarts": False},
     in_all=False,

@@ -44,7 +44,7 @@ from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Solver
-from solvers.logic import LEVELS, TECHNIQUES, LogicSolver
+from solvers.engines.logic import LEVELS, TECHNIQUES, LogicSolver
 from solvers.registry import create
 
 TARGETS_9X9 = {"easy": 40, "medium": 50, "hard": 60, "extreme": 60}

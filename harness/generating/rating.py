@@ -1,7 +1,7 @@
 """Difficulty rating by the human techniques a puzzle needs (the `logic` back-end).
 
 The label is the level of the hardest technique the logic solver needed (see
-`solvers.logic.techniques.TECHNIQUES`); a puzzle it cannot finish is "beyond logic". The
+`solvers.engines.logic.techniques.TECHNIQUES`); a puzzle it cannot finish is "beyond logic". The
 score adds a weight per step (1 for an easy step, 3 medium, 10 hard, 30 expert, 100
 extreme), so it grows with both the difficulty and the number of steps.
 
@@ -20,8 +20,8 @@ from typing import Any
 
 from puzzles.grid import Grid
 from solvers.base import Result, Status
-from solvers.logic import BEYOND_LOGIC, LEVELS, TECHNIQUES, LogicSolver
-from solvers.logic.techniques import BY_KEY
+from solvers.engines.logic import BEYOND_LOGIC, LEVELS, TECHNIQUES, LogicSolver
+from solvers.engines.logic.techniques import BY_KEY
 
 NO_SOLUTION = "no solution"
 LEVEL_WEIGHTS = {"easy": 1, "medium": 3, "hard": 10, "expert": 30, "extreme": 100}

@@ -67,20 +67,23 @@ def configuration(backend: Backend) -> dict[str, Any]:
 
 
 def backend_from(name: str, config: dict[str, Any]) -> Backend:
-    """The back-end a stored run used: the registered one if unchanged, else rebuilt."""
-    try:
-        registered = get(name)
-        if registered.target == config["target"] and dict(registered.options) == config["options"]:
-            return registered
-    except SudokuBenchError:
-        pass
-    return Backend(
+    """The back-end a stored run used: the registered one if unchanged, else rebuilt. A
+    target of an earlier layout (`solvers.propagating:PropagatingSolver`, a retired
+    configuration class) reads as where it lives now (`solvers.registry.current_target`)."""
+    stored = Backend(
         name,
         config["target"],
         "(as recorded in the store)",
         distribution=config.get("distribution", "sudoku-bench"),
         options=config["options"],
     )
+    try:
+        registered = get(name)
+        if registered.target == stored.target and dict(registered.options) == stored.options:
+            return registered
+    except SudokuBenchError:
+        pass
+    return stored
 
 
 @dataclass(frozen=True)

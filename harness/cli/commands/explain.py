@@ -16,8 +16,8 @@ from puzzles.errors import SudokuBenchError
 from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT
 from solvers.base import Result, Status
-from solvers.logic import TECHNIQUES, LogicSolver
-from solvers.logic.state import SYMBOLS
+from solvers.engines.logic import TECHNIQUES, LogicSolver
+from solvers.engines.logic.state import SYMBOLS
 from solvers.registry import Backend, get
 
 

@@ -1,0 +1,1 @@
+"""The engines this project writes, each with its compiled twin beside it."""

@@ -1,0 +1,1 @@
+"""The `bitboard-jit` engine: per-digit bitboards compiled with numba (`jit`, `kernel`)."""

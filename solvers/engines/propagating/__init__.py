@@ -1,0 +1,1 @@
+"""The `propagating` engine (`solver`) and its numba twin (`jit`, with its `kernel`)."""
