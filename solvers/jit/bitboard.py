@@ -28,7 +28,7 @@ from puzzles.constraints import EncoderTable
 from puzzles.errors import PuzzleFormatError
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from solvers.base import Deadline, Result, SearchOutcome, Solver, Status, Verdict
+from solvers.base import NO_NODE_LIMIT, Deadline, Result, SearchOutcome, Solver, Status, Verdict
 from solvers.jit import bitboard_kernel as kernel
 
 CHECK_EVERY = 4096  # search nodes between two returns to Python to read the clock
@@ -68,6 +68,7 @@ class BitboardJitSolver(Solver[bytearray]):
     branching, compiled with numba."""
 
     name = "bitboard-jit"
+    honours_node_limit = True
     # no constraint beyond the shape: the kernel knows rows, columns and 3x3 boxes only
     encoders: ClassVar[EncoderTable[Any]] = EncoderTable({})
 
@@ -91,7 +92,9 @@ class BitboardJitSolver(Solver[bytearray]):
     def _search(
         self, model: bytearray, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
-        found, exhausted, timed_out, meta = run(model, self._space, limit, deadline.at)
+        found, exhausted, timed_out, meta = run(
+            model, self._space, limit, deadline.at, deadline.nodes_at
+        )
         return SearchOutcome(
             [_grid(puzzle.rules, digits) for digits in found],
             exhausted=exhausted,
@@ -99,13 +102,21 @@ class BitboardJitSolver(Solver[bytearray]):
             counters=counters_of(meta),
         )
 
-    def solve(self, puzzle: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
+    def solve(
+        self,
+        puzzle: Grid,
+        *,
+        limit: int = 1,
+        timeout: float | None = None,
+        node_limit: int | None = None,
+    ) -> Result:
         """`Solver.solve`, the same result by a shorter path when the rules are the kernel's
         (the general path's model, outcome and deadline objects cost about as much as an
         easy puzzle)."""
         rules = puzzle.rules
-        if limit < 1 or (timeout is not None and timeout <= 0) or not is_classic_9x9(rules):
-            return super().solve(puzzle, limit=limit, timeout=timeout)
+        short = limit >= 1 and (timeout is None or timeout > 0) and is_classic_9x9(rules)
+        if not short or node_limit is not None:  # a node budget: the general path's messages
+            return super().solve(puzzle, limit=limit, timeout=timeout, node_limit=node_limit)
         start = time.perf_counter()
         values = bytearray(puzzle.values)
         built = time.perf_counter()
@@ -150,10 +161,14 @@ def counters_of(meta: list[int]) -> dict[str, float]:
 
 
 def run(
-    values: bytearray | np.ndarray, space: Workspace, limit: int, deadline: float
+    values: bytearray | np.ndarray,
+    space: Workspace,
+    limit: int,
+    deadline: float,
+    node_limit: int = NO_NODE_LIMIT,
 ) -> tuple[list[tuple[int, ...]], bool, bool, list[int]]:
-    """Search to the limit, or to `deadline` (a `time.perf_counter` reading; math.inf: none):
-    (solutions' digits, exhausted, timed out, the meta vector's state part as a list)."""
+    """Search to the limit, to `deadline` (a `time.perf_counter` reading; math.inf: none) or
+    past `node_limit` nodes (read where the clock is): (solutions' digits, exhausted, timed out, the meta vector's state part as a list)."""
     meta = space.meta
     meta[: kernel.STATE_SIZE] = 0
     buffer = space.buffer
@@ -169,7 +184,7 @@ def run(
             return found, True, False, state
         if code == kernel.AT_LIMIT:
             return found, state[kernel.UNTRIED] == 0, False, state
-        if time.perf_counter() >= deadline:
+        if time.perf_counter() >= deadline or state[kernel.NODES] > node_limit:
             return found, False, True, state
 
 
