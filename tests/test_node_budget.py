@@ -5,11 +5,13 @@ out the same with a busy CPU beside the run."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 from pathlib import Path
 
 import pytest
 
+from harness.cli import main
 from harness.experiments.base import Results
 from harness.experiments.conduct import Conduct, run_batch
 from harness.experiments.difficulty import LABEL, Difficulty, by_budget, headline
@@ -116,3 +118,24 @@ def test_the_headline_is_the_same_on_a_busy_machine(tmp_path: Path) -> None:
         spinner.join()
     assert idle[0] is not None and idle[1] > 0  # a headline, with censored searches in it
     assert busy == idle
+
+
+def test_bench_node_limit_reaches_the_workers_and_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "runs.sqlite"
+    argv = ["bench", "hardest:4", "-s", "backtracking,sat", "--node-limit", "5000"]
+    assert main([*argv, "--timeout", "60", "--db", str(db), "--json", "--quiet"]) == 0
+    records = {
+        record["solver"]: record for record in map(json.loads, capsys.readouterr().out.splitlines())
+    }
+    assert records["backtracking"]["status"] == "timeout"
+    assert records["backtracking"]["counters"]["node_budget"] == 5000
+    assert records["backtracking"]["nodes"] > 5000
+    assert records["sat"]["status"] in ("limit", "solved")
+    assert "node_budget" not in records["sat"]["counters"]
+    store = open_store(db)
+    try:
+        assert store.runs()[-1].settings["node_limit"] == 5000
+    finally:
+        store.close()
