@@ -532,9 +532,9 @@ def _verdict(plain: Effort | None, median_nodes: float, within: dict[str, float]
             f"(rho {measure:.2f})."
         )
     beyond = (
-        f" Beyond the paper: the back-ends as a whole, most of which propagate before they "
-        f"branch, follow the rating more closely (median rho {median_nodes:.2f} over those "
-        "with a node counter): their nodes count what propagation could not settle, which is "
+        f" Beyond the paper: the budgeted back-ends as a whole, most of which propagate before "
+        f"they branch, follow the rating more closely (median rho {median_nodes:.2f} over "
+        "those with a node budget): their nodes count what propagation could not settle, which is "
         "near what the rating measures."
         if median_nodes > measure
         else ""
