@@ -42,9 +42,14 @@ class OneByOne(BitboardJitSolver):
     """`bitboard-jit` with `Solver`'s own `solve_many`: `solve` of each puzzle."""
 
     def solve_many(
-        self, puzzles: Iterable[Grid], *, limit: int = 1, timeout: float | None = None
+        self,
+        puzzles: Iterable[Grid],
+        *,
+        limit: int = 1,
+        timeout: float | None = None,
+        node_limit: int | None = None,
     ) -> Iterator[Result]:
-        return Solver.solve_many(self, puzzles, limit=limit, timeout=timeout)
+        return Solver.solve_many(self, puzzles, limit=limit, timeout=timeout, node_limit=node_limit)
 
 
 class CountingOutbox:

@@ -70,18 +70,47 @@ class UnsupportedPuzzleError(SudokuBenchError):
     method); `Solver.solve` answers it with the status `unsupported`."""
 
 
+NO_NODE_LIMIT = 2**62  # the node budget of a search without one (fits a compiled int64)
+
+
+def over_node_budget(nodes: int, node_limit: int | None) -> bool:
+    """Whether a search of `nodes` nodes went past the budget `node_limit` (None: none)."""
+    return node_limit is not None and nodes > node_limit
+
+
+def node_budget_message(nodes: int, node_limit: int) -> str:
+    """The message of a result censored by its node budget (`timeout` status)."""
+    return f"node budget of {node_limit} nodes spent ({nodes} nodes searched)"
+
+
 class SearchTimeout(Exception):
     """Raised inside a search when its deadline has passed; `Solver.solve` catches it."""
 
 
 class Deadline:
-    """A point in time (perf_counter) after which a search must stop; None = no limit."""
+    """A point in time (perf_counter) after which a search must stop; None = no limit.
 
-    def __init__(self, seconds: float | None) -> None:
+    It also carries the node budget (`node_limit`, None: none): the number of search nodes
+    after which an engine that counts nodes stops. Engines compare their node count with it
+    where they read the clock (`spent`), so the budget stops a search at the same node on
+    any machine and at any load, where the clock does not."""
+
+    def __init__(self, seconds: float | None, node_limit: int | None = None) -> None:
         if seconds is not None and seconds <= 0:
             raise ValueError(f"timeout must be positive, got {seconds}")
+        if node_limit is not None and node_limit < 1:
+            raise ValueError(f"node_limit must be at least 1, got {node_limit}")
         self.seconds = seconds
         self.at = math.inf if seconds is None else time.perf_counter() + seconds
+        self.node_limit = node_limit
+        # the budget as a number an engine can compare with (compiled ones too): no budget
+        # is a count no search reaches
+        self.nodes_at = NO_NODE_LIMIT if node_limit is None else node_limit
+
+    def spent(self, nodes: int) -> bool:
+        """Whether a search that has made `nodes` nodes must stop: over its node budget, or
+        past its deadline. Engines call it where they would call `expired`."""
+        return nodes > self.nodes_at or time.perf_counter() >= self.at
 
     def expired(self) -> bool:
         return time.perf_counter() >= self.at
@@ -210,6 +239,9 @@ class Solver(ABC, Generic[ModelT]):
     # Frames of Python recursion the search may take per cell (0: it does not recurse): a
     # deep one runs where the recursion limit cannot stop it (`solvers.deep`).
     frames_per_cell: int = 0
+    # Whether the engine counts search nodes and stops at a node budget (`node_limit`);
+    # one that does not runs to its time limit and says so in the result's message.
+    honours_node_limit: ClassVar[bool] = False
 
     def accepts(self, rules: Rules) -> bool:
         """Whether this back-end can express these rules: an encoder for every constraint."""
@@ -222,15 +254,25 @@ class Solver(ABC, Generic[ModelT]):
             return f"the {self.name} back-end cannot express {', '.join(missing)}"
         return f"the {self.name} back-end cannot solve {rules} puzzles"
 
-    def solve(self, puzzle: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
-        """Find up to `limit` solutions of `puzzle`, stopping at `timeout` seconds."""
+    def solve(
+        self,
+        puzzle: Grid,
+        *,
+        limit: int = 1,
+        timeout: float | None = None,
+        node_limit: int | None = None,
+    ) -> Result:
+        """Find up to `limit` solutions of `puzzle`, stopping at `timeout` seconds or, in an
+        engine that counts nodes (`honours_node_limit`), after `node_limit` search nodes: a
+        search that needs more ends with status `timeout` and a message naming the node
+        budget, the same on any machine at any load."""
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
         if not self.accepts(puzzle.rules):
             return Result.failure(
                 self.name, Status.UNSUPPORTED, self.unsupported_because(puzzle.rules)
             )
-        deadline = Deadline(timeout)
+        deadline = Deadline(timeout, node_limit if self.honours_node_limit else None)
         start = time.perf_counter()
         built: float | None = None
         try:
@@ -247,6 +289,11 @@ class Solver(ABC, Generic[ModelT]):
         end = time.perf_counter()
         if built is None:
             built = end
+        message = outcome.message
+        if node_limit is not None:
+            message = _with_node_budget(self, outcome, node_limit)
+            if self.honours_node_limit:  # stored with the counters: whose budget censored it
+                outcome.counters["node_budget"] = node_limit
         return Result(
             solver=self.name,
             status=_status_of(outcome, limit),
@@ -256,13 +303,18 @@ class Solver(ABC, Generic[ModelT]):
             search_s=end - built,
             # every result counts nodes; guesses only where the back-end counts them
             counters={"nodes": 0, **outcome.counters},
-            message=outcome.message,
+            message=message,
             partial=outcome.partial,
             details=outcome.details,
         )
 
     def solve_many(
-        self, puzzles: Iterable[Grid], *, limit: int = 1, timeout: float | None = None
+        self,
+        puzzles: Iterable[Grid],
+        *,
+        limit: int = 1,
+        timeout: float | None = None,
+        node_limit: int | None = None,
     ) -> Iterator[Result]:
         """`solve` of each puzzle in turn, each result yielded as it is found; `limit` and
         `timeout` hold for each puzzle. The harness hands a batch of puzzles to a back-end
@@ -270,9 +322,10 @@ class Solver(ABC, Generic[ModelT]):
         compiled call overrides it, yielding the results in the puzzles' order. The
         harness's clock for a puzzle starts when the result before it is yielded, so an
         override that solves several puzzles per call keeps each call within one puzzle's
-        `timeout` (with a timeout, by calls over fewer puzzles)."""
+        `timeout` (with a timeout, by calls over fewer puzzles). `node_limit` holds for each
+        puzzle as in `solve`."""
         for puzzle in puzzles:
-            yield self.solve(puzzle, limit=limit, timeout=timeout)
+            yield self.solve(puzzle, limit=limit, timeout=timeout, node_limit=node_limit)
 
     @abstractmethod
     def _build(self, puzzle: Grid, deadline: Deadline) -> ModelT:
@@ -281,6 +334,21 @@ class Solver(ABC, Generic[ModelT]):
     @abstractmethod
     def _search(self, model: ModelT, puzzle: Grid, limit: int, deadline: Deadline) -> SearchOutcome:
         """Run the engine on the model and map its answers back to grids."""
+
+
+def _with_node_budget(solver: Solver[Any], outcome: SearchOutcome, node_limit: int) -> str:
+    """The result's message under a node budget; an outcome over the budget becomes a
+    timeout. The rule is on the node count alone: a search that needed more than
+    `node_limit` nodes is censored even when it finished before the engine looked, so the
+    verdict does not depend on how often an engine checks."""
+    if not solver.honours_node_limit:
+        note = f"no node budget: the {solver.name} back-end cannot stop at one (time limit only)"
+        return f"{outcome.message}; {note}" if outcome.message else note
+    nodes = int(outcome.counters.get("nodes", 0))
+    if not over_node_budget(nodes, node_limit):
+        return outcome.message
+    outcome.timed_out, outcome.exhausted = True, False
+    return node_budget_message(nodes, node_limit)
 
 
 def _status_of(outcome: SearchOutcome, limit: int) -> Status:

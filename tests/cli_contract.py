@@ -363,6 +363,7 @@ SETTINGS = frozenset(
         "inputs",
         "solvers",
         "timeout",
+        "node_limit",
         "limit",
         "warmup",
         "memory_limit_mb",

@@ -4,6 +4,12 @@ rho is Pearson's correlation of the ranks (ties given their average rank), and t
 comes from Student's t with n - 2 degrees of freedom, t = rho * sqrt((n - 2) / (1 - rho^2)):
 what `scipy.stats.spearmanr` computes by default. Nothing here needs scipy; the test suite
 checks these against scipy on fixtures.
+
+A censored value (a search stopped at its limit) is passed as `math.inf`: it ranks above every
+finished one, tied with the other censored values, which is all a rank correlation needs of
+"at least the limit". Which values are censored must not depend on the machine: a caller
+censors by a node budget where the method has one, and says in its report how censoring
+enters where it censors by a time limit (docs/methods/censoring.md).
 """
 
 from __future__ import annotations

@@ -58,6 +58,9 @@ class Batch:
     inputs: tuple[str, ...]
     limit: int = 1
     repeat: int = 1
+    # the node budget of each solve (None: none): engines that count nodes stop there, the
+    # same on any machine; the others run to `timeout`
+    node_limit: int | None = None
 
     def fingerprint(self, experiment: str) -> str:
         """What makes two batches the same run: a stored run with this fingerprint is reused."""
@@ -75,6 +78,8 @@ class Batch:
             "timeout": self.timeout,
             "limit": self.limit,
             "repeat": self.repeat,
+            # only when set: batches without a budget keep the fingerprints of stored runs
+            **({} if self.node_limit is None else {"node_limit": self.node_limit}),
         }
         text = json.dumps(content, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]

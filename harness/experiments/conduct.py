@@ -65,7 +65,7 @@ def run_batch(store: Store, experiment: str, batch: Batch, how: Conduct) -> Batc
             store,
             list(batch.entries),
             list(batch.backends),
-            Settings(batch.timeout, batch.limit, 0),
+            Settings(batch.timeout, batch.limit, 0, node_limit=batch.node_limit),
             repeat=batch.repeat,
             jobs=how.jobs,
             seed=seed,

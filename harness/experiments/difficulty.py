@@ -4,9 +4,16 @@ The logic back-end's rating (`harness.generating.rating`: the hardest technique'
 Sudoku-Explainer-like scale, ties broken by the number of hard steps) stands for human
 difficulty. Every back-end of `-s all` solves the same puzzles; Spearman's rank correlation
 (`harness.analysing.correlation`) measures how well each one's search nodes and time follow
-the rating. A timeout is censored at the top: it ranks above every finished puzzle of that
-back-end, tied with the other timeouts (its true effort is at least the limit), which rank
-correlation takes without inventing a value.
+the rating. A search that did not finish is censored at the top: it ranks above every
+finished puzzle of that back-end, tied with the other censored ones (its true effort is at
+least the limit), which rank correlation takes without inventing a value.
+
+Where the censoring comes from decides whether the result depends on the machine. The
+back-ends that count search nodes run under a node budget (`Solver.honours_node_limit`): which
+puzzles are censored is then the same on any machine at any load, and so is their nodes
+correlation; the headline (the median nodes rho) is taken over them alone. The others run
+under a time limit in a batch of their own: which of their puzzles time out depends on the
+load, so they are reported beside the headline, never in it.
 """
 
 from __future__ import annotations
@@ -33,8 +40,16 @@ RATER = "logic"
 SETS = ("easy50", "top95", "hardest", "17clue")
 FULL_COUNTS = {"easy50": None, "top95": None, "hardest": None, "17clue": 100}
 QUICK_PER_SET = 2
-FULL_TIMEOUT_S = 3.0
+FULL_TIMEOUT_S = 3.0  # the time limit of the back-ends without a node budget
 QUICK_TIMEOUT_S = 0.5
+TIMED_LABEL = "timed"  # the batch of the back-ends without a node budget
+# The node budget of the back-ends that count nodes, and a time limit far above what the
+# budget costs, only so that a broken engine cannot hang the run: a budgeted task that meets
+# it makes the run depend on the machine, and the report says so.
+FULL_NODE_BUDGET = 200_000
+QUICK_NODE_BUDGET = 20_000
+FULL_SAFETY_TIMEOUT_S = 120.0
+QUICK_SAFETY_TIMEOUT_S = 60.0
 # Measured efforts: a task that ended with an answer, or gave up after measured work.
 MEASURED = (Status.SOLVED, Status.LIMIT, Status.NO_SOLUTION, Status.GAVE_UP)
 # Pelánek's "weak" correlation, as a rule for the verdict: a median rho below this.
@@ -49,9 +64,46 @@ class Effort:
 
     solver: str
     puzzles: int  # rated puzzles this back-end has a usable result for
-    timeouts: int
+    timeouts: int  # censored: over the node budget, or past the time limit
     nodes: Correlation | None  # None: the back-end reports no node count (all equal)
     time: Correlation
+    budgeted: bool = False  # ran under the node budget (else under a time limit)
+    clock_timeouts: int = 0  # budgeted tasks stopped by the clock, not by the budget
+
+
+def by_budget(row: dict[str, Any]) -> bool:
+    """Whether a censored result was stopped by its node budget (its `node_budget` counter,
+    which `Solver.solve` sets under a budget, and more nodes than that)."""
+    budget = row["counters"].get("node_budget")
+    return timed_out(row) and budget is not None and float(row["nodes"]) > float(budget)
+
+
+def budgeted_names(results: Results) -> set[str]:
+    """The back-ends that ran under the node budget."""
+    batch = results[LABEL].batch
+    return {backend.name for backend in batch.backends} if batch.node_limit else set()
+
+
+def effort_rows(results: Results) -> list[dict[str, Any]]:
+    """The back-ends' rows: the budgeted batch's and the time-limited batch's."""
+    labels = [label for label in (LABEL, TIMED_LABEL) if label in results.batches]
+    return [row for label in labels for row in results.rows(label)]
+
+
+def censored_by(results: Results, item: Effort) -> str:
+    """What censors a back-end's searches, in words: its node budget or its time limit."""
+    if item.budgeted:
+        return f"{results[LABEL].batch.node_limit:,} nodes"
+    timed = results[TIMED_LABEL] if TIMED_LABEL in results.batches else results[LABEL]
+    return f"{timed.batch.timeout:g} s"
+
+
+def rows_by_solver(results: Results) -> dict[str, list[dict[str, Any]]]:
+    """Each back-end's rows: the budgeted batch's, then the time-limited batch's."""
+    found = dict(results[LABEL].by_solver())
+    if TIMED_LABEL in results.batches:
+        found.update(results[TIMED_LABEL].by_solver())
+    return found
 
 
 def puzzle_key(row: dict[str, Any]) -> tuple[str, str]:
@@ -77,18 +129,23 @@ def rating_value(rating: Rating) -> float:
 
 
 def effort(
-    solver: str, rows: Sequence[dict[str, Any]], rated: dict[tuple[str, str], Rating]
+    solver: str,
+    rows: Sequence[dict[str, Any]],
+    rated: dict[tuple[str, str], Rating],
+    budgeted: bool = False,
 ) -> Effort:
     xs: list[float] = []
     nodes: list[float] = []
     times: list[float] = []
-    timeouts = 0
+    timeouts = clock_timeouts = 0
     for row in rows:
         rating = rated.get(puzzle_key(row))
         if rating is None or rating.estimate is None:
             continue
         if timed_out(row):
             timeouts += 1
+            if budgeted and not by_budget(row):
+                clock_timeouts += 1
             xs.append(rating_value(rating))
             nodes.append(CENSORED)
             times.append(CENSORED)
@@ -98,26 +155,50 @@ def effort(
             times.append(float(row["total_s"]))
     finite_nodes = {value for value in nodes if value != CENSORED}
     node_correlation = spearman(xs, nodes) if len(finite_nodes) > 1 else None
-    return Effort(solver, len(xs), timeouts, node_correlation, spearman(xs, times))
+    return Effort(
+        solver,
+        len(xs),
+        timeouts,
+        node_correlation,
+        spearman(xs, times),
+        budgeted=budgeted,
+        clock_timeouts=clock_timeouts,
+    )
 
 
 def efforts(results: Results, collection: str | None = None) -> list[Effort]:
     """Each back-end's correlations, over every puzzle or over one set's."""
     rated = ratings(results)
+    budgeted = budgeted_names(results)
     return [
-        effort(name, [r for r in found if collection in (None, r["collection"])], rated)
-        for name, found in results[LABEL].by_solver().items()
+        effort(
+            name,
+            [r for r in found if collection in (None, r["collection"])],
+            rated,
+            budgeted=name in budgeted,
+        )
+        for name, found in rows_by_solver(results).items()
     ]
 
 
-def median_rho(found: Sequence[Effort]) -> float | None:
-    """The median nodes rho of the back-ends other than the rater (None: none defined)."""
+def median_rho(found: Sequence[Effort], budgeted_only: bool = True) -> float | None:
+    """The median nodes rho of the back-ends other than the rater (None: none defined); by
+    default over the budgeted ones only, whose censoring does not depend on the machine."""
     values = [
         item.nodes.rho
         for item in found
-        if item.solver != RATER and item.nodes is not None and not math.isnan(item.nodes.rho)
+        if item.solver != RATER
+        and (item.budgeted or not budgeted_only)
+        and item.nodes is not None
+        and not math.isnan(item.nodes.rho)
     ]
     return statistics.median(values) if values else None
+
+
+def headline(results: Results) -> float | None:
+    """The experiment's headline: the median nodes rho over the back-ends with a node budget
+    (the rater left out), over every puzzle. It depends on no clock."""
+    return median_rho(efforts(results))
 
 
 class Difficulty(Experiment):
@@ -141,16 +222,37 @@ class Difficulty(Experiment):
             (name, QUICK_PER_SET if quick else FULL_COUNTS[name]) for name in SETS
         )
         backends = choose_backends("all", lambda text: None)
+        budget = QUICK_NODE_BUDGET if quick else FULL_NODE_BUDGET
+        budgeted = tuple(b for b in backends if b.solver_class().honours_node_limit)
         batch = Batch(
-            LABEL, entries, tuple(backends), QUICK_TIMEOUT_S if quick else FULL_TIMEOUT_S, inputs
+            LABEL,
+            entries,
+            budgeted,
+            QUICK_SAFETY_TIMEOUT_S if quick else FULL_SAFETY_TIMEOUT_S,
+            inputs,
+            node_limit=budget,
+        )
+        timed = Batch(
+            TIMED_LABEL,
+            entries,
+            tuple(b for b in backends if b not in budgeted),
+            QUICK_TIMEOUT_S if quick else FULL_TIMEOUT_S,
+            inputs,
         )
         # quick mode rates from the back-ends' run: a second pool of workers costs seconds
         rating = Batch(RATING_LABEL, entries, (get(RATER),), RATING_TIMEOUT_S, inputs)
+        batches = (batch, timed) if timed.backends else (batch,)
         return Design(
-            (batch,) if quick else (batch, rating),
+            batches if quick else (*batches, rating),
             (
                 "Every back-end that `-s all` chooses on this machine (the installed ones), "
                 "limit 1 (the first solution), once per puzzle.",
+                f"The back-ends that count search nodes (`{LABEL}`: "
+                + ", ".join(f"`{b.name}`" for b in budgeted)
+                + f") run under a node budget of {budget:,} nodes: a search that needs more "
+                "is censored, the same puzzles on any machine at any load. Their time limit "
+                "is a safety net far above what the budget costs. The others "
+                f"(`{TIMED_LABEL}`) have no budget and run under the time limit.",
                 f"The rating is the `{RATER}` back-end's result, rated as `sudoku-bench rate` "
                 "does: the hardest technique's weight (1.2 for a naked single up to 9.0 for a "
                 "forcing net, 10.0 when the solver gives up), ties broken by the number of "
@@ -159,9 +261,14 @@ class Difficulty(Experiment):
                 "not depend on the back-ends' time limit; quick mode takes the rater's row of "
                 "the back-ends' run. A puzzle whose rating timed out is left out.",
                 "Spearman's rho between the rating and each back-end's `nodes` counter and "
-                "total time (build + search). A timeout is censored at the top: it ranks "
-                "above every finished puzzle, tied with the other timeouts. A back-end whose "
+                "total time (build + search). A search that did not finish (over the node "
+                "budget, or past the time limit) is censored at the top: it ranks above "
+                "every finished puzzle, tied with the other censored ones. A back-end whose "
                 "`nodes` are all equal (no node counter) has no nodes correlation.",
+                "The headline is the median nodes rho over the back-ends with a node budget "
+                f"(without `{RATER}`): it depends on no clock. The time-limited back-ends' "
+                "censoring depends on the machine's speed and load, so they are reported "
+                "beside it and kept out of it.",
                 f"`{RATER}` is the rater itself: its nodes are its steps, so its row is a "
                 "check, not a finding.",
                 "The verdict on Pelánek's finding is read from the plain backtracker's nodes "
@@ -171,7 +278,7 @@ class Difficulty(Experiment):
         )
 
     def analyse(self, results: Results, doc: Document) -> None:
-        rows = results.rows(LABEL)
+        rows = effort_rows(results)
         rated = ratings(results)
         found = efforts(results)
         sets = [name for name in SETS if any(r["collection"] == name for r in rows)]
@@ -195,6 +302,7 @@ class Difficulty(Experiment):
             table.append(
                 [
                     f"`{item.solver}`",
+                    censored_by(results, item),
                     item.puzzles,
                     item.timeouts,
                     _rho(item.nodes),
@@ -204,19 +312,41 @@ class Difficulty(Experiment):
                 ]
             )
         doc.table(
-            ["back-end", "puzzles", "timeouts", "rho nodes", "p nodes", "rho time", "p time"],
+            [
+                "back-end",
+                "censored at",
+                "puzzles",
+                "censored",
+                "rho nodes",
+                "p nodes",
+                "rho time",
+                "p time",
+            ],
             table,
-            caption="rho: Spearman's rank correlation of the rating with the back-end's search "
-            "nodes or total time; p: its two-sided p-value (t-distribution, as scipy's "
-            "`spearmanr`); `–`: undefined (no node counter, or every value tied).",
+            caption="censored at: the node budget (the same censored puzzles on any machine) "
+            "or the time limit (which depends on the machine and its load); censored: the "
+            "puzzles over it, ranked at the top; rho: Spearman's rank correlation of the "
+            "rating with the back-end's search nodes or total time; p: its two-sided p-value "
+            "(t-distribution, as scipy's `spearmanr`); `–`: undefined (no node counter, or "
+            "every value tied).",
         )
+        clocked = [item for item in found if item.clock_timeouts]
+        if clocked:
+            doc.paragraph(
+                "Warning: "
+                + ", ".join(f"`{item.solver}` {item.clock_timeouts}" for item in clocked)
+                + " budgeted search(es) met the safety time limit before the node budget, so "
+                "this run's headline depends on the machine: run it again on a quieter one."
+            )
         run = results[LABEL].run
         load, cores = run.conditions.get("load_max"), run.machine.get("cores")
         if load is not None and cores and float(load) > float(cores):
             doc.paragraph(
                 f"The load average reached {float(load):g} on {cores} cores during the run: "
                 "other work shared the machine, so the times are noisier than on a quiet one "
-                "(which can weaken their correlations); the nodes do not depend on it."
+                "(which can weaken their correlations, and changes which puzzles the "
+                "time-limited back-ends finish); the nodes of the budgeted back-ends, and the "
+                "headline, do not depend on it."
             )
         doc.heading("Within each set")
         per_set = {name: efforts(results, name) for name in sets}
@@ -226,7 +356,10 @@ class Difficulty(Experiment):
                 [f"`{item.solver}`", *(_rho(per_set[name][number].nodes) for name in sets)]
             )
         within.append(
-            ["median (without the rater)", *(_number(median_rho(per_set[n])) for n in sets)]
+            [
+                "median (node budget, without the rater)",
+                *(_number(median_rho(per_set[n])) for n in sets),
+            ]
         )
         doc.table(
             ["back-end", *(f"rho nodes {name}" for name in sets)],
@@ -256,7 +389,8 @@ class Difficulty(Experiment):
             caption="Median total time (ms) of the puzzles of each level that the back-end "
             "finished (timeouts left out here).",
         )
-        timeout = results[LABEL].batch.timeout
+        timed = results[TIMED_LABEL] if TIMED_LABEL in results.batches else results[LABEL]
+        timeout = timed.batch.timeout
         names = [item.solver for item in found]
         for what, words in (("time", "total time"), ("nodes", "search nodes")):
             doc.plot(
@@ -264,7 +398,8 @@ class Difficulty(Experiment):
                 f"{words.capitalize()} against the logic rating, one panel per back-end (log "
                 f"scale; x jittered a little"
                 + (
-                    f"; timeouts as red crosses at the {timeout:g} s limit)"
+                    f"; censored searches as red crosses: a timeout at the {timeout:g} s limit, "
+                    "a search over its node budget at the time it took)"
                     if what == "time"
                     else ")"
                 ),
@@ -273,34 +408,49 @@ class Difficulty(Experiment):
             )
 
     def compare(self, results: Results) -> str:
-        found = [item for item in efforts(results) if item.solver != RATER]
+        everyone = efforts(results)
+        found = [item for item in everyone if item.solver != RATER]
         with_nodes = [
-            item for item in found if item.nodes is not None and not math.isnan(item.nodes.rho)
+            item
+            for item in found
+            if item.budgeted and item.nodes is not None and not math.isnan(item.nodes.rho)
+        ]
+        timed_with_nodes = [
+            item
+            for item in found
+            if not item.budgeted and item.nodes is not None and not math.isnan(item.nodes.rho)
         ]
         node_rhos = [item.nodes.rho for item in with_nodes if item.nodes is not None]
         time_rhos = [item.time.rho for item in found if not math.isnan(item.time.rho)]
-        rater = next((item for item in efforts(results) if item.solver == RATER), None)
+        rater = next((item for item in everyone if item.solver == RATER), None)
         if not node_rhos:
             return (
-                "No back-end reported search nodes that vary, so the comparison with "
-                "Pelánek's finding cannot be made from this run."
+                "No back-end with a node budget reported search nodes that vary, so the "
+                "comparison with Pelánek's finding cannot be made from this run."
             )
         median_nodes = statistics.median(node_rhos)
         strongest = max(with_nodes, key=lambda item: item.nodes.rho if item.nodes else -2)
         weakest = min(with_nodes, key=lambda item: item.nodes.rho if item.nodes else 2)
+        budget = results[LABEL].batch.node_limit
         sentences = [
-            f"Over the {len(with_nodes)} back-ends with a node counter, Spearman's rho between "
-            f"the logic rating and the search nodes has median {median_nodes:.2f} (from "
-            f"{_rho(weakest.nodes)} for `{weakest.solver}` to {_rho(strongest.nodes)} for "
-            f"`{strongest.solver}`)",
+            f"Headline: over the {len(with_nodes)} back-ends with a node budget ({budget:,} "
+            f"nodes), Spearman's rho between the logic rating and the search nodes has median "
+            f"{median_nodes:.2f} (from {_rho(weakest.nodes)} for `{weakest.solver}` to "
+            f"{_rho(strongest.nodes)} for `{strongest.solver}`); which puzzles they censor, "
+            "and so this number, is the same on a loaded and an idle machine.",
         ]
-        if time_rhos:
-            sentences[0] += (
-                f"; with the time, median {statistics.median(time_rhos):.2f} over "
-                f"{len(time_rhos)} back-ends."
+        if timed_with_nodes:
+            timed_rhos = [item.nodes.rho for item in timed_with_nodes if item.nodes is not None]
+            sentences.append(
+                f"The {len(timed_with_nodes)} back-ends without a node budget (time-limited: "
+                "their timeouts, censored at the top, depend on the load) have median nodes "
+                f"rho {statistics.median(timed_rhos):.2f}, kept out of the headline."
             )
-        else:
-            sentences[0] += "."
+        if time_rhos:
+            sentences.append(
+                f"With the time, the median rho is {statistics.median(time_rhos):.2f} over "
+                f"{len(time_rhos)} back-ends (times depend on the load)."
+            )
         if rater is not None and rater.nodes is not None and not math.isnan(rater.nodes.rho):
             sentences.append(
                 f"The logic solver's own step count follows its rating with rho "
@@ -312,28 +462,32 @@ class Difficulty(Experiment):
             sentences.append(
                 f"The plain backtracker (`backtracking`, no propagation: the closest to the "
                 f"backtracking measure in Pelánek's study) has rho {plain.nodes.rho:.2f} with "
-                f"{plain.timeouts} of its {plain.puzzles} puzzles censored."
+                f"{plain.timeouts} of its {plain.puzzles} puzzles censored "
+                f"(at {censored_by(results, plain)})."
             )
-        rows = results.rows(LABEL)
+        rows = effort_rows(results)
         sets = [name for name in SETS if any(r["collection"] == name for r in rows)]
         within = {name: median_rho(efforts(results, name)) for name in sets}
         told = {name: value for name, value in within.items() if value is not None}
         if told:
             sentences.append(
-                "Within one set the median rho is "
+                "Within one set the median rho (node budget) is "
                 + ", ".join(f"{value:.2f} on {name}" for name, value in told.items())
                 + "."
             )
         verdict = _verdict(plain, median_nodes, told)
-        share_timeouts = {
-            item.solver: item.timeouts / item.puzzles
+        share_censored = {
+            item.solver: (item.timeouts / item.puzzles, censored_by(results, item))
             for item in found
             if item.puzzles and item.timeouts
         }
-        if share_timeouts:
+        if share_censored:
             sentences.append(
-                "Timeouts, censored at the top: "
-                + ", ".join(f"`{name}` {percent(value)}" for name, value in share_timeouts.items())
+                "Censored at the top: "
+                + ", ".join(
+                    f"`{name}` {percent(share)} (at {at})"
+                    for name, (share, at) in share_censored.items()
+                )
                 + "."
             )
         return " ".join([*sentences, verdict])
@@ -362,7 +516,7 @@ def _verdict(plain: Effort | None, median_nodes: float, within: dict[str, float]
         if plain is not None and plain.puzzles and plain.timeouts / plain.puzzles > 0.5:
             verdict += (
                 f" A caveat: {percent(plain.timeouts / plain.puzzles)} of the backtracker's "
-                "puzzles timed out and are censored, so its rho rests largely on which puzzles "
+                "puzzles went over its node budget and are censored, so its rho rests largely on which puzzles "
                 "it finished at all."
             )
     elif measure >= WEAK_RHO:
@@ -378,9 +532,9 @@ def _verdict(plain: Effort | None, median_nodes: float, within: dict[str, float]
             f"(rho {measure:.2f})."
         )
     beyond = (
-        f" Beyond the paper: the back-ends as a whole, most of which propagate before they "
-        f"branch, follow the rating more closely (median rho {median_nodes:.2f} over those "
-        "with a node counter): their nodes count what propagation could not settle, which is "
+        f" Beyond the paper: the budgeted back-ends as a whole, most of which propagate before "
+        f"they branch, follow the rating more closely (median rho {median_nodes:.2f} over "
+        "those with a node budget): their nodes count what propagation could not settle, which is "
         "near what the rating measures."
         if median_nodes > measure
         else ""
@@ -429,21 +583,27 @@ def _scatter_drawer(
         for solver, axes in zip(names, flat, strict=False):
             jitter = random.Random(solver)  # spreads the discrete ratings, the same each time
             done: list[tuple[float, float]] = []
-            censored: list[float] = []
+            censored: list[tuple[float, float]] = []
             for row in rows:
                 rating = rated.get(puzzle_key(row))
                 if row["solver"] != solver or rating is None or rating.estimate is None:
                     continue
                 x = rating.estimate + jitter.uniform(-0.12, 0.12)
                 if timed_out(row):
-                    censored.append(x)
+                    censored.append((x, float(row["total_s"]) if by_budget(row) else limit))
                 elif row["status"] in MEASURED:
                     y = float(row["total_s"]) if what == "time" else float(row["nodes"]) + 1
                     done.append((x, max(y, 1e-5)))
             if done:
                 axes.scatter([d[0] for d in done], [d[1] for d in done], s=6, alpha=0.5)
             if censored and what == "time":
-                axes.scatter(censored, [limit] * len(censored), marker="x", color="red", s=12)
+                axes.scatter(
+                    [c[0] for c in censored],
+                    [max(c[1], 1e-5) for c in censored],
+                    marker="x",
+                    color="red",
+                    s=12,
+                )
             if done or (censored and what == "time"):
                 axes.set_yscale("log")
                 axes.yaxis.set_minor_formatter(ticker.NullFormatter())  # 10^k labels only

@@ -187,6 +187,7 @@ def start(
             "inputs": list(inputs),
             "solvers": names,
             "timeout": settings.timeout,
+            "node_limit": settings.node_limit,
             "limit": settings.limit,
             "warmup": settings.warmup,
             "memory_limit_mb": settings.memory_limit_mb,
@@ -302,6 +303,7 @@ def stored_settings(info: RunInfo) -> Settings:
         int(settings["warmup"]),
         memory_limit_mb=settings.get("memory_limit_mb"),
         permute_seed=info.seed if settings.get("permute") else None,
+        node_limit=None if settings.get("node_limit") is None else int(settings["node_limit"]),
     )
 
 

@@ -202,10 +202,18 @@ class ManyAtOnceSolver(ReferenceSolver):
     name = "many-at-once"
 
     def solve_many(
-        self, puzzles: Iterable[Grid], *, limit: int = 1, timeout: float | None = None
+        self,
+        puzzles: Iterable[Grid],
+        *,
+        limit: int = 1,
+        timeout: float | None = None,
+        node_limit: int | None = None,
     ) -> Iterator[Result]:
         given = list(puzzles)
-        results = [self.solve(puzzle, limit=limit, timeout=timeout) for puzzle in given]
+        results = [
+            self.solve(puzzle, limit=limit, timeout=timeout, node_limit=node_limit)
+            for puzzle in given
+        ]
         for result in results:
             result.counters["batch"] = float(len(given))
         yield from results

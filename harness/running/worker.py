@@ -72,6 +72,9 @@ class Settings:
     # a batch's tasks of one back-end and rules go to its `Solver.solve_many` in one call
     # (`solve` and `count`); False: one `solve` per task, each timed alone (`bench`)
     whole_batches: bool = False
+    # the node budget of each solve (None: none), honoured by the engines that count nodes
+    # (`Solver.honours_node_limit`): a verdict that does not depend on the machine's speed
+    node_limit: int | None = None
 
     def isomorph_seed(self, key: int, solve: int) -> int | None:
         """The seed of the isomorph that solve number `solve` of the task of `key` meets
@@ -185,7 +188,12 @@ def _run_many(
             if solver is None:
                 solver = solvers[backend.name] = backend.create()
             puzzles = [puzzle_grid(rules, job[3]) for job in jobs[done:]]
-            results = solver.solve_many(puzzles, limit=settings.limit, timeout=settings.timeout)
+            results = solver.solve_many(
+                puzzles,
+                limit=settings.limit,
+                timeout=settings.timeout,
+                node_limit=settings.node_limit,
+            )
             while done < len(jobs):
                 meter = Meter(resources=settings.resources)
                 with meter:
@@ -275,12 +283,22 @@ def _run(
         puzzle = puzzle_grid(rules, line)  # the rules parsed once per worker
         for number in range(settings.warmup):
             warm = _isomorph(puzzle, settings.isomorph_seed(key, number))
-            solver.solve(warm[0], limit=settings.limit, timeout=settings.timeout)
+            solver.solve(
+                warm[0],
+                limit=settings.limit,
+                timeout=settings.timeout,
+                node_limit=settings.node_limit,
+            )
         target, isomorph = _isomorph(puzzle, seed)
         if conn is not None:
             conn.send(("start",))
         with meter, _memory_capped(settings.memory_limit_mb):
-            result = solver.solve(target, limit=settings.limit, timeout=settings.timeout)
+            result = solver.solve(
+                target,
+                limit=settings.limit,
+                timeout=settings.timeout,
+                node_limit=settings.node_limit,
+            )
         if isomorph is not None:
             result = _mapped_back(result, isomorph)
     except MemoryError:

@@ -165,6 +165,7 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
     """First empty cell, digits in order, validity by scanning row, column and box."""
 
     name = "backtracking"
+    honours_node_limit = True
     frames_per_cell = 2  # it recurses per branch point (solvers.deep)
     encoders = ENCODERS
 
@@ -324,7 +325,7 @@ class _Search:
     def place(self, row: int, col: int, num: int) -> None:
         self.board[row][col] = num
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0 and self.deadline.expired():
+        if self.nodes % CHECK_EVERY == 0 and self.deadline.spent(self.nodes):
             self.timed_out = True
             raise _Stop
 

@@ -21,6 +21,7 @@ from harness.cli.arguments import (
     add_task_arguments,
     int64,
     positive_float,
+    positive_int,
     repeats,
     warmups,
 )
@@ -77,6 +78,15 @@ def add_parser(subparsers: Any) -> None:
         parser,
         f"seconds per task (default {defaults.TIMEOUT_S:g}; "
         f"{defaults.SUITE_TIMEOUT_S:g} for the default suite)",
+    )
+    parser.add_argument(
+        "--node-limit",
+        type=positive_int,
+        metavar="N",
+        help="node budget per task: the back-ends that count search nodes (backtracking, "
+        "propagating, dlx, their -jit twins, logic's steps) stop after N nodes with status "
+        "timeout, the same on any machine at any load; the others run to --timeout "
+        "(docs/methods/censoring.md)",
     )
     parser.add_argument(
         "--repeat",
@@ -399,6 +409,7 @@ def _inputs(
         args.warmup,
         memory_limit_mb=args.memory_limit,
         permute_seed=seed if args.permute else None,
+        node_limit=args.node_limit,
     )
     return entries, chosen, settings, jobs, seed
 
@@ -428,6 +439,7 @@ def _resumed(args: argparse.Namespace, store: Store) -> session.Plan:
         raise SudokuBenchError("--resume takes the puzzles from the stored run: give no PUZZLE")
     given = {
         "--timeout": args.timeout is not None,
+        "--node-limit": args.node_limit is not None,
         "--seed": args.seed is not None,
         "--repeat": args.repeat != 1,
         "--warmup": args.warmup != 0,

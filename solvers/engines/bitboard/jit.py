@@ -28,7 +28,7 @@ from puzzles.constraints import EncoderTable
 from puzzles.errors import PuzzleFormatError
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from solvers.base import Deadline, Result, SearchOutcome, Solver, Status, Verdict
+from solvers.base import NO_NODE_LIMIT, Deadline, Result, SearchOutcome, Solver, Status, Verdict
 from solvers.engines.bitboard import kernel
 
 CHECK_EVERY = 4096  # search nodes between two returns to Python to read the clock
@@ -68,6 +68,7 @@ class BitboardJitSolver(Solver[bytearray]):
     branching, compiled with numba."""
 
     name = "bitboard-jit"
+    honours_node_limit = True
     # no constraint beyond the shape: the kernel knows rows, columns and 3x3 boxes only
     encoders: ClassVar[EncoderTable[Any]] = EncoderTable({})
 
@@ -93,7 +94,9 @@ class BitboardJitSolver(Solver[bytearray]):
     def _search(
         self, model: bytearray, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
-        found, exhausted, timed_out, meta = run(model, self._space, limit, deadline.at)
+        found, exhausted, timed_out, meta = run(
+            model, self._space, limit, deadline.at, deadline.nodes_at
+        )
         return SearchOutcome(
             [_grid(puzzle.rules, digits) for digits in found],
             exhausted=exhausted,
@@ -101,13 +104,21 @@ class BitboardJitSolver(Solver[bytearray]):
             counters=counters_of(meta),
         )
 
-    def solve(self, puzzle: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
+    def solve(
+        self,
+        puzzle: Grid,
+        *,
+        limit: int = 1,
+        timeout: float | None = None,
+        node_limit: int | None = None,
+    ) -> Result:
         """`Solver.solve`, the same result by a shorter path when the rules are the kernel's
         (the general path's model, outcome and deadline objects cost about as much as an
         easy puzzle)."""
         rules = puzzle.rules
-        if limit < 1 or (timeout is not None and timeout <= 0) or not is_classic_9x9(rules):
-            return super().solve(puzzle, limit=limit, timeout=timeout)
+        short = limit >= 1 and (timeout is None or timeout > 0) and is_classic_9x9(rules)
+        if not short or node_limit is not None:  # a node budget: the general path's messages
+            return super().solve(puzzle, limit=limit, timeout=timeout, node_limit=node_limit)
         start = time.perf_counter()
         values = bytearray(puzzle.values)
         built = time.perf_counter()
@@ -132,7 +143,12 @@ class BitboardJitSolver(Solver[bytearray]):
         )
 
     def solve_many(
-        self, puzzles: Iterable[Grid], *, limit: int = 1, timeout: float | None = None
+        self,
+        puzzles: Iterable[Grid],
+        *,
+        limit: int = 1,
+        timeout: float | None = None,
+        node_limit: int | None = None,
     ) -> Iterator[Result]:
         """`solve` of each puzzle, the same results (solutions, status, counters), with the
         puzzles handed to the compiled code many at a time (`kernel.solve_run`).
@@ -143,11 +159,19 @@ class BitboardJitSolver(Solver[bytearray]):
         results are yielded after each call, so no call spans more than one puzzle's limit.
         Times: a call's clock time is shared among the puzzles it worked on in proportion
         to the search nodes each spent in it (the kernel has no clock of its own); the
-        conversion of the batch to digits is shared equally as build time.
+        conversion of the batch to digits is shared equally as build time. With a node budget
+        each puzzle goes through `solve`, which holds it to its own budget.
         """
         given = list(puzzles)
-        if limit < 1 or (timeout is not None and timeout <= 0) or not _all_classic_9x9(given):
-            yield from super().solve_many(given, limit=limit, timeout=timeout)
+        if (
+            limit < 1
+            or (timeout is not None and timeout <= 0)
+            or node_limit is not None
+            or not _all_classic_9x9(given)
+        ):
+            yield from super().solve_many(
+                given, limit=limit, timeout=timeout, node_limit=node_limit
+            )
             return
         yield from self._solve_run(given, limit, math.inf if timeout is None else timeout)
 
@@ -283,10 +307,14 @@ def counters_of(meta: list[int]) -> dict[str, float]:
 
 
 def run(
-    values: bytearray | np.ndarray, space: Workspace, limit: int, deadline: float
+    values: bytearray | np.ndarray,
+    space: Workspace,
+    limit: int,
+    deadline: float,
+    node_limit: int = NO_NODE_LIMIT,
 ) -> tuple[list[tuple[int, ...]], bool, bool, list[int]]:
-    """Search to the limit, or to `deadline` (a `time.perf_counter` reading; math.inf: none):
-    (solutions' digits, exhausted, timed out, the meta vector's state part as a list)."""
+    """Search to the limit, to `deadline` (a `time.perf_counter` reading; math.inf: none) or
+    past `node_limit` nodes (read where the clock is): (solutions' digits, exhausted, timed out, the meta vector's state part as a list)."""
     meta = space.meta
     meta[: kernel.STATE_SIZE] = 0
     buffer = space.buffer
@@ -302,7 +330,7 @@ def run(
             return found, True, False, state
         if code == kernel.AT_LIMIT:
             return found, state[kernel.UNTRIED] == 0, False, state
-        if time.perf_counter() >= deadline:
+        if time.perf_counter() >= deadline or state[kernel.NODES] > node_limit:
             return found, False, True, state
 
 

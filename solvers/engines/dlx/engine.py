@@ -298,7 +298,7 @@ class DancingLinks:
                         countdown -= 1
                         if not countdown:
                             countdown = CHECK_EVERY
-                            if deadline is not None and deadline.expired():
+                            if deadline is not None and deadline.spent(nodes):
                                 raise SearchTimeout
                         continue
                 # Backtrack: undo the deepest row and try the next row of its column.

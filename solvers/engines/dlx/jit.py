@@ -75,6 +75,7 @@ class DlxJitSolver(Solver[DlxJitModel]):
     """Sudoku as exact cover (any geometry, extra units as more columns), compiled DLX."""
 
     name = "dlx-jit"
+    honours_node_limit = True
     # the matrix's encoders that keep every row one placement in the thesis's order
     encoders = PLACEMENT_ENCODERS
 
@@ -143,7 +144,7 @@ def run(
         if code == kernel.AT_LIMIT:
             done = kernel.all_last(model.links, matrix.col, chosen, st[kernel.DEPTH])
             return found, bool(done), False, st, clashed
-        if deadline.expired():
+        if deadline.spent(int(st[kernel.NODES])):
             return found, False, True, st, clashed
 
 

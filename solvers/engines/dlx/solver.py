@@ -47,6 +47,7 @@ class DlxSolver(Solver[DlxModel]):
     """
 
     name = "dlx"
+    honours_node_limit = True
     encoders = CoverReduction.encoders  # the matrix's table (reductions/exact_cover.py)
 
     def __init__(self, cages: str = "fillings", max_fillings: int = MAX_FILLINGS) -> None:

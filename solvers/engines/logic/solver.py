@@ -82,7 +82,7 @@ def run_logic(
             return LogicRun(puzzle, None, end=CONTRADICTION, message=str(error))
     run = LogicRun(puzzle, state)
     while not state.solved:
-        if deadline is not None and deadline.expired():
+        if deadline is not None and deadline.spent(len(run.steps)):
             run.end = TIMED_OUT
             return run
         step = next_step(state, chosen)
@@ -129,6 +129,7 @@ class LogicSolver(Solver[Candidates | Contradiction]):
     digits (parity) in the starting candidates; any other kind is answered `unsupported`."""
 
     name = "logic"
+    honours_node_limit = True
     encoders = ENCODERS
 
     def __init__(

@@ -24,7 +24,7 @@ import numpy as np
 from puzzles.constraints import Constraint, EncoderTable, UnitConstraint
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from solvers.base import Deadline, Result, SearchOutcome, Solver, Status
+from solvers.base import NO_NODE_LIMIT, Deadline, Result, SearchOutcome, Solver, Status
 from solvers.engines.propagating import kernel
 from solvers.engines.propagating.solver import ALLDIFF_FROM, intersections, unit_tables
 from solvers.tables import by_shape
@@ -167,6 +167,7 @@ class PropagatingJitSolver(Solver[JitModel]):
     """`propagating`'s singles, locked candidates and dom/wdeg branching, compiled."""
 
     name = "propagating-jit"
+    honours_node_limit = True
     encoders = ENCODERS
 
     def __init__(self, *, alldiff: bool | None = None, restarts: bool | None = None) -> None:
@@ -203,7 +204,7 @@ class PropagatingJitSolver(Solver[JitModel]):
         space = self._space if puzzle.rules is self._rules else None
         space = space or workspace(puzzle.rules)
         found, exhausted, timed_out, st = run(
-            model.values, model.tables, model.flags, space, limit, deadline.at
+            model.values, model.tables, model.flags, space, limit, deadline.at, deadline.nodes_at
         )
         return SearchOutcome(
             [_grid(puzzle.rules, digits) for digits in found],
@@ -212,13 +213,21 @@ class PropagatingJitSolver(Solver[JitModel]):
             counters=counters_of(st),
         )
 
-    def solve(self, puzzle: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
+    def solve(
+        self,
+        puzzle: Grid,
+        *,
+        limit: int = 1,
+        timeout: float | None = None,
+        node_limit: int | None = None,
+    ) -> Result:
         """`Solver.solve`, the same result by a shorter path for the rules of the last call:
         on an easy puzzle the general path's objects (model, outcome, deadline, the counters
         merged twice) cost a large share of the kernel's own time."""
         rules = puzzle.rules
-        if rules is not self._rules or limit < 1 or (timeout is not None and timeout <= 0):
-            return super().solve(puzzle, limit=limit, timeout=timeout)
+        short = rules is self._rules and limit >= 1 and (timeout is None or timeout > 0)
+        if not short or node_limit is not None:  # a node budget: the general path's messages
+            return super().solve(puzzle, limit=limit, timeout=timeout, node_limit=node_limit)
         assert self._tables is not None and self._space is not None
         start = time.perf_counter()
         values = bytearray(puzzle.values)  # numba reads it as uint8: the cheapest conversion
@@ -277,6 +286,7 @@ def counters_of(state: list[int]) -> dict[str, float]:
 # the kernel's return codes and state fields, as module constants: read on every solve
 _EXHAUSTED, _AT_LIMIT, _RESTARTED = kernel.EXHAUSTED, kernel.AT_LIMIT, kernel.RESTARTED
 _BUFFERED, _UNTRIED, _FLAGS = kernel.BUFFERED, kernel.UNTRIED, kernel.FLAGS
+_NODES = kernel.NODES
 
 
 def run(
@@ -286,9 +296,11 @@ def run(
     space: Workspace,
     limit: int,
     deadline: float,
+    node_limit: int = NO_NODE_LIMIT,
 ) -> tuple[list[tuple[int, ...]], bool, bool, list[int]]:
-    """Search to the limit, or to `deadline` (a `time.perf_counter` reading; math.inf: no
-    limit): (solutions' digits, exhausted, timed out, state vector as a list).
+    """Search to the limit, to `deadline` (a `time.perf_counter` reading; math.inf: no
+    limit) or past `node_limit` nodes (read where the clock is): (solutions' digits,
+    exhausted, timed out, state vector as a list).
 
     With restarts, a run that spends its node budget is abandoned and its solutions no
     longer count (the next run finds them again); on a timeout every solution seen in any
@@ -317,7 +329,7 @@ def run(
         if code == _RESTARTED:
             seen += [solution for solution in found if solution not in seen]
             found = []
-        if time.perf_counter() >= deadline:
+        if time.perf_counter() >= deadline or state[_NODES] > node_limit:
             found += [solution for solution in seen if solution not in found]
             return found[:limit], False, True, state
 

@@ -381,6 +381,7 @@ class PropagatingSolver(Solver[PropagatingModel]):
     """Bit-mask candidates, singles (and locked candidates) to a fixpoint, dom/wdeg branching."""
 
     name = "propagating"
+    honours_node_limit = True
     frames_per_cell = 2  # it recurses per branch point (solvers.deep)
     encoders = ENCODERS
 
@@ -521,7 +522,7 @@ class _Search:
         last = len(choices) - 1
         for number, (cell, bit) in enumerate(choices):
             self.nodes += 1
-            if self.nodes % CHECK_EVERY == 0 and self.deadline.expired():
+            if self.nodes % CHECK_EVERY == 0 and self.deadline.spent(self.nodes):
                 self.timed_out = True
                 raise _Stop
             if self.nodes == self.budget:
