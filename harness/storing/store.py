@@ -911,7 +911,10 @@ class SQLiteStore(Store):
         return str(row[0])
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+        # IMMEDIATE: the write lock is taken (waited for) at the start; a deferred transaction
+        # that read first fails at once with "database is locked" when another process
+        # (a refused resumption, a report) wrote in between
+        return _Transaction(self.db, "BEGIN IMMEDIATE")
 
 
 class _Transaction:
@@ -1055,7 +1058,10 @@ def _upgrade(db: sqlite3.Connection) -> None:
     """Bring the store to the current schema version: add the columns and tables of later
     versions that it lacks, make version 5's renames, and record the version. In one
     transaction that holds SQLite's write lock from the start, so two processes opening one
-    old store do not both upgrade it."""
+    old store do not both upgrade it. A store of the current version is not written to
+    (a second process opening it must not disturb the one running it)."""
+    if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        return
     with _Transaction(db, "BEGIN IMMEDIATE"):
         for _, create in ADDED_TABLES:  # first: later versions add columns to them too
             db.execute(create)
