@@ -314,3 +314,17 @@ def test_a_solvers_result_is_packed_in_the_order_of_the_outcome() -> None:
         host="",
     )
     assert Outcome.unpacked(task, packed).result is result
+
+
+def test_a_worker_that_dies_while_solving_is_said_to_die_while_solving(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It was reported as dying "while building the solver": the slot's phase was read after
+    the slot had been freed."""
+    from harness.running.testing import registered
+
+    with registered("segfault-on-empty"):
+        code = main(["solve", FOURS, "." * 16, "-s", "segfault-on-empty", "--json"])
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 1 and records[1]["status"] == "error"
+    assert records[1]["message"].endswith("(killed by SIGSEGV) while solving")

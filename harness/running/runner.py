@@ -374,22 +374,24 @@ class Pool:
         if slot.process.is_alive():
             return
         slot.process.join()
-        elapsed = time.monotonic() - slot.started if slot.solving else 0.0
+        # read before `_salvage`, which frees the slot (and so forgets its phase)
+        solving = slot.solving
+        elapsed = time.monotonic() - slot.started if solving else 0.0
         culprit = self._salvage(slot, on_done, pending)
         if culprit is None:  # it died after its last task: nothing was lost but its answers
             self._replace(slot)
             return
         limit = self.settings.memory_limit_mb
         # Native code that cannot allocate under the cap aborts rather than raising.
-        memout = slot.solving and limit is not None and slot.process.exitcode in _ALLOC_DEATHS
+        memout = solving and limit is not None and slot.process.exitcode in _ALLOC_DEATHS
         outcome = Outcome(
             culprit,
             Status.MEMOUT if memout else Status.ERROR,
             error=f"the worker process died ({_exit_reason(slot.process.exitcode)})"
-            + (" while solving" if slot.solving else " while building the solver")
+            + (" while solving" if solving else " while building the solver")
             + (f" under the {limit:g} MB memory limit" if memout else ""),
             solve_s=elapsed,
-            wall_s=elapsed if slot.solving else None,
+            wall_s=elapsed if solving else None,
             worker=slot.process.pid or 0,
         )
         self._replace(slot)
