@@ -11,7 +11,7 @@ what it ran), so the report names machines that differ. Inputs are only read.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ class Shard:
     configurations: dict[str, Any]
     results: list[dict[str, Any]]
     hosts: list[HostInfo]
+    certificates: dict[int, dict[str, Any]] = field(default_factory=dict)  # `bench --certify`
     index: int = 0
     count: int = 0
 
@@ -62,6 +63,7 @@ def read_shard(path: Path) -> Shard:
             store.configurations(info.id),
             store.results(info.id),
             store.hosts(info.id),
+            store.certificates(info.id),
         )
     finally:
         store.close()
@@ -163,6 +165,10 @@ def merge(inputs: Sequence[Path], output: Path, command: str) -> Merged:
             for host in shard.hosts:
                 store.add_host(run_id, host)
         results = sum(store.copy_results(run_id, shard.results) for shard in shards)
+        # a shard keeps the whole run's task numbers: its certificates are the run's
+        store.add_certificates(
+            run_id, [row for shard in shards for row in shard.certificates.values()]
+        )
         if not warnings and all(shard.info.finished for shard in shards):
             store.finish_run(run_id, max(shard.info.finished for shard in shards))
     finally:
