@@ -84,7 +84,6 @@ from reductions.cages import digit_sets
 from reductions.encoding import (
     cell_domains,
     different_pairs,
-    encoder_table,
     extra_units,
     forbidden_digit_pairs,
     given_candidates,
@@ -448,7 +447,7 @@ class _NarrowingEncoder:
         _cell_digits(built, group)
 
 
-ENCODERS: EncoderTable[Encoder] = encoder_table(
+ENCODERS: EncoderTable[Encoder] = EncoderTable(
     {
         UnitConstraint: _extra_units,
         PairConstraint: _relation,

@@ -56,7 +56,6 @@ from reductions.encoding import (
     Domains,
     cell_domains,
     different_pairs,
-    encoder_table,
     extra_units,
     forbidden_digit_pairs,
     grouped,
@@ -353,7 +352,7 @@ class CpEncoder:
     narrow: Callable[[Rules, Sequence[Constraint], Domains], None] | None = None
 
 
-ENCODERS: EncoderTable[CpEncoder] = encoder_table(
+ENCODERS: EncoderTable[CpEncoder] = EncoderTable(
     {
         UnitConstraint: CpEncoder(_int_units, _onehot_units),
         PairConstraint: CpEncoder(_int_relation, _onehot_relation),

@@ -66,7 +66,6 @@ from reductions.encoding import (
     Domains,
     cell_domains,
     different_pairs,
-    encoder_table,
     extra_units,
     forbidden_digit_pairs,
     grouped,
@@ -362,7 +361,7 @@ class CspEncoder:
     narrow: Callable[[Rules, Sequence[Constraint], Domains], None] | None = None
 
 
-ENCODERS: EncoderTable[CspEncoder] = encoder_table(
+ENCODERS: EncoderTable[CspEncoder] = EncoderTable(
     {
         UnitFamily: CspEncoder(_add_units, _xcsp_units),
         PairConstraint: CspEncoder(_add_relation, _xcsp_relation),

@@ -13,8 +13,8 @@ the rules' per-kind fields, so an encoder works for every kind of its family.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from puzzles.constraints import (
     CellDigits,
@@ -34,15 +34,6 @@ Units = tuple[tuple[int, ...], ...]
 class UnsupportedConstraintError(SudokuBenchError):
     """A model was asked to encode a constraint its encoder table has no entry for (`accepts`
     was not asked first); the message names the kind."""
-
-
-def encoder_table(entries: Mapping[Any, E]) -> EncoderTable[E]:
-    """An `EncoderTable` from kinds and families; families are abstract classes, which a
-    type checker will not take where `type[Constraint]` is asked, hence `Any` here."""
-    for cls in entries:
-        if not (isinstance(cls, type) and issubclass(cls, Constraint)):
-            raise TypeError(f"{cls!r} is not a constraint kind or family")
-    return EncoderTable(entries)
 
 
 def grouped(

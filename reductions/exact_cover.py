@@ -101,7 +101,6 @@ from reductions.encoding import (
     Domains,
     cell_domains,
     different_pairs,
-    encoder_table,
     extra_units,
     forbidden_digit_pairs,
     grouped,
@@ -532,7 +531,7 @@ def _pair_group(group: Group) -> list[PairConstraint]:
     return [c for c in group if isinstance(c, PairConstraint)]
 
 
-ENCODERS: EncoderTable[CoverEncoder] = encoder_table(
+ENCODERS: EncoderTable[CoverEncoder] = EncoderTable(
     {
         UnitConstraint: _Units(),
         PairConstraint: _Relation(),
@@ -545,7 +544,7 @@ ENCODERS: EncoderTable[CoverEncoder] = encoder_table(
 # The families whose encoders keep every row a single placement, in the thesis's order, and
 # add primary columns only where a unit of N cells does (the native and compiled exact-cover
 # back-ends read the matrix so): extra units only.
-PLACEMENT_ENCODERS: EncoderTable[CoverEncoder] = encoder_table(
+PLACEMENT_ENCODERS: EncoderTable[CoverEncoder] = EncoderTable(
     {UnitConstraint: ENCODERS.encoder(Diagonal())}
 )
 

@@ -65,7 +65,6 @@ from reductions.encoding import (
     Domains,
     cell_domains,
     different_pairs,
-    encoder_table,
     extra_units,
     forbidden_digit_pairs,
     given_candidates,
@@ -282,7 +281,7 @@ class MilpEncoder:
     narrow: Callable[[Rules, Sequence[Constraint], Domains], None] | None = None
 
 
-ENCODERS: EncoderTable[MilpEncoder] = encoder_table(
+ENCODERS: EncoderTable[MilpEncoder] = EncoderTable(
     {
         UnitConstraint: MilpEncoder(_extra_unit_rows),
         PairConstraint: MilpEncoder(_relation_rows),

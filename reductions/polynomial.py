@@ -70,7 +70,6 @@ from reductions.base import Reduction, puzzle_header
 from reductions.encoding import (
     Domains,
     cell_domains,
-    encoder_table,
     extra_units,
     grouped,
     narrow_to_allowed,
@@ -566,7 +565,7 @@ class IdealEncoder:
     narrow: Callable[[Rules, Sequence[Constraint], Domains], None] | None = None
 
 
-ENCODERS: EncoderTable[IdealEncoder] = encoder_table(
+ENCODERS: EncoderTable[IdealEncoder] = EncoderTable(
     {
         UnitConstraint: IdealEncoder(_units),
         DistinctPairs: IdealEncoder(_different),

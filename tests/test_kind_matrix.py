@@ -365,7 +365,7 @@ def test_the_matrix_catches_a_back_end_that_ignores_a_kind(monkeypatch: pytest.M
     from reductions import cp_model
 
     ignored = cp_model.CpEncoder(lambda built, group: None, lambda built, group: None)
-    lying = cp_model.encoder_table({**_entries(cp_model.ENCODERS), NonConsecutive: ignored})
+    lying = cp_model.EncoderTable({**_entries(cp_model.ENCODERS), NonConsecutive: ignored})
     monkeypatch.setattr(cp_model, "ENCODERS", lying)
     backend = next(b for b in available_backends() if b.name == "cpsat")
     rng = random.Random(5)
