@@ -39,14 +39,14 @@ class CompareError(SudokuBenchError):
 @dataclass(frozen=True)
 class RunSide:
     """What a sample's run was like, as far as it can move timings: the machine's load, the
-    parallelism, the other back-ends sharing the run, the hosts and the library version."""
+    parallelism, the other back-ends sharing the run and the library version (the hosts are
+    the sample's own: `mixed_hosts`)."""
 
     run: int
     load_start: float | None = None
     load_max: float | None = None
     jobs: int = 1
     solvers: tuple[str, ...] = ()
-    hosts: frozenset[str] = frozenset()
     library: str = ""  # the compared back-end's library and version
     python: str = ""
     aa_reference: str = ""  # `bench --aa NAME`: the reference back-end the run carries
@@ -138,12 +138,12 @@ def load_sample(
         rows = [row for row in rows if repeats(int(row["repeat"]))]
     label = spec if run_text else solver
     sample = sample_of(label, info.id, solver, rows, float(info.settings["timeout"]), metric)
-    return replace(sample, side=run_side(info, solver, sample.hosts, store.hosts(info.id)))
+    # rows of an older store name no host: the run's own machine ran them
+    hosts = sample.hosts or frozenset({str(info.machine.get("host", ""))}) - {""}
+    return replace(sample, hosts=hosts, side=run_side(info, solver, store.hosts(info.id)))
 
 
-def run_side(
-    info: RunInfo, solver: str, hosts: frozenset[str], nodes: Sequence[HostInfo] = ()
-) -> RunSide:
+def run_side(info: RunInfo, solver: str, nodes: Sequence[HostInfo] = ()) -> RunSide:
     """What the run of `info` was like for the back-end `solver` (see `RunSide`); `nodes`,
     the machines of a cluster run, add the loads sampled on them."""
     load_start = info.machine.get("load")
@@ -155,7 +155,6 @@ def run_side(
         load_max=load_max,
         jobs=int(info.settings.get("jobs", 1)),
         solvers=tuple(info.settings.get("solvers", ())),
-        hosts=hosts or frozenset({str(info.machine.get("host", ""))}) - {""},
         library=str(info.versions.get(solver, "")),
         python=str(info.machine.get("python", "")),
         aa_reference=str(info.settings.get("aa_reference", "")),
@@ -301,11 +300,6 @@ def noise_warnings(samples: Sequence[Sample]) -> list[str]:
             warnings.append(
                 f"{runs} ran different back-end mixes ({', '.join(first.solvers)}; "
                 f"{', '.join(other.solvers)}): back-ends running side by side share the machine"
-            )
-        if first.hosts and other.hosts and first.hosts != other.hosts:
-            warnings.append(
-                f"{runs} ran on different hosts ({', '.join(sorted(first.hosts))}; "
-                f"{', '.join(sorted(other.hosts))})"
             )
         if first.python != other.python:
             warnings.append(f"{runs} ran on different Pythons ({first.python}; {other.python})")
