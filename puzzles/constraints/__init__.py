@@ -14,6 +14,11 @@ Glossary (Norvig's essay is the model):
 - *check*, *JSON form*, *move*, *drawing*, *f-puzzles mapping*: what each kind owns
   (`violations`, `to_json`/`from_json`, `moved`, `drawing`, `from_fpuzzles`/`to_fpuzzles`);
   `Rules`, the checker, the isomorphs, the pictures and the f-puzzles format ask the kinds.
+- *families* added for the setters' variants: `LinearConstraint` (linear equations over
+  digits that may repeat: arrows, little killers, equal-sum segments) and `TableConstraint`
+  (tables of admissible fillings, rows exclusive: what exact cover with colours takes).
+- *canvas*, *candidates*: where a kind draws its SVG marks (`svg`), and the clues of its
+  kind a full grid keeps, for the generator (`candidates`).
 - *encoder table*: a model's map from kind or family to encoder (`EncoderTable`); the
   model accepts exactly the rules whose every constraint has an encoder there.
 """
@@ -22,18 +27,23 @@ from puzzles.constraints.anti_king import KING_MOVES, AntiKing
 from puzzles.constraints.anti_knight import KNIGHT_MOVES, AntiKnight
 from puzzles.constraints.base import (
     KINDS,
+    Canvas,
     CellDigits,
     Conflict,
     Constraint,
     DistinctPairs,
     Drawing,
     EncoderTable,
+    Equation,
     FpuzzlesReader,
+    LinearConstraint,
     Move,
     PairConstraint,
     Shape,
     SingletonRule,
     SumConstraint,
+    Table,
+    TableConstraint,
     UnitConstraint,
     move_pairs,
 )
@@ -51,6 +61,7 @@ __all__ = [
     "AntiKing",
     "AntiKnight",
     "Cage",
+    "Canvas",
     "CellDigits",
     "Conflict",
     "Constraint",
@@ -58,8 +69,10 @@ __all__ = [
     "DistinctPairs",
     "Drawing",
     "EncoderTable",
+    "Equation",
     "ExtraRegion",
     "FpuzzlesReader",
+    "LinearConstraint",
     "Move",
     "NonConsecutive",
     "PairConstraint",
@@ -67,6 +80,8 @@ __all__ = [
     "Shape",
     "SingletonRule",
     "SumConstraint",
+    "Table",
+    "TableConstraint",
     "UnitConstraint",
     "move_pairs",
 ]

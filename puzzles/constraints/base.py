@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, Ty
 from puzzles.errors import RulesError
 
 if TYPE_CHECKING:
+    from random import Random
+
     from puzzles.shape import GridShape
 
 
@@ -194,6 +196,28 @@ def check_cells(shape: GridShape, cells: Iterable[int], what: str) -> None:
         raise RulesError(f"{what}: cell {bad[0]} is outside the {shape.size}x{shape.size} grid")
 
 
+@dataclass(frozen=True)
+class Canvas:
+    """Where a kind draws in the grid's SVG: cells of `unit` pixels, the grid's top-left
+    corner at (`left`, `top`); row or column -1 and N are the places of outside clues."""
+
+    size: int
+    unit: float
+    left: float
+    top: float
+
+    def corner(self, row: int, col: int) -> tuple[float, float]:
+        """The top-left corner of the cell at (row, col), which may lie outside the grid."""
+        return self.left + col * self.unit, self.top + row * self.unit
+
+    def centre(self, row: int, col: int) -> tuple[float, float]:
+        x, y = self.corner(row, col)
+        return x + self.unit / 2, y + self.unit / 2
+
+    def cell_centre(self, cell: int) -> tuple[float, float]:
+        return self.centre(*divmod(cell, self.size))
+
+
 class Constraint(ABC):
     """One rule of a puzzle beyond rows, columns and regions. Subclasses are frozen
     dataclasses (hashable, comparable); a concrete kind sets `kind` and `title`."""
@@ -265,6 +289,23 @@ class Constraint(ABC):
     @abstractmethod
     def to_fpuzzles(cls, items: Sequence[Constraint], shape: GridShape) -> dict[str, Any]:
         """The f-puzzles keys of this kind's constraints (what `from_fpuzzles` reads back)."""
+
+    # Whether this kind draws clues outside the grid (little killers, sandwich sums): the SVG
+    # then leaves a margin of one cell round the grid for them.
+    outside_clues: ClassVar[bool] = False
+
+    @classmethod
+    def svg(cls, items: Sequence[Constraint], shape: GridShape, canvas: Canvas) -> list[str] | None:
+        """This kind's marks in the grid's SVG (`puzzles.drawing`), as SVG elements drawn
+        under the digits; None: the picture names the kind in words instead."""
+        return None
+
+    @classmethod
+    def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
+        """Clues of this kind that the full grid `solution` keeps, in random order (`rng`):
+        the generator adds them until the puzzle has one solution, then drops the ones it
+        does not need. Empty: the kind is not generated (the generator says so)."""
+        return []
 
 
 class UnitConstraint(Constraint):
@@ -420,6 +461,61 @@ class SumConstraint(Constraint):
 
     def scope(self, shape: Shape) -> tuple[int, ...]:
         return tuple(sorted(self.summed))
+
+
+@dataclass(frozen=True)
+class Equation:
+    """sum(coefficient x digit of cell for each term) == total."""
+
+    terms: tuple[tuple[int, int], ...]  # (cell, coefficient); a cell at most once
+    total: int
+
+    def holds(self, values: Sequence[int]) -> bool:
+        return sum(k * values[cell] for cell, k in self.terms) == self.total
+
+
+class LinearConstraint(Constraint):
+    """Linear equations over digits, which may repeat: an arrow (line minus bulb is 0), a
+    little killer (a sum along a diagonal), segments of a line with equal sums."""
+
+    @abstractmethod
+    def equations(self, shape: Shape) -> tuple[Equation, ...]:
+        """The equations that hold together; each is over cells of this constraint's scope."""
+
+    def scope(self, shape: Shape) -> tuple[int, ...]:
+        return tuple(sorted({cell for eq in self.equations(shape) for cell, _ in eq.terms}))
+
+
+@dataclass(frozen=True)
+class Table:
+    """Admissible fillings of some cells: each row gives a digit per cell (0: any digit).
+    A full grid keeps the table when it matches a row; it matches at most one (the rows
+    are exclusive), so that an exact-cover model that picks one row per table counts each
+    solution once."""
+
+    cells: tuple[int, ...]
+    rows: tuple[tuple[int, ...], ...]
+
+    def matching(self, values: Sequence[int]) -> int:
+        """How many rows a filling of these cells matches (0 or 1 when the rows are exclusive)."""
+        return sum(
+            all(d == 0 or values[c] == d for c, d in zip(self.cells, row, strict=True))
+            for row in self.rows
+        )
+
+
+class TableConstraint(Constraint):
+    """A rule given as tables of admissible fillings (a sandwich row, a between line's
+    middle cell with its ends, a skyscraper clue): the form exact cover with colours takes,
+    and the fallback of every model that has no better encoding for the kind."""
+
+    @abstractmethod
+    def tables(self, shape: Shape) -> tuple[Table, ...]:
+        """The tables that hold together. Computed when asked (they may be large): models
+        that encode the kind more directly never ask."""
+
+    def scope(self, shape: Shape) -> tuple[int, ...]:
+        return tuple(sorted({cell for table in self.tables(shape) for cell in table.cells}))
 
 
 E = TypeVar("E")
