@@ -337,7 +337,9 @@ class PairConstraint(Constraint):
 
     @abstractmethod
     def pairs(self, shape: Shape) -> tuple[tuple[int, int], ...]:
-        """The pairs (a, b) of cells the relation holds for, each once, a < b, sorted."""
+        """The pairs (a, b) of cells the relation holds for, each once. `allows` reads a's
+        digit first, so a relation need not be symmetric (a thermometer's a < b runs from
+        bulb to tip); symmetric kinds list each pair as a < b, sorted."""
 
     @abstractmethod
     def allows(self, first: int, second: int) -> bool:
