@@ -34,8 +34,15 @@ from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT, Alphabet
 from solvers.base import Result, Status, Verdict
 
+# The version of the `--json` records' and JSON reports' key sets, written in each as
+# `schema_version`: it goes up by one when a record gains keys (keys are never renamed or
+# removed), so a script can tell which keys to expect. (`version` in `solvers --json` was
+# already the back-end library's version.)
+RECORD_SCHEMA_VERSION = 1
+
 __all__ = [
     "FAILED",
+    "RECORD_SCHEMA_VERSION",
     "TIMED_OUT",
     "Group",
     "Outcome",

@@ -16,6 +16,7 @@ from tabulate import tabulate
 from harness.analysing import stats
 from harness.analysing.pivot import DEFAULT_METRIC, pivot
 from harness.analysing.summary import ALL, Row, Summary, summarize
+from harness.results import RECORD_SCHEMA_VERSION
 from harness.storing.store import HostInfo, RunInfo, Store
 from puzzles.errors import SudokuBenchError
 
@@ -446,6 +447,7 @@ class Report:
 
     def as_json(self) -> str:
         document = {
+            "schema_version": RECORD_SCHEMA_VERSION,
             "run": self.metadata(),
             "definitions": {
                 "shift_s": stats.SHIFT_S,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from harness.results import result_json
+from harness.results import RECORD_SCHEMA_VERSION, result_json
 from puzzles.errors import SudokuBenchError
 
 # The `--json` record of a solver's result: its one builder is `harness.results`'.
@@ -29,8 +29,11 @@ def print_json(record: dict[str, Any], out: TextIO | None = None, *, flush: bool
 
 
 def json_line(record: Any) -> str:
-    """`record` as one line of JSON. A number that is not finite (a counter's NaN) is written
-    as null: `NaN` and `Infinity` are not JSON, and readers of JSON Lines reject them."""
+    """`record` as one line of JSON, a record (a dict) led by its `schema_version`. A number
+    that is not finite (a counter's NaN) is written as null: `NaN` and `Infinity` are not
+    JSON, and readers of JSON Lines reject them."""
+    if type(record) is dict and "schema_version" not in record:
+        record = {"schema_version": RECORD_SCHEMA_VERSION, **record}
     try:  # the common case, at C speed: no such number (the encoder refuses them)
         return _encode_strict(record)
     except ValueError:

@@ -21,6 +21,7 @@ from harness.analysing.report import FORMATS, Report
 from harness.analysing.summary import puzzle_times
 from harness.cli.arguments import add_db_argument, int64
 from harness.cli.output import write_output
+from harness.results import RECORD_SCHEMA_VERSION
 from harness.storing.store import open_store
 from puzzles.errors import SudokuBenchError
 
@@ -227,7 +228,8 @@ def _diff(store: Any, args: argparse.Namespace) -> str:
     if args.format == "html":
         return interactive.diff_page(run_a, run_b, records, html.STYLE)
     if args.format == "json":
-        return json.dumps({"run_a": run_a, "run_b": run_b, "diff": records}, indent=2) + "\n"
+        document = {"schema_version": RECORD_SCHEMA_VERSION, "run_a": run_a, "run_b": run_b}
+        return json.dumps({**document, "diff": records}, indent=2) + "\n"
     if args.format == "csv":
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=interactive.DIFF_KEYS)
