@@ -20,20 +20,25 @@ result_record = result_json
 
 
 def print_json(record: dict[str, Any], out: TextIO | None = None, *, flush: bool = True) -> None:
-    """One object per line (JSON Lines) on stdout (or `out`), flushed so a pipe sees each
-    (unless the caller flushes: `solve` and `count` after each message of answers)."""
+    """One object per line (JSON Lines) on stdout (or `out`), led by its `schema_version`,
+    flushed so a pipe sees each (unless the caller flushes: `solve` and `count` after each
+    message of answers)."""
     stream = out or sys.stdout
-    stream.write(json_line(record) + "\n")
+    stream.write(json_line(versioned(record)) + "\n")
     if flush:
         stream.flush()
 
 
+def versioned(record: dict[str, Any]) -> dict[str, Any]:
+    """The record led by `schema_version`, the version of the records' key sets."""
+    if "schema_version" in record:
+        return record
+    return {"schema_version": RECORD_SCHEMA_VERSION, **record}
+
+
 def json_line(record: Any) -> str:
-    """`record` as one line of JSON, a record (a dict) led by its `schema_version`. A number
-    that is not finite (a counter's NaN) is written as null: `NaN` and `Infinity` are not
-    JSON, and readers of JSON Lines reject them."""
-    if type(record) is dict and "schema_version" not in record:
-        record = {"schema_version": RECORD_SCHEMA_VERSION, **record}
+    """`record` as one line of JSON. A number that is not finite (a counter's NaN) is written
+    as null: `NaN` and `Infinity` are not JSON, and readers of JSON Lines reject them."""
     try:  # the common case, at C speed: no such number (the encoder refuses them)
         return _encode_strict(record)
     except ValueError:

@@ -16,7 +16,7 @@ from harness.certifying.certifier import HELP as CERTIFY_HELP
 from harness.certifying.certifier import Certifier, InOrder
 from harness.cli.arguments import add_task_arguments
 from harness.cli.inputs import add_puzzle_arguments, read_inputs
-from harness.cli.output import json_line
+from harness.cli.output import json_line, versioned
 from harness.cli.records import outcome_record
 from harness.results import Outcome
 from harness.running import session
@@ -158,7 +158,7 @@ def _report_puzzle(
                 certificate = certificates.get(outcome.task.solver)
                 record["certified"] = certificate.outcome if certificate else None
                 record["certificate"] = certificate.record() if certificate else None
-            bar.write_line(json_line(record), sys.stdout)
+            bar.write_line(json_line(versioned(record)), sys.stdout)
 
 
 def _tally(counts: dict[str, Counter[str]], found: list[Outcome], verdict: PuzzleCheck) -> None:
