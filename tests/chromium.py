@@ -85,7 +85,9 @@ def offline_page(page: Path, width: int = 1280, height: int = 1800) -> Iterator[
     the tab is emulated offline, so anything fetched from elsewhere fails."""
     if BROWSER is None:
         raise RuntimeError("no chromium here (Debian package 'chromium')")
-    with tempfile.TemporaryDirectory() as profile:
+    # Chromium's helper processes may still write to the profile after the browser exits:
+    # a leftover file there is no failure of the page under test
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         process = subprocess.Popen(
             [
                 BROWSER,
