@@ -17,13 +17,12 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from random import Random  # at run time: the API reference resolves `candidates`' signature
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, TypeVar
 
 from puzzles.errors import RulesError
 
 if TYPE_CHECKING:
-    from random import Random
-
     from puzzles.shape import GridShape
 
 
