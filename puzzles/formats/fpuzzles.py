@@ -21,6 +21,12 @@ text after `?load=` in `https://www.f-puzzles.com/?load=...`. Its keys, and what
     title, author, ruleset     metadata
     disabledlogic,             f-puzzles' own solver settings, and cell colours and corner
     truecandidatesoptions      marks: no rule, passed over
+    grid[r][c].parity          "Even" / "Odd" (written by older editors): parity cells
+    line, circle, rectangle,   cosmetics: passed over where they draw a rule held in its own
+    text                       key (an entry marked `fromConstraint` or `isNewConstraint`, as
+                               Rangsk's userscript writes beside renban, whispers, ...; a
+                               line over the cells of a rule's line); any other cosmetic is
+                               refused unless `ReadOptions.ignore_cosmetics`
 
 Each rule kind reads and writes its own keys (`fpuzzles_keys`, `from_fpuzzles` and
 `to_fpuzzles` in its module of `puzzles.constraints`); this module reads the size, the grid
@@ -73,8 +79,11 @@ WRITTEN_ORDER = ("size", *METADATA_KEYS, "grid", "diagonal+", "diagonal-", "disj
 NO_RULE_KEYS = frozenset({"solution", "disabledlogic", "truecandidatesoptions", *METADATA_KEYS})
 CELL_KEYS = frozenset(
     {"value", "given", "region", "centerPencilMarks", "cornerPencilMarks", "c", "cArray"}
-    | {"highlight"}
+    | {"highlight", "parity"}
 )
+COSMETIC_KEYS = ("line", "circle", "rectangle", "text")
+# what marks a cosmetic entry as the drawing of a rule held in its own key
+DRAWS_A_RULE = ("fromConstraint", "isNewConstraint")
 _CELL_NAME = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
 _BASE64 = re.compile(r"[A-Za-z0-9+/=]+")
 
@@ -218,7 +227,7 @@ def entry_from_object(
     """The puzzle, solution, player state and metadata of an f-puzzles object."""
     if not isinstance(data, dict):
         raise PuzzleFormatError('expected an f-puzzles object: {"size": 9, "grid": [...], ...}')
-    file_rules = rules_of(data)
+    file_rules = rules_of(data, ignore_cosmetics=options.ignore_cosmetics)
     if options.rules is not None and options.rules.size != file_rules.size:
         raise PuzzleFormatError(
             f"the f-puzzles grid is {file_rules.size}x{file_rules.size}, the rules given "
@@ -252,9 +261,10 @@ def entry_from_object(
     return PuzzleEntry(entry_id, puzzle, solution, metadata, state)
 
 
-def rules_of(data: Mapping[str, Any]) -> Rules:
+def rules_of(data: Mapping[str, Any], *, ignore_cosmetics: bool = False) -> Rules:
     """The rules an f-puzzles object states, each kind reading its own keys
     (`Constraint.from_fpuzzles`); an error names what the model cannot hold."""
+    data = _without_cosmetics(data, ignore_cosmetics)
     _refuse_unknown(data)
     size = data.get("size")
     if type(size) is not int:
@@ -274,6 +284,65 @@ def rules_of(data: Mapping[str, Any]) -> Rules:
         return Rules.from_constraints(shape, constraints)
     except RulesError as error:
         raise PuzzleFormatError(f"f-puzzles rules: {error}") from None
+
+
+def _without_cosmetics(data: Mapping[str, Any], ignore_all: bool) -> dict[str, Any]:
+    """The object without the cosmetic entries that carry no rule of their own (see the
+    module's table), and with cells' `parity` read as `odd` / `even` entries."""
+    kept = dict(data)
+    drawn = {
+        frozenset(line)
+        for key in RULE_KEYS
+        for entry in _listed(data.get(key))
+        for line in _listed(entry.get("lines") if isinstance(entry, dict) else None)
+        if isinstance(line, list)
+        for line in [[str(name).upper() for name in line]]
+    }
+    for key in COSMETIC_KEYS:
+        if not isinstance(data.get(key), list):
+            continue
+        left = [
+            entry
+            for entry in data[key]
+            if not (ignore_all or _draws_a_rule(entry, drawn))
+        ]
+        if left:
+            kept[key] = left
+        else:
+            kept.pop(key)
+    grid = data.get("grid")
+    if isinstance(grid, list) and all(isinstance(row, list) for row in grid):
+        for r, row in enumerate(grid):
+            for c, item in enumerate(row):
+                parity = item.get("parity") if isinstance(item, dict) else None
+                if parity in ("Even", "Odd"):
+                    key = parity.lower()
+                    kept[key] = [*_listed(kept.get(key)), {"cell": f"R{r + 1}C{c + 1}"}]
+                elif parity not in (None, ""):
+                    raise PuzzleFormatError(
+                        f"f-puzzles grid r{r + 1}c{c + 1}: parity {parity!r} is not Even or Odd"
+                    )
+    return kept
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _draws_a_rule(entry: Any, drawn: set[frozenset[str]]) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    if any(entry.get(mark) for mark in DRAWS_A_RULE):
+        return True
+    lines = entry.get("lines")
+    return (
+        isinstance(lines, list)
+        and bool(lines)
+        and all(
+            isinstance(line, list) and frozenset(str(n).upper() for n in line) in drawn
+            for line in lines
+        )
+    )
 
 
 def _refuse_unknown(data: Mapping[str, Any]) -> None:
