@@ -168,27 +168,27 @@ class Clone(PairConstraint):
 
     @classmethod
     def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
-        """Small regions (a walk of 1 to 3 cells) whose shift by some offset holds the
-        same digits."""
+        """Small regions (a walk of 1 to 3 cells) and a shift of them that holds the same
+        digits (the first of the shifts, in random order, that does)."""
         n = shape.size
+        offsets = [(dr, dc) for dr in range(1 - n, n) for dc in range(1 - n, n) if dr or dc]
         found: dict[tuple[tuple[int, ...], tuple[int, ...]], Constraint] = {}
-        for _ in range(WALK_TRIES):
+        for _ in range(WALK_TRIES // 4):
             path = [rng.randrange(shape.cell_count)]
             for _ in range(rng.randint(0, 2)):
                 options = [c for c in king_neighbours(shape, path[-1]) if c not in path]
                 path.append(rng.choice(options))
-            dr, dc = rng.randint(-n + 1, n - 1), rng.randint(-n + 1, n - 1)
-            moved = []
-            for cell in path:
-                row, col = divmod(cell, n)
-                if not (0 <= row + dr < n and 0 <= col + dc < n):
+            rng.shuffle(offsets)
+            for dr, dc in offsets:
+                moved = [cell + dr * n + dc for cell in path]
+                if not all(
+                    0 <= cell // n + dr < n and 0 <= cell % n + dc < n for cell in path
+                ) or set(moved) & set(path):
+                    continue
+                if all(solution[a] == solution[b] for a, b in zip(path, moved, strict=True)):
+                    key = (tuple(path), tuple(moved))
+                    found.setdefault(key, Clone(*key))
                     break
-                moved.append((row + dr) * n + col + dc)
-            if len(moved) != len(path) or set(moved) & set(path):
-                continue
-            if all(solution[a] == solution[b] for a, b in zip(path, moved, strict=True)):
-                key = (tuple(path), tuple(moved))
-                found.setdefault(key, Clone(*key))
         rules = list(found.values())
         rng.shuffle(rules)
         return rules
