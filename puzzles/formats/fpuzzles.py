@@ -301,11 +301,7 @@ def _without_cosmetics(data: Mapping[str, Any], ignore_all: bool) -> dict[str, A
     for key in COSMETIC_KEYS:
         if not isinstance(data.get(key), list):
             continue
-        left = [
-            entry
-            for entry in data[key]
-            if not (ignore_all or _draws_a_rule(entry, drawn))
-        ]
+        left = [entry for entry in data[key] if not (ignore_all or _draws_a_rule(entry, drawn))]
         if left:
             kept[key] = left
         else:
