@@ -23,7 +23,7 @@ LINE_EXAMPLES: dict[str, list[Constraint]] = {
     "thermometer": [Thermometer((0, 1, 2)), Thermometer((0, 9, 18))],
     "slow_thermometer": [SlowThermometer((30, 31, 40))],
     # a circle with a line of two, and a pill r7c7 r7c8 read as a two-digit number
-    "arrow": [Arrow((40,), (41, 42)), Arrow((60, 61), (70, 71, 72))],
+    "arrow": [Arrow((40,), (41, 42)), Arrow((60, 61), (69, 78, 79))],
     "whispers": [Whispers((3, 4, 5), 5), Whispers((12, 13), 4)],
     "palindrome": [Palindrome((45, 46, 47, 48))],
     "renban": [Renban((50, 51, 52))],

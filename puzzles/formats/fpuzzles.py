@@ -347,6 +347,12 @@ def _refuse_unknown(data: Mapping[str, Any]) -> None:
             continue
         if _empty(value):  # an editor's empty list, or false, is no rule
             continue
+        if key in COSMETIC_KEYS:
+            raise PuzzleFormatError(
+                f"f-puzzles constraint {key!r} cannot be represented here: a cosmetic that "
+                "draws no rule's cells may mean a rule of the setter's own; --ignore-cosmetics "
+                "passes it over, as f-puzzles' own solver does"
+            )
         raise PuzzleFormatError(
             f"f-puzzles constraint {key!r} cannot be represented here (the f-puzzles rules "
             f"read are regions, {', '.join(RULE_KEYS[2:])})"
