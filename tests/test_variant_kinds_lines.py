@@ -410,3 +410,32 @@ def test_fpuzzles_reads_a_cell_s_parity_as_odd_and_even_cells() -> None:
     grid[4][4] = {"parity": "Blue"}
     with pytest.raises(PuzzleFormatError, match="Even or Odd"):
         rules_of({"size": 9, "grid": grid})
+
+
+# ----- 7x7 jigsaws (the peer's suite holds one) ----------------------------------------------------
+
+SEVEN = [
+    [1, 1, 1, 1, 2, 2, 2],
+    [1, 1, 1, 2, 2, 2, 2],
+    [3, 3, 3, 3, 4, 4, 4],
+    [3, 3, 3, 4, 4, 4, 4],
+    [5, 5, 5, 5, 6, 6, 6],
+    [5, 5, 5, 6, 6, 6, 6],
+    [7, 7, 7, 7, 7, 7, 7],
+]
+
+
+def test_a_7x7_jigsaw_reads_from_json_and_f_puzzles_and_writes_back() -> None:
+    rules = Rules.from_json({"size": 7, "regions": SEVEN, "renban": [["r7c1", "r7c2"]]})
+    assert rules.name == "7x7 jigsaw renban" and rules.shape.no_boxes
+    assert Rules.parse(rules.spec) == rules
+    data = fpuzzles_object(PuzzleEntry("t", Grid.empty(rules)))
+    assert "region" not in data["grid"][6][0]  # f-puzzles' default region of a 7x7 cell: its row
+    assert rules_of(json.loads(json.dumps(data))) == rules
+
+
+def test_a_7x7_grid_without_regions_is_rows_only_and_refused_as_such() -> None:
+    with pytest.raises(PuzzleFormatError, match="7x7"):
+        rules_of({"size": 7, "grid": blank(7)})
+    with pytest.raises(RulesError, match="7x7"):
+        Rules.from_json({"size": 7})

@@ -22,6 +22,8 @@ text after `?load=` in `https://www.f-puzzles.com/?load=...`. Its keys, and what
     disabledlogic,             f-puzzles' own solver settings, and cell colours and corner
     truecandidatesoptions      marks: no rule, passed over
     grid[r][c].parity          "Even" / "Odd" (written by older editors): parity cells
+    (a 7x7 grid)               no box tiles it: a cell without "region" is in its row's
+                               region, as f-puzzles draws it; the regions read as a jigsaw
     line, circle, rectangle,   cosmetics: passed over where they draw a rule held in its own
     text                       key (an entry marked `fromConstraint` or `isNewConstraint`, as
                                Rangsk's userscript writes beside renban, whispers, ...; a
@@ -60,6 +62,7 @@ from puzzles.formats.common import (
 )
 from puzzles.grid import Grid
 from puzzles.rules import Rules, all_kinds
+from puzzles.shape import GridShape, usual_box_shape
 
 URL = "https://www.f-puzzles.com/?load="
 INSTALL = "pip install 'sudoku-bench[fpuzzles]'"
@@ -270,13 +273,21 @@ def rules_of(data: Mapping[str, Any], *, ignore_cosmetics: bool = False) -> Rule
     if type(size) is not int:
         raise PuzzleFormatError(f'f-puzzles "size" is a whole number, not {size!r}')
     try:
-        base = Rules.of_size(size)
+        if usual_box_shape(size) is None:  # 7x7: a jigsaw, or nothing
+            layout = _layout(_grid_cells(data, size), size)
+            if layout is None:
+                raise RulesError(
+                    f"a {size}x{size} grid has no box shape: its cells need their regions"
+                )
+            base = Rules.from_constraints(GridShape.jigsaw(size, layout))
+        else:
+            base = Rules.of_size(size)
     except RulesError as error:
         raise PuzzleFormatError(f"f-puzzles size {size}: {error}") from None
     try:
         shape = base.shape
         layout = _layout(_grid_cells(data, size), size)
-        if layout is not None:
+        if layout is not None and not shape.no_boxes:
             boxes = _boxes_drawn(layout, size)
             shape = boxes.shape if boxes is not None else shape.with_layout(layout)
         reader = _Reader(data, size)
@@ -391,7 +402,7 @@ def _layout(cells: Sequence[Mapping[str, Any]], size: int) -> tuple[int, ...] | 
     """Each cell's region, if any cell says one (f-puzzles numbers regions from 0)."""
     if not any("region" in item for item in cells):
         return None
-    default = _boxes(Rules.of_size(size))
+    default = default_regions(size)
     layout = []
     for cell, item in enumerate(cells):
         name = f"r{cell // size + 1}c{cell % size + 1}"
@@ -410,6 +421,14 @@ def _layout(cells: Sequence[Mapping[str, Any]], size: int) -> tuple[int, ...] | 
             )
         layout.append(region)
     return tuple(layout)
+
+
+def default_regions(size: int) -> tuple[int, ...]:
+    """Each cell's region where the f-puzzles grid names none: its box, or on a size no box
+    tiles (7x7) its row, as f-puzzles and its solver draw them."""
+    if usual_box_shape(size) is None:
+        return tuple(cell // size for cell in range(size * size))
+    return _boxes(Rules.of_size(size))
 
 
 def _boxes(rules: Rules) -> tuple[int, ...]:
@@ -554,7 +573,7 @@ def fpuzzles_object(entry: PuzzleEntry) -> dict[str, Any]:
         raise PuzzleFormatError(
             f"f-puzzles draws grids up to {LARGEST}x{LARGEST}; {entry.id} is {rules.name}"
         )
-    default = _boxes(Rules.of_size(n))
+    default = default_regions(n)
     values = entry.state.values if entry.state is not None else puzzle
     grid: list[list[dict[str, Any]]] = []
     for row in range(n):
