@@ -290,6 +290,7 @@ class Rules:
 
     # ----- names and the JSON form ----------------------------------------------------------
 
+
     @cached_property
     def is_classic(self) -> bool:
         """Boxes of a box shape, maybe the diagonals, nothing else: what a name says whole."""
