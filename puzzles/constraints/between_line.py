@@ -54,9 +54,6 @@ class BetweenLine(LineRule, TableConstraint):
     def longest(self, shape: GridShape) -> int:
         return shape.cell_count  # middle digits may repeat where no unit forbids it
 
-    def scope(self, shape: Shape) -> tuple[int, ...]:
-        return tuple(sorted(self.cells))
-
     def tables(self, shape: Shape) -> tuple[Table, ...]:
         first, last = self.cells[0], self.cells[-1]
         rows = between_rows(shape.size)

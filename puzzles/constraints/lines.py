@@ -23,6 +23,7 @@ from puzzles.constraints.base import (
     FpuzzlesReader,
     Move,
     Named,
+    Shape,
     check_cells,
     fpuzzles_cell,
     json_cells,
@@ -80,6 +81,11 @@ class LineRule(Constraint):
 
     def name(self, shape: Named) -> str:
         return f"{self.title} {line_name(shape, self.cells)}"
+
+    def scope(self, shape: Shape) -> tuple[int, ...]:
+        """Every cell of the line, also where its family states nothing of some (a region
+        sum line inside one region has no equation)."""
+        return tuple(sorted(set(self.cells)))
 
     def longest(self, shape: GridShape) -> int:
         return shape.cell_count
