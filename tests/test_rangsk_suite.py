@@ -158,6 +158,7 @@ def test_cpsat_solves_the_pure_pair_relation_puzzles() -> None:
     ), answers
 
 
+@pytest.mark.slow  # every puzzle through cpsat, a 16x16 among them
 def test_at_least_40_of_the_42_are_solved_once_every_kind_is_read() -> None:
     missing = sorted({key for case in suite() for key in unread(case)})
     if missing:
