@@ -16,6 +16,7 @@ from line_kinds_support import LINE_EXAMPLES
 from solving_support import shuffled_grid
 from test_constraint_kinds import square_symmetries
 
+from harness.cli import main
 from puzzles.checker import conflicts, is_solution
 from puzzles.constraints import (
     KINDS,
@@ -40,7 +41,7 @@ from puzzles.constraints.entropic_line import digit_groups
 from puzzles.constraints.whispers import default_difference
 from puzzles.errors import PuzzleFormatError, RulesError
 from puzzles.formats.common import PuzzleEntry, ReadOptions
-from puzzles.formats.fpuzzles import entry_from_object, fpuzzles_object, rules_of
+from puzzles.formats.fpuzzles import entry_from_object, fpuzzles_object, rules_of, url_of
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from puzzles.shape import GridShape
@@ -439,3 +440,18 @@ def test_a_7x7_grid_without_regions_is_rows_only_and_refused_as_such() -> None:
         rules_of({"size": 7, "grid": blank(7)})
     with pytest.raises(RulesError, match="7x7"):
         Rules.from_json({"size": 7})
+
+
+def test_the_cli_passes_cosmetics_over_when_told(capsys: pytest.CaptureFixture[str]) -> None:
+    data = {
+        "size": 4,
+        "grid": blank(4),
+        "thermometer": [{"lines": [["R1C1", "R1C2"]]}],
+        "text": [{"cells": ["R4C4"], "value": "?"}],
+    }
+    url = url_of(data)
+    assert main(["show", url]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--ignore-cosmetics" in err
+    assert main(["show", url, "--ignore-cosmetics"]) == 0
+    assert "4x4 thermo" in capsys.readouterr().out
