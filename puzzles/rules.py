@@ -42,7 +42,7 @@ from puzzles.constraints import (
 )
 from puzzles.constraints.base import json_list
 from puzzles.errors import RulesError
-from puzzles.shape import MAX_SIZE, GridShape, default_box_shape
+from puzzles.shape import MAX_SIZE, GridShape, default_box_shape, usual_box_shape
 
 __all__ = [
     "COMMON_SIZES",
@@ -300,7 +300,7 @@ class Rules:
     def shape_name(self) -> str:
         """`9x9`, `6x6`, `9x9-x`; the box shape is added where it is not the usual one."""
         base = f"{self.size}x{self.size}"
-        if (self.box_rows, self.box_cols) != default_box_shape(self.size):
+        if not self.shape.no_boxes and (self.box_rows, self.box_cols) != usual_box_shape(self.size):
             base += f":{self.box_rows}x{self.box_cols}"
         return base + ("-x" if self.diagonals else "")
 
@@ -337,7 +337,7 @@ class Rules:
         for kind, items in self.by_kind():
             parts.update(kind.to_json(items, self.shape))
         data: dict[str, Any] = {"size": self.size}
-        if (self.box_rows, self.box_cols) != default_box_shape(self.size):
+        if not self.shape.no_boxes and (self.box_rows, self.box_cols) != usual_box_shape(self.size):
             data["box"] = f"{self.box_rows}x{self.box_cols}"
         if "diagonals" in parts:  # the key order of earlier versions' files
             data["diagonals"] = parts.pop("diagonals")
@@ -371,10 +371,13 @@ class Rules:
         size = data.get("size")
         if not isinstance(size, int) or isinstance(size, bool):
             raise RulesError('rules need "size", a whole number such as 9')
-        base = Rules.parse(f"{size}:{data['box']}") if "box" in data else Rules.of_size(size)
-        shape = base.shape
-        if "regions" in data:
-            shape = shape.with_layout(_layout_from_json(data["regions"], size))
+        if "regions" in data and "box" not in data:  # a jigsaw; 7x7 has no boxes to draw
+            shape = GridShape.jigsaw(size, _layout_from_json(data["regions"], size))
+        else:
+            base = Rules.parse(f"{size}:{data['box']}") if "box" in data else Rules.of_size(size)
+            shape = base.shape
+            if "regions" in data:
+                shape = shape.with_layout(_layout_from_json(data["regions"], size))
         constraints = [c for kind in kinds for c in kind.from_json(data, shape)]
         return Rules.from_constraints(shape, constraints)
 

@@ -21,7 +21,7 @@ from functools import cache, cached_property, lru_cache
 
 from puzzles.errors import RulesError
 
-__all__ = ["FAMILIES", "MAX_SIZE", "GridShape", "default_box_shape"]
+__all__ = ["FAMILIES", "MAX_SIZE", "GridShape", "default_box_shape", "usual_box_shape"]
 
 # The largest side accepted: a 64x64 grid has 4,096 cells and its exact-cover matrix 262,144
 # rows; see docs/measurements/puzzles.md for what larger sizes cost.
@@ -52,6 +52,16 @@ def default_box_shape(size: int) -> tuple[int, int]:
     return rows, size // rows
 
 
+def usual_box_shape(size: int) -> tuple[int, int] | None:
+    """`default_box_shape`, or None for a size no box tiles (7x7: only jigsaws)."""
+    try:
+        return default_box_shape(size)
+    except RulesError:
+        if 4 <= size <= MAX_SIZE:
+            return None
+        raise
+
+
 @cache
 def box_layout(size: int, box_rows: int, box_cols: int) -> tuple[int, ...]:
     """Each cell's box, row-major from 0, for boxes of `box_rows` x `box_cols`."""
@@ -76,14 +86,22 @@ class GridShape:
         if self.size < 4:
             raise RulesError(f"size {self.size} is too small: the smallest Sudoku is 4x4")
         check_not_too_large(self.size)
-        if self.box_rows * self.box_cols != self.size or min(self.box_rows, self.box_cols) < 2:
+        if self.no_boxes:
+            if self.layout is None:
+                raise RulesError(
+                    f"a {self.size}x{self.size} grid has no box shape: its regions are a "
+                    "jigsaw's, which must be given"
+                )
+        elif self.box_rows * self.box_cols != self.size or min(self.box_rows, self.box_cols) < 2:
             raise RulesError(
                 f"boxes of {self.box_rows}x{self.box_cols} do not tile a "
                 f"{self.size}x{self.size} grid (rows x cols must equal {self.size}, both > 1)"
             )
         if self.layout is not None:
             self._check_layout(self.layout)
-            if self.layout == box_layout(self.size, self.box_rows, self.box_cols):
+            if not self.no_boxes and self.layout == box_layout(
+                self.size, self.box_rows, self.box_cols
+            ):
                 object.__setattr__(self, "layout", None)  # the boxes: one form for one shape
 
     @staticmethod
@@ -93,11 +111,26 @@ class GridShape:
         """The shared shape of these fields (its derived structure is built once)."""
         if (
             layout is not None
+            and box_rows > 1
             and len(layout) == size * size == box_rows * box_cols * size
             and (layout == box_layout(size, box_rows, box_cols))
         ):
             layout = None  # the boxes: one object for one shape
         return _shared(size, box_rows, box_cols, layout)
+
+    @property
+    def no_boxes(self) -> bool:
+        """A jigsaw of a size that no box tiles (7x7): its frame is written 1 x N."""
+        return (self.box_rows, self.box_cols) == (1, self.size) and usual_box_shape(
+            self.size
+        ) is None
+
+    @staticmethod
+    def jigsaw(size: int, layout: tuple[int, ...]) -> GridShape:
+        """A jigsaw's shape: boxes of the usual shape drawn as its frame, or none where no
+        box tiles the size (7x7)."""
+        rows, cols = usual_box_shape(size) or (1, size)
+        return GridShape.of(size, rows, cols, layout)
 
     @staticmethod
     def of_size(size: int) -> GridShape:

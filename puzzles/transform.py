@@ -13,7 +13,9 @@ Which transformations are allowed depends on the rules:
 - digits: any relabelling, unless a constraint reads the digits' values
   (`Constraint.reads_digit_values`: non-consecutive, parity, cage sums): then only
   d -> N + 1 - d, or none; the constraint moves with it (a cage's sum s of k cells becomes
-  k(N+1) - s; odd and even cells swap when N is even).
+  k(N+1) - s; odd and even cells swap when N is even; a thermometer runs the other way);
+  a rule that no relabelling keeps (`Constraint.digits_reversible`: an arrow's sum) keeps
+  the digits as they are.
 """
 
 from __future__ import annotations
@@ -69,7 +71,9 @@ def random_isomorph(rules: Rules, seed: int) -> Isomorph:
     )
     reverse = False
     if any(constraint.reads_digit_values for constraint in rules.constraints):
-        reverse = rng.random() < 0.5
+        # the coin is drawn either way, so that a seed moves the cells the same
+        coin = rng.random() < 0.5
+        reverse = coin and all(c.digits_reversible for c in rules.constraints)
         digits = (
             tuple([0, *(n + 1 - d for d in range(1, n + 1))]) if reverse else tuple(range(n + 1))
         )

@@ -20,7 +20,20 @@ from solving_support import brute_force_solutions
 
 from puzzles.checker import is_solution
 from puzzles.collections import load
-from puzzles.constraints import KINDS
+from puzzles.constraints import (
+    KINDS,
+    Arrow,
+    BetweenLine,
+    Clone,
+    EntropicLine,
+    Palindrome,
+    RegionSumLine,
+    Renban,
+    SlowThermometer,
+    Thermometer,
+    Whispers,
+    ZipperLine,
+)
 from puzzles.grid import Grid
 from puzzles.rules import Cage, Rules
 from reductions import csp
@@ -62,6 +75,23 @@ CASES: dict[str, Grid] = {
     "cages": Grid.empty(
         FOUR.with_rules(cages=(Cage((0, 1), 3), Cage((2, 3), 7), Cage((5, 6, 9)), Cage((15,), 2)))
     ),
+    # the line kinds on 4x4 (cells row by row: r1c1 = 0, r2c1 = 4)
+    **{
+        kind: Grid.empty(Rules.from_constraints(FOUR.shape, lines))
+        for kind, lines in {
+            "thermometer": [Thermometer((0, 1, 5)), Thermometer((0, 4))],
+            "slow thermometer": [SlowThermometer((0, 5, 10))],
+            "arrow": [Arrow((0,), (5, 10))],
+            "whispers": [Whispers((0, 1, 2), 2)],
+            "palindrome": [Palindrome((0, 5, 10, 15))],
+            "renban": [Renban((0, 5, 6))],
+            "between line": [BetweenLine((0, 1, 2, 3))],
+            "clone": [Clone((0, 1), (14, 15))],
+            "entropic line": [EntropicLine((0, 1, 2, 3), 4)],
+            "zipper line": [ZipperLine((0, 1, 2))],
+            "region sum line": [RegionSumLine((0, 1, 2))],
+        }.items()
+    },
 }
 
 # Every configuration of the three methods: encodings, cage encodings, counting methods,

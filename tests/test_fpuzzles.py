@@ -182,8 +182,9 @@ def test_a_solution_is_read_and_checked() -> None:
 @pytest.mark.parametrize(
     ("key", "value"),
     [
-        ("thermometer", [{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
-        ("arrow", [{"cells": ["R1C1"], "lines": [["R1C1", "R1C2"]]}]),
+        # Rangsk's modular lines and double arrows, which no kind here reads
+        ("modularline", [{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
+        ("doublearrow", [{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
         ("littlekillersum", [{"cell": "R0C1", "cells": ["R1C1"], "value": "5"}]),
         ("line", [{"lines": [["R1C1", "R2C2"]], "outlineC": "#000"}]),
     ],
@@ -196,11 +197,13 @@ def test_a_constraint_the_model_lacks_is_a_one_line_error_naming_it(key: str, va
     assert "\n" not in message
 
 
-def test_the_cli_names_a_thermometer_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    url = link(fpuzzle(thermometer=[{"lines": [["R1C1", "R1C2"]]}]))
+def test_the_cli_names_a_constraint_it_lacks_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = link(fpuzzle(modularline=[{"lines": [["R1C1", "R1C2"]]}]))
     assert main(["show", url]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "'thermometer'" in err
+    assert err.count("\n") == 1 and "'modularline'" in err
 
 
 def test_empty_constraint_lists_are_no_rule() -> None:

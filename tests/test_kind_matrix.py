@@ -10,6 +10,7 @@ kind in `KINDS` with no definition here fails loudly for every back-end that cla
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -213,6 +214,96 @@ def jigsaw(size: int, grid: Sequence[int], rng: random.Random) -> Variant:
     return Variant({"regions": rows}, lambda g: True)  # the brute force reads the layout
 
 
+def cell_of(size: int, name: str) -> int:
+    row, col = name[1:].split("c")
+    return (int(row) - 1) * size + int(col) - 1
+
+
+def entropic_group(size: int, digit: int) -> int:
+    """Low, middle, high: 4x4 1 | 2 3 | 4, 6x6 1 2 | 3 4 | 5 6 (Rangsk's groups)."""
+    bounds = {4: (1, 3), 6: (2, 4)}[size]
+    return 0 if digit <= bounds[0] else 1 if digit <= bounds[1] else 2
+
+
+def line_holds(kind: str, size: int, entry: Any) -> Callable[[Sequence[int]], bool]:
+    """The line kinds' rules, written here from their definitions on one JSON entry."""
+    names = entry if isinstance(entry, list) else entry.get("cells", [])
+    cells = [cell_of(size, name) for name in names]
+
+    def sums_equal(g: Sequence[int], groups: Sequence[Sequence[int]]) -> bool:
+        return len({sum(g[c] for c in group) for group in groups}) <= 1
+
+    if kind == "thermometer":
+        return lambda g: all(g[a] < g[b] for a, b in itertools.pairwise(cells))
+    if kind == "slow_thermometer":
+        return lambda g: all(g[a] <= g[b] for a, b in itertools.pairwise(cells))
+    if kind == "whispers":
+        least = entry["difference"]
+        return lambda g: all(abs(g[a] - g[b]) >= least for a, b in itertools.pairwise(cells))
+    if kind == "palindrome":
+        return lambda g: [g[c] for c in cells] == [g[c] for c in reversed(cells)]
+    if kind == "renban":
+        return lambda g: (
+            sorted(g[c] for c in cells)
+            == list(range(min(g[c] for c in cells), min(g[c] for c in cells) + len(cells)))
+        )
+    if kind == "between_line":
+        return lambda g: all(
+            min(g[cells[0]], g[cells[-1]]) < g[c] < max(g[cells[0]], g[cells[-1]])
+            for c in cells[1:-1]
+        )
+    if kind == "clone":
+        clones = [cell_of(size, name) for name in entry["clones"]]
+        return lambda g: all(g[a] == g[b] for a, b in zip(cells, clones, strict=True))
+    if kind == "arrow":
+        bulb = [cell_of(size, name) for name in entry["bulb"]]
+        line = [cell_of(size, name) for name in entry["line"]]
+        return lambda g: sum(g[c] for c in line) == int("".join(str(g[c]) for c in bulb))
+    if kind == "entropic_line":
+        return lambda g: all(
+            len({entropic_group(size, g[c]) for c in cells[i : i + 3]}) == len(cells[i : i + 3])
+            for i in range(len(cells))
+        )
+    if kind == "zipper_line":
+        folded = [
+            [cells[i]] if i == len(cells) - 1 - i else [cells[i], cells[len(cells) - 1 - i]]
+            for i in range((len(cells) + 1) // 2)
+        ]
+        return lambda g: sums_equal(g, folded)
+    assert kind == "region_sum_line", kind
+    layout = box_layout(size)
+    segments: list[list[int]] = []
+    for index, cell in enumerate(cells):
+        if index == 0 or layout[cell] != layout[cells[index - 1]]:
+            segments.append([])
+        segments[-1].append(cell)
+    return lambda g: sums_equal(g, segments)
+
+
+def line_kind(kind: str) -> Callable[[int, Sequence[int], random.Random], Variant]:
+    """1-3 lines of the kind that a known grid keeps (the kind's own generator candidates),
+    now and then one drawn from another grid, which this one may break."""
+
+    def make(size: int, grid: Sequence[int], rng: random.Random) -> Variant:
+        shape = Rules.of_size(size).shape
+        found = KINDS[kind].candidates(grid, shape, rng)
+        if rng.random() < 0.2 or not found:
+            other = list(rng.choice(known_grids(size)))
+            found = KINDS[kind].candidates(other, shape, rng) + found
+        chosen = found[: rng.randint(1, 3)]
+        fields = Rules.from_constraints(shape, chosen).to_json()
+        fields.pop("size", None)
+        checks = [line_holds(kind, size, entry) for entry in fields[kind]]
+        return Variant(fields, lambda g: all(check(g) for check in checks))
+
+    return make
+
+
+LINE_KINDS = (
+    "thermometer", "slow_thermometer", "arrow", "whispers", "palindrome", "renban",
+    "between_line", "clone", "entropic_line", "zipper_line", "region_sum_line",
+)  # fmt: skip
+
 DEFINITIONS: dict[str, Callable[[int, Sequence[int], random.Random], Variant | None]] = {
     "diagonal": diagonal,
     "extra_region": extra_region,
@@ -221,6 +312,7 @@ DEFINITIONS: dict[str, Callable[[int, Sequence[int], random.Random], Variant | N
     "non_consecutive": pair_rule("non_consecutive", ORTHOGONAL, 2),
     "parity": parity,
     "killer_cage": killer_cage,
+    **{kind: line_kind(kind) for kind in LINE_KINDS},
 }
 SHAPES = {"jigsaw": jigsaw}
 

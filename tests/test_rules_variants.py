@@ -57,8 +57,8 @@ def test_bad_rules_are_named() -> None:
         NINE.with_rules(layout=(1,) * 9 + (0,) * 72)
     with pytest.raises(RulesError, match="both odd and even"):
         NINE.with_rules(odd=frozenset({3}), even=frozenset({3}))
-    with pytest.raises(RulesError, match="unknown rule 'thermometer'"):
-        Rules.from_json({"size": 9, "thermometer": [["r1c1", "r1c2"]]})
+    with pytest.raises(RulesError, match="unknown rule 'thermometers'"):
+        Rules.from_json({"size": 9, "thermometers": [["r1c1", "r1c2"]]})
     with pytest.raises(RulesError, match="not a cell name"):
         Rules.from_json({"size": 9, "odd": ["a1"]})
 

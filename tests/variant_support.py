@@ -14,10 +14,15 @@ import random
 from solving_support import brute_force_solutions, shuffled_grid
 
 from puzzles.checker import conflicts
+from puzzles.constraints import KINDS
 from puzzles.grid import Grid
 from puzzles.rules import Cage, Rules
 
 PAIR_RULES = ("anti_knight", "anti_king", "non_consecutive")
+LINE_KINDS = (
+    "thermometer", "slow_thermometer", "arrow", "whispers", "palindrome", "renban",
+    "between_line", "clone", "entropic_line", "zipper_line", "region_sum_line",
+)  # fmt: skip
 
 
 def random_partition_layout(solution: Grid, rng: random.Random) -> tuple[int, ...]:
@@ -101,7 +106,16 @@ def variant_rules_around(solution: Grid, rng: random.Random) -> Rules:
             trial = rules.with_rules(**{flag: True})
             if not conflicts(Grid(trial, solution.values)):
                 changes[flag] = True
-    return rules.with_rules(**changes)
+    chosen = rules.with_rules(**changes)
+    for _ in range(2):  # now and then one or two lines of a line kind, from the solution
+        if rng.random() < 0.5:
+            kind = KINDS[rng.choice(LINE_KINDS)]
+            # candidates draw many numbers: from a private generator seeded here, so that a
+            # hypothesis-driven `rng` records one draw, not hundreds
+            walker = random.Random(rng.getrandbits(64))
+            lines = kind.candidates(solution.values, chosen.shape, walker)[: rng.randint(1, 2)]
+            chosen = Rules.from_constraints(chosen.shape, [*chosen.constraints, *lines])
+    return chosen
 
 
 def puzzle_with_known_solution(size: int, rng: random.Random, empty: float) -> Grid:

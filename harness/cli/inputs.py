@@ -77,6 +77,12 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser, *, nargs: str | int = 
         help="pass over bad entries (counted and named on stderr) instead of stopping",
     )
     reading.add_argument(
+        "--ignore-cosmetics",
+        action="store_true",
+        help="f-puzzles: pass over cosmetic lines, shapes and texts that draw no rule, as "
+        "f-puzzles' own solver does (by default they are refused: a setter may mean a rule)",
+    )
+    reading.add_argument(
         "--allow-conflicts",
         action="store_true",
         help="accept puzzles whose givens repeat a digit in a unit (they have no solution)",
@@ -158,6 +164,7 @@ def read_options(args: argparse.Namespace) -> ReadOptions:
         diagonals=args.sudoku_x,
         check_givens=not args.allow_conflicts,
         skip_invalid=args.skip_invalid,
+        ignore_cosmetics=getattr(args, "ignore_cosmetics", False),
     )
 
 

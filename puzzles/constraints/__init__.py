@@ -25,6 +25,7 @@ Glossary (Norvig's essay is the model):
 
 from puzzles.constraints.anti_king import KING_MOVES, AntiKing
 from puzzles.constraints.anti_knight import KNIGHT_MOVES, AntiKnight
+from puzzles.constraints.arrow import Arrow
 from puzzles.constraints.base import (
     KINDS,
     Canvas,
@@ -47,11 +48,21 @@ from puzzles.constraints.base import (
     UnitConstraint,
     move_pairs,
 )
+from puzzles.constraints.between_line import BetweenLine
+from puzzles.constraints.clone import Clone
 from puzzles.constraints.diagonal import Diagonal
+from puzzles.constraints.entropic_line import EntropicLine
 from puzzles.constraints.extra_region import ExtraRegion
 from puzzles.constraints.killer_cage import Cage
 from puzzles.constraints.non_consecutive import ORTHOGONAL_MOVES, NonConsecutive
+from puzzles.constraints.palindrome import Palindrome
 from puzzles.constraints.parity import Parity
+from puzzles.constraints.region_sum_line import RegionSumLine
+from puzzles.constraints.renban import Renban
+from puzzles.constraints.slow_thermometer import SlowThermometer
+from puzzles.constraints.thermometer import Thermometer
+from puzzles.constraints.whispers import Whispers
+from puzzles.constraints.zipper_line import ZipperLine
 
 __all__ = [
     "KINDS",
@@ -60,15 +71,19 @@ __all__ = [
     "ORTHOGONAL_MOVES",
     "AntiKing",
     "AntiKnight",
+    "Arrow",
+    "BetweenLine",
     "Cage",
     "Canvas",
     "CellDigits",
+    "Clone",
     "Conflict",
     "Constraint",
     "Diagonal",
     "DistinctPairs",
     "Drawing",
     "EncoderTable",
+    "EntropicLine",
     "Equation",
     "ExtraRegion",
     "FpuzzlesReader",
@@ -76,12 +91,19 @@ __all__ = [
     "Move",
     "NonConsecutive",
     "PairConstraint",
+    "Palindrome",
     "Parity",
+    "RegionSumLine",
+    "Renban",
     "Shape",
     "SingletonRule",
+    "SlowThermometer",
     "SumConstraint",
     "Table",
     "TableConstraint",
+    "Thermometer",
     "UnitConstraint",
+    "Whispers",
+    "ZipperLine",
     "move_pairs",
 ]

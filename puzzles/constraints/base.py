@@ -238,6 +238,9 @@ class Constraint(ABC):
     # Whether the rule reads the digits' values (sums, differences, parity), not only their
     # being different: an isomorph may then relabel digits only by d -> N + 1 - d.
     reads_digit_values: ClassVar[bool] = False
+    # Whether the rule survives d -> N + 1 - d (with `moved` adjusting it, as a cage's sum
+    # is); False (an arrow's sum): an isomorph keeps the digits as they are.
+    digits_reversible: ClassVar[bool] = True
 
     @abstractmethod
     def scope(self, shape: Shape) -> tuple[int, ...]:

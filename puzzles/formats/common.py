@@ -59,6 +59,10 @@ class ReadOptions:
     diagonals: bool = False  # read every puzzle as Sudoku-X
     check_givens: bool = True  # reject puzzles whose givens repeat a digit in a unit
     skip_invalid: bool = False
+    # f-puzzles: pass over cosmetic lines, shapes and texts that draw no rule key's cells,
+    # as f-puzzles' own solver does (by default they are refused: a setter may have meant
+    # a rule by them)
+    ignore_cosmetics: bool = False
 
 
 @dataclass(frozen=True)

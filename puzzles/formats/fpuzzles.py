@@ -21,6 +21,14 @@ text after `?load=` in `https://www.f-puzzles.com/?load=...`. Its keys, and what
     title, author, ruleset     metadata
     disabledlogic,             f-puzzles' own solver settings, and cell colours and corner
     truecandidatesoptions      marks: no rule, passed over
+    grid[r][c].parity          "Even" / "Odd" (written by older editors): parity cells
+    (a 7x7 grid)               no box tiles it: a cell without "region" is in its row's
+                               region, as f-puzzles draws it; the regions read as a jigsaw
+    line, circle, rectangle,   cosmetics: passed over where they draw a rule held in its own
+    text                       key (an entry marked `fromConstraint` or `isNewConstraint`, as
+                               Rangsk's userscript writes beside renban, whispers, ...; a
+                               line over the cells of a rule's line); any other cosmetic is
+                               refused unless `ReadOptions.ignore_cosmetics`
 
 Each rule kind reads and writes its own keys (`fpuzzles_keys`, `from_fpuzzles` and
 `to_fpuzzles` in its module of `puzzles.constraints`); this module reads the size, the grid
@@ -54,6 +62,7 @@ from puzzles.formats.common import (
 )
 from puzzles.grid import Grid
 from puzzles.rules import Rules, all_kinds
+from puzzles.shape import GridShape, usual_box_shape
 
 URL = "https://www.f-puzzles.com/?load="
 INSTALL = "pip install 'sudoku-bench[fpuzzles]'"
@@ -73,8 +82,11 @@ WRITTEN_ORDER = ("size", *METADATA_KEYS, "grid", "diagonal+", "diagonal-", "disj
 NO_RULE_KEYS = frozenset({"solution", "disabledlogic", "truecandidatesoptions", *METADATA_KEYS})
 CELL_KEYS = frozenset(
     {"value", "given", "region", "centerPencilMarks", "cornerPencilMarks", "c", "cArray"}
-    | {"highlight"}
+    | {"highlight", "parity"}
 )
+COSMETIC_KEYS = ("line", "circle", "rectangle", "text")
+# what marks a cosmetic entry as the drawing of a rule held in its own key
+DRAWS_A_RULE = ("fromConstraint", "isNewConstraint")
 _CELL_NAME = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
 _BASE64 = re.compile(r"[A-Za-z0-9+/=]+")
 
@@ -218,7 +230,7 @@ def entry_from_object(
     """The puzzle, solution, player state and metadata of an f-puzzles object."""
     if not isinstance(data, dict):
         raise PuzzleFormatError('expected an f-puzzles object: {"size": 9, "grid": [...], ...}')
-    file_rules = rules_of(data)
+    file_rules = rules_of(data, ignore_cosmetics=options.ignore_cosmetics)
     if options.rules is not None and options.rules.size != file_rules.size:
         raise PuzzleFormatError(
             f"the f-puzzles grid is {file_rules.size}x{file_rules.size}, the rules given "
@@ -252,21 +264,30 @@ def entry_from_object(
     return PuzzleEntry(entry_id, puzzle, solution, metadata, state)
 
 
-def rules_of(data: Mapping[str, Any]) -> Rules:
+def rules_of(data: Mapping[str, Any], *, ignore_cosmetics: bool = False) -> Rules:
     """The rules an f-puzzles object states, each kind reading its own keys
     (`Constraint.from_fpuzzles`); an error names what the model cannot hold."""
+    data = _without_cosmetics(data, ignore_cosmetics)
     _refuse_unknown(data)
     size = data.get("size")
     if type(size) is not int:
         raise PuzzleFormatError(f'f-puzzles "size" is a whole number, not {size!r}')
     try:
-        base = Rules.of_size(size)
+        if usual_box_shape(size) is None:  # 7x7: a jigsaw, or nothing
+            layout = _layout(_grid_cells(data, size), size)
+            if layout is None:
+                raise RulesError(
+                    f"a {size}x{size} grid has no box shape: its cells need their regions"
+                )
+            base = Rules.from_constraints(GridShape.jigsaw(size, layout))
+        else:
+            base = Rules.of_size(size)
     except RulesError as error:
         raise PuzzleFormatError(f"f-puzzles size {size}: {error}") from None
     try:
         shape = base.shape
         layout = _layout(_grid_cells(data, size), size)
-        if layout is not None:
+        if layout is not None and not shape.no_boxes:
             boxes = _boxes_drawn(layout, size)
             shape = boxes.shape if boxes is not None else shape.with_layout(layout)
         reader = _Reader(data, size)
@@ -276,12 +297,73 @@ def rules_of(data: Mapping[str, Any]) -> Rules:
         raise PuzzleFormatError(f"f-puzzles rules: {error}") from None
 
 
+def _without_cosmetics(data: Mapping[str, Any], ignore_all: bool) -> dict[str, Any]:
+    """The object without the cosmetic entries that carry no rule of their own (see the
+    module's table), and with cells' `parity` read as `odd` / `even` entries."""
+    kept = dict(data)
+    drawn = {
+        frozenset(line)
+        for key in RULE_KEYS
+        for entry in _listed(data.get(key))
+        for line in _listed(entry.get("lines") if isinstance(entry, dict) else None)
+        if isinstance(line, list)
+        for line in [[str(name).upper() for name in line]]
+    }
+    for key in COSMETIC_KEYS:
+        if not isinstance(data.get(key), list):
+            continue
+        left = [entry for entry in data[key] if not (ignore_all or _draws_a_rule(entry, drawn))]
+        if left:
+            kept[key] = left
+        else:
+            kept.pop(key)
+    grid = data.get("grid")
+    if isinstance(grid, list) and all(isinstance(row, list) for row in grid):
+        for r, row in enumerate(grid):
+            for c, item in enumerate(row):
+                parity = item.get("parity") if isinstance(item, dict) else None
+                if parity in ("Even", "Odd"):
+                    key = parity.lower()
+                    kept[key] = [*_listed(kept.get(key)), {"cell": f"R{r + 1}C{c + 1}"}]
+                elif parity not in (None, ""):
+                    raise PuzzleFormatError(
+                        f"f-puzzles grid r{r + 1}c{c + 1}: parity {parity!r} is not Even or Odd"
+                    )
+    return kept
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _draws_a_rule(entry: Any, drawn: set[frozenset[str]]) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    if any(entry.get(mark) for mark in DRAWS_A_RULE):
+        return True
+    lines = entry.get("lines")
+    return (
+        isinstance(lines, list)
+        and bool(lines)
+        and all(
+            isinstance(line, list) and frozenset(str(n).upper() for n in line) in drawn
+            for line in lines
+        )
+    )
+
+
 def _refuse_unknown(data: Mapping[str, Any]) -> None:
     for key, value in data.items():
         if key in RULE_KEYS or key in NO_RULE_KEYS:
             continue
         if _empty(value):  # an editor's empty list, or false, is no rule
             continue
+        if key in COSMETIC_KEYS:
+            raise PuzzleFormatError(
+                f"f-puzzles constraint {key!r} cannot be represented here: a cosmetic that "
+                "draws no rule's cells may mean a rule of the setter's own; --ignore-cosmetics "
+                "passes it over, as f-puzzles' own solver does"
+            )
         raise PuzzleFormatError(
             f"f-puzzles constraint {key!r} cannot be represented here (the f-puzzles rules "
             f"read are regions, {', '.join(RULE_KEYS[2:])})"
@@ -320,7 +402,7 @@ def _layout(cells: Sequence[Mapping[str, Any]], size: int) -> tuple[int, ...] | 
     """Each cell's region, if any cell says one (f-puzzles numbers regions from 0)."""
     if not any("region" in item for item in cells):
         return None
-    default = _boxes(Rules.of_size(size))
+    default = default_regions(size)
     layout = []
     for cell, item in enumerate(cells):
         name = f"r{cell // size + 1}c{cell % size + 1}"
@@ -339,6 +421,14 @@ def _layout(cells: Sequence[Mapping[str, Any]], size: int) -> tuple[int, ...] | 
             )
         layout.append(region)
     return tuple(layout)
+
+
+def default_regions(size: int) -> tuple[int, ...]:
+    """Each cell's region where the f-puzzles grid names none: its box, or on a size no box
+    tiles (7x7) its row, as f-puzzles and its solver draw them."""
+    if usual_box_shape(size) is None:
+        return tuple(cell // size for cell in range(size * size))
+    return _boxes(Rules.of_size(size))
 
 
 def _boxes(rules: Rules) -> tuple[int, ...]:
@@ -483,7 +573,7 @@ def fpuzzles_object(entry: PuzzleEntry) -> dict[str, Any]:
         raise PuzzleFormatError(
             f"f-puzzles draws grids up to {LARGEST}x{LARGEST}; {entry.id} is {rules.name}"
         )
-    default = _boxes(Rules.of_size(n))
+    default = default_regions(n)
     values = entry.state.values if entry.state is not None else puzzle
     grid: list[list[dict[str, Any]]] = []
     for row in range(n):
