@@ -13,7 +13,10 @@ Which transformations are allowed depends on the rules:
 - digits: any relabelling, unless a constraint reads the digits' values
   (`Constraint.reads_digit_values`: non-consecutive, parity, cage sums): then only
   d -> N + 1 - d, or none; the constraint moves with it (a cage's sum s of k cells becomes
-  k(N+1) - s; odd and even cells swap when N is even).
+  k(N+1) - s; odd and even cells swap when N is even); none where a constraint's meaning
+  does not survive it (`Constraint.survives_reversal`: ratio dots, sandwich sums);
+- cells stay where they are when a constraint's digits name places (`Constraint.movable`:
+  the indexers), so such a puzzle's isomorph relabels nothing and moves nothing.
 """
 
 from __future__ import annotations
@@ -55,7 +58,9 @@ def random_isomorph(rules: Rules, seed: int) -> Isomorph:
     """A random transformation that keeps `rules` (see the module's list), fixed by `seed`."""
     rng = random.Random(seed)
     n = rules.size
-    if _boxes_only(rules):
+    if not all(constraint.movable for constraint in rules.constraints):
+        rows, cols, transpose = list(range(n)), list(range(n)), False
+    elif _boxes_only(rules):
         rows = _shuffled_lines(n, rules.box_rows, rng)
         cols = _shuffled_lines(n, rules.box_cols, rng)
         transpose = rules.box_rows == rules.box_cols and rng.random() < 0.5
@@ -69,7 +74,8 @@ def random_isomorph(rules: Rules, seed: int) -> Isomorph:
     )
     reverse = False
     if any(constraint.reads_digit_values for constraint in rules.constraints):
-        reverse = rng.random() < 0.5
+        reversible = all(constraint.survives_reversal for constraint in rules.constraints)
+        reverse = reversible and rng.random() < 0.5
         digits = (
             tuple([0, *(n + 1 - d for d in range(1, n + 1))]) if reverse else tuple(range(n + 1))
         )

@@ -48,24 +48,40 @@ from puzzles.constraints.base import (
     move_pairs,
 )
 from puzzles.constraints.diagonal import Diagonal
+from puzzles.constraints.difference import Difference, DifferenceNegative
 from puzzles.constraints.extra_region import ExtraRegion
+from puzzles.constraints.indexer import BoxIndexer, ColumnIndexer, RowIndexer
 from puzzles.constraints.killer_cage import Cage
+from puzzles.constraints.little_killer import LittleKiller
+from puzzles.constraints.maximum import Maximum
+from puzzles.constraints.minimum import Minimum
 from puzzles.constraints.non_consecutive import ORTHOGONAL_MOVES, NonConsecutive
 from puzzles.constraints.parity import Parity
+from puzzles.constraints.quadruple import Quadruple
+from puzzles.constraints.ratio import Ratio, RatioNegative
+from puzzles.constraints.sandwich import Sandwich
+from puzzles.constraints.skyscraper import Skyscraper
+from puzzles.constraints.x_sum import XSum
+from puzzles.constraints.xv import XV, XVNegative
 
 __all__ = [
     "KINDS",
     "KING_MOVES",
     "KNIGHT_MOVES",
     "ORTHOGONAL_MOVES",
+    "XV",
     "AntiKing",
     "AntiKnight",
+    "BoxIndexer",
     "Cage",
     "Canvas",
     "CellDigits",
+    "ColumnIndexer",
     "Conflict",
     "Constraint",
     "Diagonal",
+    "Difference",
+    "DifferenceNegative",
     "DistinctPairs",
     "Drawing",
     "EncoderTable",
@@ -73,15 +89,26 @@ __all__ = [
     "ExtraRegion",
     "FpuzzlesReader",
     "LinearConstraint",
+    "LittleKiller",
+    "Maximum",
+    "Minimum",
     "Move",
     "NonConsecutive",
     "PairConstraint",
     "Parity",
+    "Quadruple",
+    "Ratio",
+    "RatioNegative",
+    "RowIndexer",
+    "Sandwich",
     "Shape",
     "SingletonRule",
+    "Skyscraper",
     "SumConstraint",
     "Table",
     "TableConstraint",
     "UnitConstraint",
+    "XSum",
+    "XVNegative",
     "move_pairs",
 ]

@@ -144,6 +144,10 @@ class FpuzzlesReader(Protocol):
 
     def number(self, entry: Mapping[str, Any], key: str) -> int | None: ...
 
+    def words(self, key: str) -> list[str]:
+        """A list of strings (`"negative": ["ratio", "xv"]`); absent: empty."""
+        ...
+
     def refuse(self, message: str) -> NoReturn:
         """Raise the format's error: what the object states that the rules cannot hold."""
         ...
@@ -239,6 +243,12 @@ class Constraint(ABC):
     # Whether the rule reads the digits' values (sums, differences, parity), not only their
     # being different: an isomorph may then relabel digits only by d -> N + 1 - d.
     reads_digit_values: ClassVar[bool] = False
+    # Whether the rule keeps its meaning when every digit d becomes N + 1 - d (`moved` saying
+    # how); False (a ratio dot, a sandwich sum): isomorphs keep the digits as they are.
+    survives_reversal: ClassVar[bool] = True
+    # Whether the rule's cells may move under a symmetry of the square; False (an indexer,
+    # whose digits name rows or columns): isomorphs keep every cell where it is.
+    movable: ClassVar[bool] = True
 
     @abstractmethod
     def scope(self, shape: Shape) -> tuple[int, ...]:
