@@ -184,7 +184,7 @@ def test_a_solution_is_read_and_checked() -> None:
     [
         ("thermometer", [{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
         ("arrow", [{"cells": ["R1C1"], "lines": [["R1C1", "R1C2"]]}]),
-        ("littlekillersum", [{"cell": "R0C1", "cells": ["R1C1"], "value": "5"}]),
+        ("nabner", [{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
         ("line", [{"lines": [["R1C1", "R2C2"]], "outlineC": "#000"}]),
     ],
 )

@@ -24,6 +24,7 @@ from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Status
 from solvers.registry import Backend, backends
+from tests.kind_definitions_clues import definitions as clue_definitions
 from tests.solving_support import UnwrittenKind
 
 Check = Callable[[Sequence[int]], bool]  # a full grid (row-major values) -> the rule holds
@@ -221,6 +222,7 @@ DEFINITIONS: dict[str, Callable[[int, Sequence[int], random.Random], Variant | N
     "non_consecutive": pair_rule("non_consecutive", ORTHOGONAL, 2),
     "parity": parity,
     "killer_cage": killer_cage,
+    **clue_definitions(Variant),
 }
 SHAPES = {"jigsaw": jigsaw}
 

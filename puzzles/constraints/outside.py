@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from puzzles.shape import GridShape
 
 Place = tuple[int, int]
+TABLE_LARGEST = 9  # the largest side a line clue's table is listed for
 _NAME = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
 
 
@@ -190,6 +191,13 @@ class LineClue(TableConstraint):
         """The clue a full line's digits give (None: none, e.g. a line without 1 or N)."""
 
     def tables(self, shape: Shape) -> tuple[Table, ...]:
+        """Listed up to 9x9 (tens of thousands of rows at most); past that the fillings of a
+        line run into the millions, and a model needs its own encoding of the kind."""
+        if shape.size > TABLE_LARGEST:
+            raise RulesError(
+                f"{self.name()}: its table of fillings is listed up to "
+                f"{TABLE_LARGEST}x{TABLE_LARGEST}; on {shape.size}x{shape.size} it is too large"
+            )
         return (Table(self.line(shape.size), self.admissible(shape.size)),)
 
     def validate(self, shape: GridShape) -> None:

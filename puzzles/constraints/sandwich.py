@@ -45,10 +45,10 @@ class Sandwich(LineClue):
         low, high = sorted((digits.index(1), digits.index(n)))
         between = digits[low + 1 : high]
         total = sum(between)
-        if total > self.value:
-            return f"the digits between the 1 and the {n} add up to {total} already"
         if 0 not in between and total != self.value:
             return f"the digits between the 1 and the {n} add up to {total}"
+        if total > self.value:
+            return f"the digits between the 1 and the {n} add up to {total} already"
         return None
 
 

@@ -40,10 +40,10 @@ class XSum(LineClue):
             return None
         counted = digits[:first]
         total = sum(counted)
-        if total > self.value:
-            return f"its first {first} digits add up to {total} already"
         if 0 not in counted and total != self.value:
             return f"its first {first} digits add up to {total}"
+        if total > self.value:
+            return f"its first {first} digits add up to {total} already"
         return None
 
 
