@@ -13,6 +13,7 @@ import json
 import random
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,12 +46,13 @@ from puzzles.constraints import (
 from puzzles.constraints.base import Move
 from puzzles.errors import PuzzleFormatError, RulesError
 from puzzles.formats.common import PuzzleEntry
-from puzzles.formats.fpuzzles import fpuzzles_object, rules_of
+from puzzles.formats.fpuzzles import entry_from_text, fpuzzles_object, rules_of
 from puzzles.grid import Grid
 from puzzles.picture import marks as picture_marks
 from puzzles.rules import Rules
 from puzzles.shape import GridShape
 from puzzles.transform import random_isomorph
+from solvers.registry import backends
 
 NINE = GridShape.of_size(9)
 FOUR = GridShape.of_size(4)
@@ -557,3 +559,32 @@ def test_kinds_work_on_a_jigsaw_and_box_indexers_read_its_regions() -> None:
     assert is_solution(Grid.empty(jigsaw), Grid(jigsaw, solution.values))
     region = next(r for r in rules.shape.regions if 0 in r)
     assert BoxIndexer(0).line(rules.shape) == tuple(sorted(region))
+
+
+# ----- the peer's own puzzles: Rangsk's SudokuSolver tests, f-puzzles as it reads them -----------
+
+RANGSK = json.loads((Path(__file__).parent / "data" / "rangsk_clue_kinds.json").read_text())
+
+
+@pytest.mark.parametrize(
+    "case", RANGSK["puzzles"], ids=[p["title"][:30] for p in RANGSK["puzzles"]]
+)
+def test_the_peers_puzzles_read_and_their_asserted_solution_is_the_one(
+    case: dict[str, Any],
+) -> None:
+    """Read from the `?load=` text; the solution its tests assert passes the checker, and every
+    of the complete CP-SAT and SAT back-ends that accepts the rules finds it and no other."""
+    entry = entry_from_text(case["load"], "rangsk")
+    rules = entry.puzzle.rules
+    solution = Grid(rules, tuple(int(ch, 36) for ch in case["solution"]))
+    assert is_solution(entry.puzzle, solution)
+    for name in ("cpsat", "sat"):
+        backend = next(b for b in backends() if b.name == name)
+        if not backend.available():
+            continue
+        solver = backend.create()
+        if not solver.accepts(rules):
+            continue
+        result = solver.solve(entry.puzzle, limit=2, timeout=120)
+        assert [g.values for g in result.solutions] == [solution.values], name
+        assert result.exact, name
