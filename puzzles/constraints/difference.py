@@ -26,12 +26,13 @@ class Difference(Dot):
 
     kind = "difference"
     title = "white dot"
-    word = "kropki"
+    word = "white-kropki"
     json_keys = ("difference",)
     fpuzzles_keys = ("difference",)
     default_value = 1
     mark = "white dot"
     relation = "differ by {value}"
+    a_mark = "a white dot"
     fill = "white"
     symbol = "o"
 
@@ -47,7 +48,7 @@ class Difference(Dot):
 class DifferenceNegative(NegativeRule):
     kind = "difference_negative"
     title = "negative white dots"
-    word = "negative-kropki"
+    word = "negative-white-kropki"
     json_keys = ("difference_negative",)
     dot = Difference
 

@@ -92,8 +92,16 @@ class Dot(PairConstraint):
     def allows(self, first: int, second: int) -> bool:
         return self.related(self.value, first, second)
 
+    # the mark with its article, in "without a white dot between them"
+    a_mark: ClassVar[str] = ""
+
+    @classmethod
+    def value_words(cls, value: int) -> str:
+        """The value as the relation's words put it ("2", or "1:2" for a ratio)."""
+        return str(value)
+
     def says(self) -> str:
-        return self.relation.format(value=self.value)
+        return self.relation.format(value=self.value_words(self.value))
 
     def validate(self, shape: GridShape) -> None:
         check_cells(shape, (self.first, self.second), self.mark)
@@ -227,7 +235,8 @@ class Dot(PairConstraint):
 
     @classmethod
     def relation_default(cls) -> str:
-        return "they " + cls.relation.format(value=cls.default_value) + " unless =value"
+        default = cls.value_words(cls.default_value)
+        return "they " + cls.relation.format(value=default) + " unless =value"
 
     @classmethod
     def svg(cls, items: Sequence[Constraint], shape: GridShape, canvas: Canvas) -> list[str] | None:
@@ -293,8 +302,8 @@ class NegativeRule(PairConstraint):
         return not any(related(value, first, second) for value in self.values)
 
     def words(self) -> str:
-        says = " or ".join(self.dot.relation.format(value=value) for value in sorted(self.values))
-        return f"no unmarked neighbours {says}"
+        values = " or ".join(self.dot.value_words(value) for value in sorted(self.values))
+        return f"no unmarked neighbours {self.dot.relation.format(value=values)}"
 
     def validate(self, shape: GridShape) -> None:
         pairs = set(orthogonal_pairs(shape))
@@ -318,7 +327,7 @@ class NegativeRule(PairConstraint):
     def broken(self, rules: Checked, a: int, b: int, values: Sequence[int]) -> Conflict:
         name = pair_name(rules, (a, b))
         text = (
-            f"{name} hold {values[a]} and {values[b]} without a {self.dot.mark} between "
+            f"{name} hold {values[a]} and {values[b]} without {self.dot.a_mark} between "
             f"them ({self.title}: {self.words()})"
         )
         return Conflict(self.title, 0, (a, b), text)

@@ -26,13 +26,14 @@ class Ratio(Dot):
 
     kind = "ratio"
     title = "black dot"
-    word = "kropki"
+    word = "black-kropki"
     json_keys = ("ratio",)
     fpuzzles_keys = ("ratio",)
     survives_reversal = False  # 1 and 2 become N and N - 1
     default_value = 2
     mark = "black dot"
-    relation = "stand in the ratio 1:{value}"
+    relation = "stand in the ratio {value}"
+    a_mark = "a black dot"
     fill = "black"
     symbol = "*"
 
@@ -40,12 +41,16 @@ class Ratio(Dot):
     def related(value: int, a: int, b: int) -> bool:
         return a * value == b or b * value == a
 
+    @classmethod
+    def value_words(cls, value: int) -> str:
+        return f"1:{value}"
+
 
 @dataclass(frozen=True)
 class RatioNegative(NegativeRule):
     kind = "ratio_negative"
     title = "negative black dots"
-    word = "negative-ratio"
+    word = "negative-black-kropki"
     json_keys = ("ratio_negative",)
     fpuzzles_keys = ("negative",)
     survives_reversal = False

@@ -36,6 +36,7 @@ class XV(Dot):
     default_value = 10
     mark = "XV mark"
     relation = "add up to {value}"
+    a_mark = "an X or a V"
     symbol = "x"
 
     @staticmethod
