@@ -3,6 +3,8 @@
 A transformation that keeps the rules maps every solution of a puzzle to a solution of the
 isomorph and back, so a solver must do the same work up to the order it meets things in. That
 is what `bench --permute` uses to make repeats differ: each repeat solves a random isomorph.
+A puzzle whose digits name places (`Constraint.movable`: the indexers) is its own only
+isomorph: no cell moves and no digit is relabelled.
 
 Which transformations are allowed depends on the rules:
 - classic boxes: rows within a band, bands, columns within a stack, stacks, and (square
@@ -13,10 +15,9 @@ Which transformations are allowed depends on the rules:
 - digits: any relabelling, unless a constraint reads the digits' values
   (`Constraint.reads_digit_values`: non-consecutive, parity, cage sums): then only
   d -> N + 1 - d, or none; the constraint moves with it (a cage's sum s of k cells becomes
-  k(N+1) - s; odd and even cells swap when N is even); none where a constraint's meaning
-  does not survive it (`Constraint.survives_reversal`: ratio dots, sandwich sums);
-- cells stay where they are when a constraint's digits name places (`Constraint.movable`:
-  the indexers), so such a puzzle's isomorph relabels nothing and moves nothing.
+  k(N+1) - s; odd and even cells swap when N is even; a thermometer runs the other way);
+  a rule that no relabelling keeps (`Constraint.digits_reversible`: an arrow's sum) keeps
+  the digits as they are.
 """
 
 from __future__ import annotations
@@ -74,8 +75,9 @@ def random_isomorph(rules: Rules, seed: int) -> Isomorph:
     )
     reverse = False
     if any(constraint.reads_digit_values for constraint in rules.constraints):
-        reversible = all(constraint.survives_reversal for constraint in rules.constraints)
-        reverse = reversible and rng.random() < 0.5
+        # the coin is drawn either way, so that a seed moves the cells the same
+        coin = rng.random() < 0.5
+        reverse = coin and all(c.digits_reversible for c in rules.constraints)
         digits = (
             tuple([0, *(n + 1 - d for d in range(1, n + 1))]) if reverse else tuple(range(n + 1))
         )

@@ -243,12 +243,9 @@ class Constraint(ABC):
     # Whether the rule reads the digits' values (sums, differences, parity), not only their
     # being different: an isomorph may then relabel digits only by d -> N + 1 - d.
     reads_digit_values: ClassVar[bool] = False
-    # Whether the rule keeps its meaning when every digit d becomes N + 1 - d (`moved` saying
-    # how); False (a ratio dot, a sandwich sum): isomorphs keep the digits as they are.
-    survives_reversal: ClassVar[bool] = True
-    # Whether the rule's cells may move under a symmetry of the square; False (an indexer,
-    # whose digits name rows or columns): isomorphs keep every cell where it is.
-    movable: ClassVar[bool] = True
+    # Whether the rule survives d -> N + 1 - d (with `moved` adjusting it, as a cage's sum
+    # is); False (an arrow's sum): an isomorph keeps the digits as they are.
+    digits_reversible: ClassVar[bool] = True
 
     @abstractmethod
     def scope(self, shape: Shape) -> tuple[int, ...]:
@@ -303,6 +300,10 @@ class Constraint(ABC):
     # Whether this kind draws clues outside the grid (little killers, sandwich sums): the SVG
     # then leaves a margin of one cell round the grid for them.
     outside_clues: ClassVar[bool] = False
+
+    # Whether the rule's cells may move under a symmetry of the square; False (an indexer,
+    # whose digits name rows or columns): isomorphs keep every cell where it is.
+    movable: ClassVar[bool] = True
 
     @classmethod
     def svg(cls, items: Sequence[Constraint], shape: GridShape, canvas: Canvas) -> list[str] | None:

@@ -47,7 +47,7 @@ class Indexer(TableConstraint):
     cell: int
 
     reads_digit_values = True
-    survives_reversal = False
+    digits_reversible = False
     movable = False
     line_word: ClassVar[str] = ""  # "row": what the digit names
     symbol: ClassVar[str] = ""

@@ -156,7 +156,7 @@ class LineClue(TableConstraint):
     value: int
 
     reads_digit_values = True
-    survives_reversal = False  # what each says about 1, N or the first digit changes meaning
+    digits_reversible = False  # what each says about 1, N or the first digit changes meaning
     outside_clues = True
     value_key: ClassVar[str] = "sum"  # the JSON form's name for `value`
     symbol: ClassVar[str] = "s"

@@ -29,7 +29,7 @@ class Ratio(Dot):
     word = "black-kropki"
     json_keys = ("ratio",)
     fpuzzles_keys = ("ratio",)
-    survives_reversal = False  # 1 and 2 become N and N - 1
+    digits_reversible = False  # 1 and 2 become N and N - 1
     default_value = 2
     mark = "black dot"
     relation = "stand in the ratio {value}"
@@ -53,7 +53,7 @@ class RatioNegative(NegativeRule):
     word = "negative-black-kropki"
     json_keys = ("ratio_negative",)
     fpuzzles_keys = ("negative",)
-    survives_reversal = False
+    digits_reversible = False
     dot = Ratio
 
     @classmethod

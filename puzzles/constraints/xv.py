@@ -32,7 +32,7 @@ class XV(Dot):
     word = "XV"
     json_keys = ("xv",)
     fpuzzles_keys = ("xv",)
-    survives_reversal = False  # a V's 5 would become 2(N + 1) - 5
+    digits_reversible = False  # a V's 5 would become 2(N + 1) - 5
     default_value = 10
     mark = "XV mark"
     relation = "add up to {value}"
@@ -130,7 +130,7 @@ class XVNegative(NegativeRule):
     word = "negative-XV"
     json_keys = ("xv_negative",)
     fpuzzles_keys = ("negative",)
-    survives_reversal = False
+    digits_reversible = False
     dot = XV
 
     @classmethod
