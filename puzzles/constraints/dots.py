@@ -34,6 +34,7 @@ from puzzles.constraints.base import (
     move_pairs,
     read_cells,
 )
+from puzzles.constraints.outside import legend_of
 from puzzles.errors import RulesError
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ class Dot(PairConstraint):
     mark: ClassVar[str] = ""  # "white dot": the mark in words
     relation: ClassVar[str] = ""  # "differ by {value}": what the mark says, in words
     fill: ClassVar[str] = "white"  # the SVG circle's fill
+    symbol: ClassVar[str] = "o"  # the text picture's mark beside it
 
     @staticmethod
     @abstractmethod
@@ -229,9 +231,7 @@ class Dot(PairConstraint):
         words = [pair_name(shape, (d.first, d.second)) + cls.label(d.value) for d in dots]
         symbols = tuple(cls.symbol if cell in marked else "." for cell in shape.cells)
         title = f"{cls.title}s ({cls.symbol}: a cell beside one; {cls.relation_default()}):"
-        return Drawing(title, symbols, None, _wrapped(words))
-
-    symbol: ClassVar[str] = "o"
+        return Drawing(title, symbols, None, legend_of(words))
 
     @classmethod
     def relation_default(cls) -> str:
@@ -270,16 +270,6 @@ class Dot(PairConstraint):
         ]
         rng.shuffle(found)
         return found
-
-
-def _wrapped(words: Iterable[str], width: int = 72) -> tuple[str, ...]:
-    lines: list[str] = []
-    for word in words:
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return tuple(lines)
 
 
 @dataclass(frozen=True)
