@@ -25,18 +25,6 @@ from puzzles.shape import GridShape
 lzstring = pytest.importorskip("lzstring")  # the fpuzzles extra
 
 
-def with_marks(rule: NegativeRule, solution: Grid) -> list[Constraint]:
-    """A negative rule with the marks its exceptions stand for: f-puzzles reads the
-    exceptions from the marks beside the rule."""
-    found: list[Constraint] = [rule]
-    for a, b in sorted(rule.marked):
-        value = next(
-            v for v in sorted(rule.values) if rule.dot.related(v, solution[a], solution[b])
-        )
-        found.append(rule.dot(a, b, value))
-    return found
-
-
 def puzzle_of(kind: str, seed: int = 7) -> tuple[Grid, Grid] | None:
     """A 9x9 puzzle with up to five clues of `kind` that its solution keeps, half the cells
     given; None when the kind gives no candidates."""
@@ -48,7 +36,8 @@ def puzzle_of(kind: str, seed: int = 7) -> tuple[Grid, Grid] | None:
         return None
     clues: list[Constraint] = []
     for clue in found:
-        clues += with_marks(clue, solution) if isinstance(clue, NegativeRule) else [clue]
+        # a negative rule stands with the marks f-puzzles reads its exceptions from
+        clues += [clue, *clue.marks(solution.values)] if isinstance(clue, NegativeRule) else [clue]
     rules = Rules.from_constraints(shape, clues)
     solved = Grid(rules, solution.values)
     cells = list(rules.cells)

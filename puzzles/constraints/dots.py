@@ -385,6 +385,18 @@ class NegativeRule(PairConstraint):
         marked = frozenset((d.first, d.second) for d in dots if isinstance(d, Dot))
         return cls(values, marked)
 
+    def marks(self, solution: Sequence[int]) -> list[Constraint]:
+        """The marks (of the rule's own kind) that its exceptions stand for in the full grid
+        `solution`: what must stand beside the rule for f-puzzles to read it the same."""
+        found: list[Constraint] = []
+        for a, b in sorted(self.marked):
+            values = [
+                v for v in sorted(self.values) if self.dot.related(v, solution[a], solution[b])
+            ]
+            if values:
+                found.append(self.dot(a, b, values[0]))
+        return found
+
     @classmethod
     def fpuzzles_marks(cls, reader: FpuzzlesReader, shape: GridShape) -> list[Constraint]:
         return [d for kind in cls.marking_kinds() for d in kind.from_fpuzzles(reader, shape)]
