@@ -3,6 +3,8 @@
 A transformation that keeps the rules maps every solution of a puzzle to a solution of the
 isomorph and back, so a solver must do the same work up to the order it meets things in. That
 is what `bench --permute` uses to make repeats differ: each repeat solves a random isomorph.
+A puzzle whose digits name places (`Constraint.movable`: the indexers) is its own only
+isomorph: no cell moves and no digit is relabelled.
 
 Which transformations are allowed depends on the rules:
 - classic boxes: rows within a band, bands, columns within a stack, stacks, and (square
@@ -57,7 +59,9 @@ def random_isomorph(rules: Rules, seed: int) -> Isomorph:
     """A random transformation that keeps `rules` (see the module's list), fixed by `seed`."""
     rng = random.Random(seed)
     n = rules.size
-    if _boxes_only(rules):
+    if not all(constraint.movable for constraint in rules.constraints):
+        rows, cols, transpose = list(range(n)), list(range(n)), False
+    elif _boxes_only(rules):
         rows = _shuffled_lines(n, rules.box_rows, rng)
         cols = _shuffled_lines(n, rules.box_cols, rng)
         transpose = rules.box_rows == rules.box_cols and rng.random() < 0.5

@@ -26,7 +26,7 @@ from puzzles.errors import RulesError
 from puzzles.formats.common import PuzzleEntry
 from puzzles.formats.fpuzzles import fpuzzles_object, rules_of
 from puzzles.grid import Grid
-from puzzles.rules import Rules, all_kinds
+from puzzles.rules import LEGACY_KINDS, Rules, all_kinds
 from puzzles.shape import GridShape
 from puzzles.transform import Isomorph, _moved_rules, random_isomorph
 
@@ -119,7 +119,10 @@ EVERY_KIND: dict[str, list[Constraint]] = {
 
 
 def test_every_kind_is_in_the_table_of_examples() -> None:
-    assert {kind.kind for kind in all_kinds()} == set(EVERY_KIND)
+    """The kinds of earlier versions are here; the setters' variants (issue 30) have their
+    tables of examples in their own modules (`test_variant_kinds_clues.py`, ...)."""
+    assert {kind.kind for kind in LEGACY_KINDS} == set(EVERY_KIND)
+    assert set(EVERY_KIND) <= {kind.kind for kind in all_kinds()}
 
 
 @pytest.mark.parametrize("kind", sorted(EVERY_KIND))

@@ -182,10 +182,10 @@ def test_a_solution_is_read_and_checked() -> None:
 @pytest.mark.parametrize(
     ("key", "value"),
     [
-        # Rangsk's modular lines and double arrows, which no kind here reads
+        # Rangsk's modular lines and double arrows, and nabner, which no kind here reads
         ("modularline", [{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
         ("doublearrow", [{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
-        ("littlekillersum", [{"cell": "R0C1", "cells": ["R1C1"], "value": "5"}]),
+        ("nabner", [{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
         ("line", [{"lines": [["R1C1", "R2C2"]], "outlineC": "#000"}]),
     ],
 )

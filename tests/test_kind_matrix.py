@@ -25,6 +25,7 @@ from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import Status
 from solvers.registry import Backend, backends
+from tests.kind_definitions_clues import definitions as clue_definitions
 from tests.solving_support import UnwrittenKind
 
 Check = Callable[[Sequence[int]], bool]  # a full grid (row-major values) -> the rule holds
@@ -313,6 +314,7 @@ DEFINITIONS: dict[str, Callable[[int, Sequence[int], random.Random], Variant | N
     "parity": parity,
     "killer_cage": killer_cage,
     **{kind: line_kind(kind) for kind in LINE_KINDS},
+    **clue_definitions(Variant),
 }
 SHAPES = {"jigsaw": jigsaw}
 

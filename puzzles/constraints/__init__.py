@@ -51,17 +51,28 @@ from puzzles.constraints.base import (
 from puzzles.constraints.between_line import BetweenLine
 from puzzles.constraints.clone import Clone
 from puzzles.constraints.diagonal import Diagonal
+from puzzles.constraints.difference import Difference, DifferenceNegative
 from puzzles.constraints.entropic_line import EntropicLine
 from puzzles.constraints.extra_region import ExtraRegion
+from puzzles.constraints.indexer import BoxIndexer, ColumnIndexer, RowIndexer
 from puzzles.constraints.killer_cage import Cage
+from puzzles.constraints.little_killer import LittleKiller
+from puzzles.constraints.maximum import Maximum
+from puzzles.constraints.minimum import Minimum
 from puzzles.constraints.non_consecutive import ORTHOGONAL_MOVES, NonConsecutive
 from puzzles.constraints.palindrome import Palindrome
 from puzzles.constraints.parity import Parity
+from puzzles.constraints.quadruple import Quadruple
+from puzzles.constraints.ratio import Ratio, RatioNegative
 from puzzles.constraints.region_sum_line import RegionSumLine
 from puzzles.constraints.renban import Renban
+from puzzles.constraints.sandwich import Sandwich
+from puzzles.constraints.skyscraper import Skyscraper
 from puzzles.constraints.slow_thermometer import SlowThermometer
 from puzzles.constraints.thermometer import Thermometer
 from puzzles.constraints.whispers import Whispers
+from puzzles.constraints.x_sum import XSum
+from puzzles.constraints.xv import XV, XVNegative
 from puzzles.constraints.zipper_line import ZipperLine
 
 __all__ = [
@@ -69,17 +80,22 @@ __all__ = [
     "KING_MOVES",
     "KNIGHT_MOVES",
     "ORTHOGONAL_MOVES",
+    "XV",
     "AntiKing",
     "AntiKnight",
     "Arrow",
     "BetweenLine",
+    "BoxIndexer",
     "Cage",
     "Canvas",
     "CellDigits",
     "Clone",
+    "ColumnIndexer",
     "Conflict",
     "Constraint",
     "Diagonal",
+    "Difference",
+    "DifferenceNegative",
     "DistinctPairs",
     "Drawing",
     "EncoderTable",
@@ -88,15 +104,24 @@ __all__ = [
     "ExtraRegion",
     "FpuzzlesReader",
     "LinearConstraint",
+    "LittleKiller",
+    "Maximum",
+    "Minimum",
     "Move",
     "NonConsecutive",
     "PairConstraint",
     "Palindrome",
     "Parity",
+    "Quadruple",
+    "Ratio",
+    "RatioNegative",
     "RegionSumLine",
     "Renban",
+    "RowIndexer",
+    "Sandwich",
     "Shape",
     "SingletonRule",
+    "Skyscraper",
     "SlowThermometer",
     "SumConstraint",
     "Table",
@@ -104,6 +129,8 @@ __all__ = [
     "Thermometer",
     "UnitConstraint",
     "Whispers",
+    "XSum",
+    "XVNegative",
     "ZipperLine",
     "move_pairs",
 ]

@@ -143,6 +143,10 @@ class FpuzzlesReader(Protocol):
 
     def number(self, entry: Mapping[str, Any], key: str) -> int | None: ...
 
+    def words(self, key: str) -> list[str]:
+        """A list of strings (`"negative": ["ratio", "xv"]`); absent: empty."""
+        ...
+
     def refuse(self, message: str) -> NoReturn:
         """Raise the format's error: what the object states that the rules cannot hold."""
         ...
@@ -295,6 +299,10 @@ class Constraint(ABC):
     # Whether this kind draws clues outside the grid (little killers, sandwich sums): the SVG
     # then leaves a margin of one cell round the grid for them.
     outside_clues: ClassVar[bool] = False
+
+    # Whether the rule's cells may move under a symmetry of the square; False (an indexer,
+    # whose digits name rows or columns): isomorphs keep every cell where it is.
+    movable: ClassVar[bool] = True
 
     @classmethod
     def svg(cls, items: Sequence[Constraint], shape: GridShape, canvas: Canvas) -> list[str] | None:

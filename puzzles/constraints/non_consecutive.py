@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from puzzles.constraints.base import (
     Checked,
     Conflict,
+    Constraint,
+    FpuzzlesReader,
     PairConstraint,
     Shape,
     SingletonRule,
     move_pairs,
 )
+
+if TYPE_CHECKING:
+    from puzzles.shape import GridShape
 
 ORTHOGONAL_MOVES = ((0, 1), (1, 0))
 
@@ -38,6 +44,14 @@ class NonConsecutive(PairConstraint, SingletonRule):
         for a, b in self.pairs(rules.shape):
             if values[a] and values[b] and abs(values[a] - values[b]) == 1:
                 yield self.broken(rules, a, b, values)
+
+    @classmethod
+    def from_fpuzzles(cls, reader: FpuzzlesReader, shape: GridShape) -> list[Constraint]:
+        """`"nonconsecutive": true` with no white or black dot on the grid; beside dots the
+        flag is their negative rule (`difference_negative`), which leaves the dots out."""
+        if reader.entries("difference") or reader.entries("ratio"):
+            return []
+        return super().from_fpuzzles(reader, shape)
 
     def broken(self, rules: Checked, a: int, b: int, values: Sequence[int]) -> Conflict:
         name = rules.cell_name

@@ -77,8 +77,8 @@ RULE_KEYS = tuple(
 METADATA_KEYS = ("title", "author", "ruleset")
 # The order keys are written in (others before "solution", in the kinds' order).
 WRITTEN_ORDER = ("size", *METADATA_KEYS, "grid", "diagonal+", "diagonal-", "disjointgroups",
-                 "antiknight", "antiking", "nonconsecutive", "extraregion", "odd", "even",
-                 "killercage", "other", "solution")  # fmt: skip
+                 "antiknight", "antiking", "nonconsecutive", "negative", "extraregion", "odd",
+                 "even", "killercage", "other", "solution")  # fmt: skip
 NO_RULE_KEYS = frozenset({"solution", "disabledlogic", "truecandidatesoptions", *METADATA_KEYS})
 CELL_KEYS = frozenset(
     {"value", "given", "region", "centerPencilMarks", "cornerPencilMarks", "c", "cArray"}
@@ -557,6 +557,12 @@ class _Reader:
     def number(self, entry: Mapping[str, Any], key: str) -> int | None:
         return _sum(entry, key, self.names)
 
+    def words(self, key: str) -> list[str]:
+        value = self.data.get(key) or []
+        if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
+            raise PuzzleFormatError(f"f-puzzles {key!r} is a list of words")
+        return value
+
     def refuse(self, message: str) -> NoReturn:
         raise PuzzleFormatError(message)
 
@@ -596,11 +602,29 @@ def fpuzzles_object(entry: PuzzleEntry) -> dict[str, Any]:
             data[key] = entry.metadata[key]
     data["grid"] = grid
     for kind, items in rules.by_kind():
-        data.update(kind.to_fpuzzles(items, rules.shape))
+        for key, value in kind.to_fpuzzles(items, rules.shape).items():
+            if isinstance(data.get(key), list) and isinstance(value, list):
+                data[key] = [*data[key], *value]  # "negative": ["ratio"] + ["xv"]
+            else:
+                data[key] = value
+    _check_written(data, rules, entry.id)
     if entry.solution is not None:
         data["solution"] = list(entry.solution.values)
     order = {key: rank for rank, key in enumerate(WRITTEN_ORDER)}
     return dict(sorted(data.items(), key=lambda item: order.get(item[0], len(order) - 1)))
+
+
+def _check_written(data: Mapping[str, Any], rules: Rules, entry_id: str) -> None:
+    """Refuse rules that f-puzzles would read otherwise: a negative rule reads its exceptions
+    from the dots beside it, so one whose exceptions are not exactly those dots cannot be
+    written (f-puzzles would open a different puzzle)."""
+    read = rules_of(data).constraints
+    if read != rules.constraints:
+        differ = sorted({c.title for c in set(read) ^ set(rules.constraints)})
+        raise PuzzleFormatError(
+            f"{entry_id}: f-puzzles cannot state these rules as they are ({', '.join(differ)}: "
+            "f-puzzles would read them otherwise)"
+        )
 
 
 def write_fpuzzles(entries: Sequence[PuzzleEntry], options: WriteOptions) -> str:
