@@ -151,7 +151,9 @@ class LinearRule(LinearConstraint, UnwrittenKind):
         for equation in self.given:
             cells = tuple(cell for cell, _ in equation.terms)
             if all(values[cell] for cell in cells) and not equation.holds(values):
-                yield Conflict(self.title, 0, cells, f"{self.title}: the sum is not {equation.total}")
+                yield Conflict(
+                    self.title, 0, cells, f"{self.title}: the sum is not {equation.total}"
+                )
 
 
 def diagonal_sum(size: int, length: int, total: int) -> LinearRule:

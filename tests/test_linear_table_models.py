@@ -16,6 +16,7 @@ from puzzles.constraints import Constraint, Equation
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.adapters.cpsat import CpSatSolver
+from solvers.adapters.sat import SatSolver
 from solvers.base import Solver, Status
 from tests.solving_support import (
     LinearRule,
@@ -33,6 +34,14 @@ CONFIGURATIONS: dict[str, Callable[[], Solver[Any]]] = {
     "cpsat-enumerate": lambda: CpSatSolver(counting="enumerate"),
     "cpsat-onehot": lambda: CpSatSolver(encoding="onehot"),
     "cpsat-table": lambda: CpSatSolver(cages="table"),
+    **{
+        f"sat-{encoding}-{givens}": (
+            lambda encoding=encoding, givens=givens: SatSolver(givens=givens, encoding=encoding)
+        )
+        for encoding in ("minimal", "efficient", "extended")
+        for givens in ("units", "simplify")
+    },
+    "sat-glucose": lambda: SatSolver(solver="glucose4"),
 }
 
 
@@ -129,3 +138,26 @@ def test_an_equation_no_grid_meets_and_an_empty_table(name: str) -> None:
     for constraint in (impossible, empty):
         result = CONFIGURATIONS[name]().solve(Grid(_rules(4, (constraint,)), (0,) * 16), limit=2)
         assert result.status is Status.NO_SOLUTION, (constraint, result.status)
+
+
+@pytest.mark.parametrize("givens", ["units", "simplify"])
+def test_every_model_of_the_cnf_is_a_grid(givens: str) -> None:
+    """Every auxiliary (row selector, partial sum) is fixed by the placements: all models of
+    the whole formula, blocked on every variable, are as many as the grids."""
+    from pysat.solvers import Solver as PySatSolver
+
+    from reductions.cnf import CnfReduction
+
+    for case in CASES[:6]:
+        cnf, _ = CnfReduction(givens).apply(case.puzzle)
+        if cnf.has_empty_clause:
+            assert not case.truth
+            continue
+        models = 0
+        with PySatSolver(name="cadical153", bootstrap_with=[list(c) for c in cnf.clauses]) as sat:
+            while sat.solve() and models <= len(case.truth):
+                model = sat.get_model() or []
+                models += 1
+                used = {abs(lit) for clause in cnf.clauses for lit in clause}
+                sat.add_clause([-lit for lit in model if abs(lit) in used])
+        assert models == len(case.truth), case.puzzle.to_line()
