@@ -16,6 +16,7 @@ from puzzles.constraints import Constraint, Equation
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.adapters.cpsat import CpSatSolver
+from solvers.adapters.milp import MilpSolver
 from solvers.adapters.sat import SatSolver
 from solvers.base import Solver, Status
 from tests.solving_support import (
@@ -42,6 +43,13 @@ CONFIGURATIONS: dict[str, Callable[[], Solver[Any]]] = {
         for givens in ("units", "simplify")
     },
     "sat-glucose": lambda: SatSolver(solver="glucose4"),
+    **{
+        f"milp-{backend.lower()}-{model}": (
+            lambda backend=backend, model=model: MilpSolver(backend=backend, model=model)
+        )
+        for backend in ("SCIP", "HIGHS", "CBC")
+        for model in ("reduced", "textbook")
+    },
 }
 
 
