@@ -212,3 +212,23 @@ def after_one_table(size: int, row: int, digit: int) -> TableRule:
         filling[place], filling[place + 1] = 1, digit
         rows.append(tuple(filling))
     return TableRule((Table(cells, tuple(rows)),))
+
+
+@dataclass(frozen=True)
+class Ascending(UnwrittenKind):
+    """A kind of no family (no model has an encoder for it, save a generic one): the digits
+    of `cells` strictly increase in that order (a thermometer not declared as pairs)."""
+
+    cells: tuple[int, ...]
+    title: ClassVar[str] = "ascending cells"  # type: ignore[misc]
+
+    def scope(self, shape: Any) -> tuple[int, ...]:
+        return tuple(sorted(self.cells))
+
+    def violations(self, rules: Checked, values: Sequence[int]) -> Iterator[Conflict]:
+        filled = [cell for cell in self.cells if values[cell]]
+        for a, b in itertools.pairwise(filled):
+            # free cells between need room: b must exceed a by more than the cells between
+            between = self.cells.index(b) - self.cells.index(a)
+            if values[b] - values[a] < between:
+                yield Conflict(self.title, values[b], (a, b), f"{self.title}: no room")

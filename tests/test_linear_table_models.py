@@ -17,9 +17,11 @@ from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.adapters.cpsat import CpSatSolver
 from solvers.adapters.milp import MilpSolver
+from solvers.adapters.python_constraint import PythonConstraintSolver
 from solvers.adapters.sat import SatSolver
 from solvers.base import Solver, Status
 from tests.solving_support import (
+    Ascending,
     LinearRule,
     TableRule,
     after_one_table,
@@ -50,6 +52,16 @@ CONFIGURATIONS: dict[str, Callable[[], Solver[Any]]] = {
         for backend in ("SCIP", "HIGHS", "CBC")
         for model in ("reduced", "textbook")
     },
+    **{
+        f"python-constraint-{algorithm}{'-fc' if forwardcheck else ''}": (
+            lambda algorithm=algorithm, forwardcheck=forwardcheck: PythonConstraintSolver(
+                algorithm, forwardcheck=forwardcheck
+            )
+        )
+        for algorithm in ("backtracking", "optimized", "recursive")
+        for forwardcheck in (True, False)
+    },
+    "python-constraint-singles": lambda: PythonConstraintSolver(hidden_singles=True),
 }
 
 
@@ -169,3 +181,42 @@ def test_every_model_of_the_cnf_is_a_grid(givens: str) -> None:
                 used = {abs(lit) for clause in cnf.clauses for lit in clause}
                 sat.add_clause([-lit for lit in model if abs(lit) in used])
         assert models == len(case.truth), case.puzzle.to_line()
+
+
+PYTHON_CONSTRAINT = [name for name in CONFIGURATIONS if name.startswith("python-constraint")]
+
+
+@pytest.mark.parametrize("name", PYTHON_CONSTRAINT)
+def test_python_constraint_takes_a_kind_of_no_family_by_its_check(name: str) -> None:
+    """The generic fallback (`Violations`, keyed on `Constraint`) asks the kind's own check."""
+    rng = random.Random(name)
+    for _ in range(4):
+        cells = tuple(rng.sample(range(16), 3))
+        rules = _rules(4, (Ascending(cells), diagonal_sum(4, 2, rng.randint(3, 7))))
+        puzzle = Grid(rules, (0,) * 16)
+        truth = {g.values for g in brute_force_solutions(puzzle)}
+        result = CONFIGURATIONS[name]().solve(puzzle, limit=len(truth) + 1)
+        assert result.exact and {g.values for g in result.solutions} == truth, cells
+
+
+def test_the_support_table_marks_the_families() -> None:
+    """Every model encodes both families (the support table reads these tables); only
+    python-constraint has the generic fallback."""
+    from reductions import cnf, cp_model, csp, milp
+
+    for table in (cp_model.ENCODERS, cnf.ENCODERS, milp.ENCODERS, csp.ENCODERS):
+        assert table.encodes(LinearRule) and table.encodes(TableRule)
+    assert csp.ENCODERS.encodes(Ascending)
+    assert not any(t.encodes(Ascending) for t in (cp_model.ENCODERS, cnf.ENCODERS, milp.ENCODERS))
+
+
+def test_the_xcsp_export_writes_sums_short_tables_and_checked_fillings() -> None:
+    from reductions.csp import export
+
+    rules = _rules(4, (arrow((0,), (5, 10)), row_sum_table(4, 1), Ascending((3, 7, 11))))
+    text = export(Grid(rules, (0,) * 16))
+    assert "<sum> <list> x[1][1] x[2][2] x[0][0] </list> <coeffs> 1 1 -1 </coeffs>" in text
+    assert "(1,2,3,*)" in text  # the row's first two cells add up to the third, the last free
+    ascending = next(line for line in text.splitlines() if "ascending cells" in line)
+    assert "(1,2,3)" in ascending and "(2,4,3)" not in ascending
+    assert ascending.count("(") == 4  # 123 124 134 234
