@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from puzzles.constraints import Constraint, Equation
+from puzzles.constraints import Constraint, Equation, Table
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.adapters.cpsat import CpSatSolver
@@ -133,7 +135,14 @@ def check(solver: Solver[Any], case: Case) -> None:
     assert {g.values for g in result.solutions} == case.truth, where
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGURATIONS))
+# CBC takes seconds per model even on 4x4: its runs over every case are the slow tests
+SWEEP = [
+    pytest.param(name, marks=pytest.mark.slow) if name.startswith("milp-cbc") else name
+    for name in sorted(CONFIGURATIONS)
+]
+
+
+@pytest.mark.parametrize("name", SWEEP)
 def test_every_configuration_finds_the_brute_force_solutions(name: str) -> None:
     for case in CASES:
         check(CONFIGURATIONS[name](), case)
@@ -220,3 +229,44 @@ def test_the_xcsp_export_writes_sums_short_tables_and_checked_fillings() -> None
     ascending = next(line for line in text.splitlines() if "ascending cells" in line)
     assert "(1,2,3)" in ascending and "(2,4,3)" not in ascending
     assert ascending.count("(") == 4  # 123 124 134 234
+
+
+@st.composite
+def family_puzzles(draw: st.DrawFn) -> Case:
+    """A 4x4 puzzle with a random equation (coefficients -2..2, digits may repeat) and a random
+    table whose rows name distinct digits on its key cells (so they are exclusive) and a digit
+    or nothing on its other cells; givens from a random grid, so most have a solution."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    solution = shuffled_grid(Rules.parse("4x4"), rng)
+    cells = rng.sample(range(16), 6)
+    terms = tuple((c, rng.choice((-2, -1, 1, 2))) for c in cells[: rng.randint(1, 4)])
+    total = sum(k * solution.values[c] for c, k in terms) + draw(st.sampled_from((0, 0, 1)))
+    keys, others = cells[:2], cells[2 : 2 + rng.randint(0, 2)]
+    fillings = [(a, b) for a in range(1, 5) for b in range(1, 5)]
+    rows = [
+        (*key, *(rng.choice((0, rng.randint(1, 4))) for _ in others))
+        for key in rng.sample(fillings, rng.randint(1, 10))
+    ]
+    constraints = (
+        LinearRule((Equation(terms, total),)),
+        TableRule((Table((*keys, *others), tuple(rows)),)),
+    )
+    blanks = draw(st.integers(9, 16))
+    empty = rng.sample(range(16), blanks)
+    values = tuple(0 if c in empty else v for c, v in enumerate(solution.values))
+    puzzle = Grid(_rules(4, constraints), values)
+    return Case(puzzle, frozenset(g.values for g in brute_force_solutions(puzzle)))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(family_puzzles())
+def test_random_equations_and_tables_match_the_brute_force(case: Case) -> None:
+    for name in (
+        "cpsat",
+        "cpsat-onehot",
+        "sat-minimal-simplify",
+        "sat-extended-units",
+        "milp-scip-reduced",
+        "python-constraint-backtracking-fc",
+    ):
+        check(CONFIGURATIONS[name](), case)
