@@ -437,6 +437,7 @@ def test_a_new_pair_kind_is_encoded_by_every_model_of_the_family() -> None:
         exact_cover.sudoku_matrix.cache_clear()
         cnf._rules.cache_clear()
         cnf.CageSums.of.cache_clear()
+        cnf.FamilyVariables.of.cache_clear()
         polynomial.ideal_parts.cache_clear()
 
     rng = random.Random(11)
