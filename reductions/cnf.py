@@ -821,16 +821,18 @@ def _comments(
                 f"has {has[0]}..{has[-1]}, sets {sets or 'none'}"
             )
     family = FamilyVariables.of(rules)
+    first = max(sums.variables, n**3) + 1
     if family.selectors:
+        last = first + family.selectors - 1
         lines.append(
-            f"auxiliary variables: {family.selectors} table row selectors (a true selector "
-            "chooses the one row of its table that the grid matches)"
+            f"auxiliary variables {first}..{last}: table row selectors, one per row a cell's "
+            "domain allows (a true one chooses the one row of its table the grid matches)"
         )
+        first = last + 1
     if family.partial_sums:
         lines.append(
-            f"auxiliary variables: {family.partial_sums} partial sums of linear equations (a "
-            "true one says the equation's first i terms add up to its value), up to "
-            f"{variables}"
+            f"auxiliary variables {first}..{family.variables}: partial sums of the linear "
+            "equations (a true one says the equation's first i terms add up to its value)"
         )
     return tuple(lines)
 

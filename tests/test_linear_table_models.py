@@ -270,3 +270,17 @@ def test_random_equations_and_tables_match_the_brute_force(case: Case) -> None:
         "python-constraint-backtracking-fc",
     ):
         check(CONFIGURATIONS[name](), case)
+
+
+def test_the_dimacs_header_numbers_the_auxiliaries_after_the_cage_sums() -> None:
+    from reductions.cnf import export
+
+    rules = Rules.from_json({"size": 4, "cages": [{"cells": ["r4c3", "r4c4"], "sum": 3}]})
+    rules = rules.with_constraints(arrow((0,), (5, 10)), row_sum_table(4, 1))
+    header = [line for line in export(Grid(rules, (0,) * 16)).splitlines() if line[0] in "cp"]
+    assert "c auxiliary variables 65..69: cage sums" in "\n".join(header)
+    assert any(
+        line.startswith("c auxiliary variables 70..73: table row selectors") for line in header
+    )
+    assert any(line.startswith("c auxiliary variables 74..79: partial sums") for line in header)
+    assert header[-1].startswith("p cnf 79 ")
