@@ -284,3 +284,25 @@ def test_the_dimacs_header_numbers_the_auxiliaries_after_the_cage_sums() -> None
     )
     assert any(line.startswith("c auxiliary variables 74..79: partial sums") for line in header)
     assert header[-1].startswith("p cnf 79 ")
+
+
+def test_the_support_table_marks_a_registered_kind_of_each_family(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`solvers --kinds` reads the encoder tables: kinds of the families, once registered,
+    are marked for the four models (and a kind of no family for python-constraint alone)."""
+    from harness.cli.commands.solvers_list import support_records
+    from puzzles.constraints import KINDS
+
+    for name, kind in (("test_linear", LinearRule), ("test_table", TableRule)):
+        monkeypatch.setattr(kind, "kind", name, raising=False)
+        monkeypatch.setitem(KINDS, name, kind)
+    monkeypatch.setattr(Ascending, "kind", "test_ascending", raising=False)
+    monkeypatch.setitem(KINDS, "test_ascending", Ascending)
+    records = {record["name"]: record["kinds"] for record in support_records()}
+    for backend in ("cpsat", "cpsat-onehot", "sat", "sat-minimal", "milp", "python-constraint"):
+        if records[backend]["test_linear"] is None:
+            continue  # not installed
+        assert records[backend]["test_linear"] and records[backend]["test_table"], backend
+    assert records["python-constraint"]["test_ascending"] in (True, None)
+    assert records["cpsat"]["test_ascending"] in (False, None)
