@@ -38,6 +38,19 @@ of Kwon and Jain (2006) is the extended one with the givens simplified away: her
 `givens="simplify"` (below), which applies to any of the three encodings, so "optimised"
 is not a fourth `encoding` value but the name of that combination (`sat` uses it).
 
+The setters' families have auxiliary variables, numbered after the placements and the cage
+sums (`FamilyVariables`), each fixed by the placements, so that every model of the formula is
+one grid (a solver that enumerates all models counts grids):
+- a table (`TableConstraint`, family `table`): one selector per row (none for a row a cell's
+  domain rules out) implying each digit the row names, and one clause "some selector"; the
+  rows are exclusive, so the selector is the row the grid matches. A cell every row names
+  also implies the selectors of the rows naming its digit.
+- a linear equation (`LinearConstraint`, family `linear`: arrows, little killers; digits may
+  repeat): the layered automaton of its partial sums, a variable per value the first i terms
+  can reach and still complete to the total (the BDD encoding of a pseudo-Boolean constraint,
+  Abío et al. 2012): "sum so far u and the next cell holds d" implies "sum so far u + k d", or
+  is forbidden when that value is dead; a live value implies a next digit that keeps it live.
+
 Givens: two forms, the `givens` option.
 - `units` (the default, and what `export` writes): every clause above plus one unit clause
   per given. The file is the textbook encoding, its size follows the formulas exactly, and
@@ -72,9 +85,13 @@ from puzzles.constraints import (
     Constraint,
     DistinctPairs,
     EncoderTable,
+    Equation,
+    LinearConstraint,
     NonConsecutive,
     PairConstraint,
     SumConstraint,
+    Table,
+    TableConstraint,
     UnitConstraint,
 )
 from puzzles.grid import Grid
@@ -83,6 +100,7 @@ from reductions.base import Reduction, puzzle_header
 from reductions.cages import digit_sets
 from reductions.encoding import (
     cell_domains,
+    constraint_domains,
     different_pairs,
     extra_units,
     forbidden_digit_pairs,
@@ -93,6 +111,8 @@ from reductions.encoding import (
     shape_units,
     unit_mates,
 )
+from reductions.encoding import equations as equations_of
+from reductions.encoding import tables as tables_of
 
 GIVENS = ("units", "simplify")
 RULE_FAMILIES = ("cell-at-least", "cell-at-most", "unit-at-least", "unit-at-most")
@@ -216,8 +236,7 @@ class CnfReduction(Reduction[Cnf, Iterable[int]]):
             for name, part in families
         ]
         clauses = tuple(clause for _, part in families for clause in part)
-        variables = CageSums.of(puzzle.rules).variables if _sums(puzzle.rules) else 0
-        variables = max(variables, puzzle.rules.size**3)
+        variables = max(FamilyVariables.of(puzzle.rules).variables, puzzle.rules.size**3)
         cnf = Cnf(
             variables,
             clauses,
@@ -425,6 +444,36 @@ def _cages(built: _Clauses, group: Group) -> None:
     built.add("cage-sum", built.simplified(sums))
 
 
+def _linear(built: _Clauses, group: Group) -> None:
+    """Each linear equation by its partial sums (`FamilyVariables`), in the family `linear`."""
+    numbers = FamilyVariables.of(built.rules)
+    index = _positions(built.rules, LinearConstraint)
+    clauses: list[Clause] = []
+    for constraint in group:
+        for equation, layers in numbers.sums[index[id(constraint)]]:
+            clauses += _sum_clauses(built.rules, equation, layers)
+    built.add("linear", built.simplified(clauses))
+
+
+def _tables(built: _Clauses, group: Group) -> None:
+    """Each table by its row selectors (`FamilyVariables`), in the family `table`."""
+    numbers = FamilyVariables.of(built.rules)
+    index = _positions(built.rules, TableConstraint)
+    clauses: list[Clause] = []
+    for constraint in group:
+        for table, selectors in numbers.rows[index[id(constraint)]]:
+            clauses += _table_clauses(built.rules, table, selectors)
+    built.add("table", built.simplified(clauses))
+
+
+def _positions(rules: Rules, family: type) -> dict[int, int]:
+    """Each of the rules' constraints of `family`, by identity, with its place among them
+    (how `FamilyVariables` numbers them; found from these rules, not the cached ones, whose
+    equal constraints may be other objects)."""
+    members = (c for c in rules.constraints if isinstance(c, family))
+    return {id(c): j for j, c in enumerate(members)}
+
+
 Group = tuple[Constraint, ...]
 Encoder = Callable[[_Clauses, Group], None]
 
@@ -455,6 +504,8 @@ ENCODERS: EncoderTable[Encoder] = EncoderTable(
         NonConsecutive: _non_consecutive,
         CellDigits: _NarrowingEncoder(),
         Cage: _cages,
+        LinearConstraint: _linear,
+        TableConstraint: _tables,
     }
 )
 CnfReduction.encoders = ENCODERS
@@ -487,6 +538,158 @@ class CageSums:
             sets[j] = tuple((digits, next_variable + i) for i, digits in enumerate(allowed))
             next_variable += len(allowed)
         return CageSums(has, sets, next_variable - 1)
+
+
+# For each equation, the variables of its partial sums: layers[i - 1] maps each value v the
+# first i terms can add up to (and from which the total is still reachable) to the variable
+# "the first i terms add up to v", for i = 1 .. m - 1 (the empty sum is 0, the whole one the
+# total: neither needs a variable).
+Layers = tuple[dict[int, int], ...]
+
+
+@dataclass(frozen=True)
+class FamilyVariables:
+    """Every auxiliary variable of the formula, numbered after the N³ placements: the cage
+    sums' (`CageSums`), then each table's row selectors, then each equation's partial sums.
+
+    `rows[j]` pairs each table of the rules' j-th table constraint with a selector per row
+    (0 for a row a cell's domain rules out, which gets none); `sums[j]` pairs each equation
+    of the j-th linear constraint with its `Layers`.
+    """
+
+    cages: CageSums
+    rows: tuple[tuple[tuple[Table, tuple[int, ...]], ...], ...]
+    sums: tuple[tuple[tuple[Equation, Layers], ...], ...]
+    variables: int  # the highest variable number in use (0: none beyond the placements)
+
+    @property
+    def selectors(self) -> int:
+        return sum(sum(s > 0 for s in chosen) for table in self.rows for _, chosen in table)
+
+    @property
+    def partial_sums(self) -> int:
+        return sum(len(layer) for eqs in self.sums for _, layers in eqs for layer in layers)
+
+    @staticmethod
+    @lru_cache(maxsize=16)
+    def of(rules: Rules) -> FamilyVariables:
+        cages = CageSums.of(rules)
+        next_variable = max(cages.variables, rules.size**3) + 1
+        domains = constraint_domains(rules)
+        table_constraints = [c for c in rules.constraints if isinstance(c, TableConstraint)]
+        linear_constraints = [c for c in rules.constraints if isinstance(c, LinearConstraint)]
+        rows = []
+        for constraint in table_constraints:
+            numbered = []
+            for table in tables_of(rules, [constraint]):
+                selectors = []
+                for row in table.rows:
+                    fits = all(
+                        d == 0 or d in domains[c] for c, d in zip(table.cells, row, strict=True)
+                    )
+                    selectors.append(next_variable if fits else 0)
+                    next_variable += fits
+                numbered.append((table, tuple(selectors)))
+            rows.append(tuple(numbered))
+        sums = []
+        for linear in linear_constraints:
+            layered = []
+            for equation in equations_of(rules, [linear]):
+                layers = []
+                for values in _partial_sums(equation, domains):
+                    layers.append(dict(zip(sorted(values), itertools.count(next_variable))))
+                    next_variable += len(values)
+                layered.append((equation, tuple(layers)))
+            sums.append(tuple(layered))
+        return FamilyVariables(
+            cages,
+            tuple(rows),
+            tuple(sums),
+            next_variable - 1,
+        )
+
+
+def _partial_sums(equation: Equation, domains: Sequence[Sequence[int]]) -> list[frozenset[int]]:
+    """For i = 1 .. m - 1, the values the first i terms can add up to from which the rest can
+    still reach the total (the live states of the sum's layered automaton)."""
+    terms = equation.terms
+    forward = [frozenset({0})]
+    for cell, k in terms:
+        forward.append(frozenset(u + k * d for u in forward[-1] for d in domains[cell]))
+    backward = [frozenset({equation.total})]
+    for cell, k in reversed(terms):
+        backward.append(frozenset(v - k * d for v in backward[-1] for d in domains[cell]))
+    backward.reverse()
+    return [forward[i] & backward[i] for i in range(1, len(terms))]
+
+
+def _sum_clauses(rules: Rules, equation: Equation, layers: Layers) -> list[Clause]:
+    """The equation as its layered automaton of partial sums s(i, v) (after the BDD encodings
+    of pseudo-Boolean constraints, Abío et al. 2012): s(i - 1, u) and "term i's cell holds d"
+    imply s(i, u + k d), or are forbidden together when u + k d is no live state; s(i, v)
+    implies one of the next cell's digits that keep it live. The empty sum is 0 and the whole
+    sum must be the total, so the states a grid makes true are exactly its own partial sums:
+    every auxiliary is fixed by the placements, and the equation holds in every model.
+    """
+    terms = equation.terms
+    m = len(terms)
+    if not terms:
+        return [] if equation.total == 0 else [()]
+    clauses: list[Clause] = []
+    digits = rules.digits
+    for i, (cell, k) in enumerate(terms, 1):
+        before: dict[int, int | None] = {0: None} if i == 1 else dict(layers[i - 2])
+        after = layers[i - 1] if i < m else None
+        for u, state in before.items():
+            if_state = () if state is None else (-state,)
+            for d in digits:
+                v = u + k * d
+                placed = -variable(rules, cell, d)
+                if after is None:  # the last term: only the total is live
+                    if v != equation.total:
+                        clauses.append((*if_state, placed))
+                elif v in after:
+                    clauses.append((*if_state, placed, after[v]))
+                else:
+                    clauses.append((*if_state, placed))
+        if after is not None:  # a live state needs a next digit that keeps it live
+            next_cell, next_k = terms[i]
+            following = layers[i] if i + 1 < m else {equation.total: 0}
+            for v, state in after.items():
+                clauses.append(
+                    (
+                        -state,
+                        *(
+                            variable(rules, next_cell, d)
+                            for d in digits
+                            if v + next_k * d in following
+                        ),
+                    )
+                )
+    return clauses
+
+
+def _table_clauses(rules: Rules, table: Table, selectors: Sequence[int]) -> list[Clause]:
+    """A row's selector implies each digit the row names; some selector is true (one clause).
+    The rows are exclusive, so only the row the grid matches can be chosen: every selector is
+    fixed by the placements. A cell every row names also implies the rows that name its digit
+    there (the other way, for propagation)."""
+    clauses: list[Clause] = [tuple(s for s in selectors if s)]
+    for selector, row in zip(selectors, table.rows, strict=True):
+        if selector:
+            clauses += [
+                (-selector, variable(rules, c, d))
+                for c, d in zip(table.cells, row, strict=True)
+                if d
+            ]
+    for i, cell in enumerate(table.cells):
+        if all(row[i] for row in table.rows):
+            for d in rules.digits:
+                naming = [
+                    s for s, row in zip(selectors, table.rows, strict=True) if s and row[i] == d
+                ]
+                clauses.append((-variable(rules, cell, d), *naming))
+    return clauses
 
 
 def _cage_clauses(built: _Clauses, group: Group) -> tuple[list[Clause], list[Clause]]:
@@ -601,9 +804,9 @@ def _comments(
         f"{n**3} = {name(n * n - 1)} holds {n}",
     ]
     sums = CageSums.of(rules)
-    if variables > n**3:
+    if sums.has:
         lines.append(
-            f"auxiliary variables {n**3 + 1}..{variables}: cage sums, per cage "
+            f"auxiliary variables {n**3 + 1}..{sums.variables}: cage sums, per cage "
             "'has' (the cage holds digit 1..N) and one selector per allowed digit set"
         )
         cages = _sums(rules)
@@ -617,6 +820,20 @@ def _comments(
                 f"cage {'+'.join(name(c) for c in cage.summed)}={cage.target}: "
                 f"has {has[0]}..{has[-1]}, sets {sets or 'none'}"
             )
+    family = FamilyVariables.of(rules)
+    first = max(sums.variables, n**3) + 1
+    if family.selectors:
+        last = first + family.selectors - 1
+        lines.append(
+            f"auxiliary variables {first}..{last}: table row selectors, one per row a cell's "
+            "domain allows (a true one chooses the one row of its table the grid matches)"
+        )
+        first = last + 1
+    if family.partial_sums:
+        lines.append(
+            f"auxiliary variables {first}..{family.variables}: partial sums of the linear "
+            "equations (a true one says the equation's first i terms add up to its value)"
+        )
     return tuple(lines)
 
 

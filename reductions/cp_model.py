@@ -23,6 +23,14 @@ of the model in each encoding; a kind it has no entry for is refused (`accepts`)
   digit pair it rules out; a parity-forbidden literal is the constant false; a cage gets `at most one` per digit and the linear sum `sum(d * x[c,d]) == total`.
   A given fixes its cell's literals to constants.
 
+The setters' families, in both encodings: a linear equation (`LinearConstraint`: arrows,
+little killers; digits may repeat) is one linear constraint, `sum(k * x) == total` over the
+integers or `sum(k * d * x[c,d]) == total` over the literals. A table (`TableConstraint`) is
+`add_allowed_assignments` of its rows when no row has a wildcard (integer encoding); otherwise,
+and always in the one-hot encoding, one Boolean per row with `add_exactly_one` over them (the
+rows are exclusive, so the true one is the row the grid matches: counting stays a count of
+grids), each row enforcing its named digits.
+
 The answer `invert` takes is a function from a variable to its value (the solution
 callback's `value`, or `CpSolver.value`), so both encodings map back the same way.
 `export` writes the model as the CpModelProto text format, which `ortools` reads back.
@@ -44,9 +52,12 @@ from puzzles.constraints import (
     Constraint,
     DistinctPairs,
     EncoderTable,
+    LinearConstraint,
     NonConsecutive,
     PairConstraint,
     SumConstraint,
+    Table,
+    TableConstraint,
     UnitConstraint,
 )
 from puzzles.grid import Grid
@@ -56,12 +67,16 @@ from reductions.encoding import (
     Domains,
     cell_domains,
     different_pairs,
+    equations,
     extra_units,
+    fixed_columns,
     forbidden_digit_pairs,
     grouped,
+    has_wildcard,
     narrow_to_allowed,
     relation_pairs,
     shape_units,
+    tables,
     unit_mates,
 )
 
@@ -327,6 +342,69 @@ def _onehot_cages(built: _CpModel, group: Group) -> None:
             )
 
 
+def _int_linear(built: _CpModel, group: Group) -> None:
+    """Each linear equation as one CP-SAT linear constraint over the cells' integers."""
+    for equation in equations(built.rules, group):
+        cells, coefficients = zip(*equation.terms, strict=True) if equation.terms else ((), ())
+        expression = cp_model.LinearExpr.weighted_sum(
+            [built.cells[c] for c in cells], list(coefficients)
+        )
+        built.model.add(expression == equation.total)
+
+
+def _int_tables(built: _CpModel, group: Group) -> None:
+    """A table without wildcards: allowed assignments over its cells' integers. With
+    wildcards: a Boolean per row, exactly one of them true (rows are exclusive, so exactly the
+    row the grid matches), each enforcing its named cells' digits."""
+    model = built.model
+    for table in tables(built.rules, group):
+        variables = [built.cells[c] for c in table.cells]
+        if not has_wildcard(table):
+            model.add_allowed_assignments(variables, list(table.rows))
+            continue
+        chosen = _row_literals(built, table)
+        for literal, row in zip(chosen, table.rows, strict=True):
+            for variable, digit in zip(variables, row, strict=True):
+                if digit:
+                    model.add(variable == digit).only_enforce_if(literal)
+
+
+def _row_literals(built: _CpModel, table: Table) -> list[cp_model.IntVar]:
+    """One Boolean per row of the table, exactly one of them true."""
+    chosen = [built.model.new_bool_var("") for _ in table.rows]
+    built.model.add_exactly_one(chosen)
+    return chosen
+
+
+def _onehot_linear(built: _CpModel, group: Group) -> None:
+    """Each linear equation over the digit-weighted literals: sum(k * d * x[c,d]) == total."""
+    digits = built.rules.digits
+    for equation in equations(built.rules, group):
+        built.model.add(
+            sum(k * d * built.literals[c][d - 1] for c, k in equation.terms for d in digits)
+            == equation.total
+        )
+
+
+def _onehot_tables(built: _CpModel, group: Group) -> None:
+    """A Boolean per row, exactly one true. A cell that every row names is tied both ways to
+    the rows (x[c,d] == the sum of the rows naming d there); a cell some row leaves free gets
+    "row implies x[c,d]" for the rows that name it."""
+    model, digits = built.model, built.rules.digits
+    for table in tables(built.rules, group):
+        chosen = _row_literals(built, table)
+        for i, (cell, fixed) in enumerate(zip(table.cells, fixed_columns(table), strict=True)):
+            literals = built.literals[cell]
+            if fixed:
+                for d in digits:
+                    naming = [b for b, row in zip(chosen, table.rows, strict=True) if row[i] == d]
+                    model.add(literals[d - 1] == sum(naming))
+                continue
+            for literal, row in zip(chosen, table.rows, strict=True):
+                if row[i]:
+                    model.add_implication(literal, literals[row[i] - 1])
+
+
 def _domains_only(built: _CpModel, group: Group) -> None:
     """Cell-digit constraints are the domains (`narrow`): nothing more to add."""
 
@@ -360,6 +438,8 @@ ENCODERS: EncoderTable[CpEncoder] = EncoderTable(
         NonConsecutive: CpEncoder(_int_non_consecutive, _onehot_non_consecutive),
         CellDigits: CpEncoder(_domains_only, _domains_only, narrow_to_allowed),
         Cage: CpEncoder(_int_cages, _onehot_cages),
+        LinearConstraint: CpEncoder(_int_linear, _onehot_linear),
+        TableConstraint: CpEncoder(_int_tables, _onehot_tables),
     }
 )
 

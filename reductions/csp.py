@@ -15,7 +15,15 @@ the library's own constraints:
 - any other pair relation: a `FunctionConstraint` of its own `allows`;
 - killer cages: `AllDifferentConstraint` over the cage (left out when its cells already share
   units pairwise) and `ExactSumConstraint(total)`, which prunes the domains before the search
-  and hides values that would overshoot the total while forward checking.
+  and hides values that would overshoot the total while forward checking;
+- linear equations (`LinearConstraint`: arrows, little killers; digits may repeat): the same
+  `ExactSumConstraint` with the equation's coefficients as multipliers (`LinearSum`);
+- tables (`TableConstraint`): `TableSupport`, a library `Constraint` that keeps a partial
+  assignment while some row fits it and, forward checking, hides the digits no fitting row
+  names;
+- any other kind (the table's entry for `Constraint` itself): `Violations`, a library
+  `Constraint` that asks the kind's own check (`violations`) with the free cells empty, so
+  python-constraint takes every kind there is.
 
 An answer is the library's solution dictionary, cell -> digit.
 
@@ -33,6 +41,7 @@ same instance can be handed to other constraint solvers.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -46,6 +55,7 @@ from constraint import (
     InSetConstraint,
     Problem,
 )
+from constraint import Constraint as LibraryConstraint
 from constraint import Solver as ConstraintSolver
 
 from puzzles.constraints import (
@@ -54,9 +64,13 @@ from puzzles.constraints import (
     Constraint,
     DistinctPairs,
     EncoderTable,
+    Equation,
+    LinearConstraint,
     NonConsecutive,
     PairConstraint,
     SumConstraint,
+    Table,
+    TableConstraint,
 )
 from puzzles.constraints import UnitConstraint as UnitFamily
 from puzzles.grid import Grid
@@ -64,14 +78,17 @@ from puzzles.rules import Rules
 from reductions.base import Reduction
 from reductions.encoding import (
     Domains,
+    UnsupportedConstraintError,
     cell_domains,
     different_pairs,
+    equations,
     extra_units,
     forbidden_digit_pairs,
     grouped,
     narrow_to_allowed,
     relation_pairs,
     shape_units,
+    tables,
     unit_mates,
 )
 
@@ -122,6 +139,138 @@ class UnitConstraint(AllDifferentConstraint):
                 for value in domain[:]:
                     if value != digit:
                         domain.hideValue(value)
+        return True
+
+
+class LinearSum(ExactSumConstraint):
+    """The library's exact sum with multipliers (which may be negative: an arrow's bulb), made
+    safe for a domain an earlier constraint's preprocessing emptied: the library's bounds
+    take the min of each domain, and the search never starts on an empty one anyway."""
+
+    def preProcess(
+        self,
+        variables: Sequence[Any],
+        domains: dict[Any, Any],
+        constraints: list[tuple[Any, ...]],
+        vconstraints: dict[Any, Any],
+    ) -> None:
+        if all(domains[variable] for variable in variables):
+            super().preProcess(variables, domains, constraints, vconstraints)
+
+
+class TableSupport(LibraryConstraint):
+    """A table of admissible fillings (0: any digit) over its cells, in the library's
+    extension mechanism: a partial assignment stands while some row still fits it (each named
+    digit assigned or in its cell's domain); with forward checking, a free cell keeps only the
+    digits some fitting row names there (all, if one leaves it free), as does preprocessing."""
+
+    def __init__(self, rows: Sequence[Sequence[int]]) -> None:
+        self.rows = [tuple(row) for row in rows]
+
+    def _fitting(
+        self, variables: Sequence[Any], domains: dict[Any, Any], assignments: dict[Any, Any]
+    ) -> list[tuple[int, ...]]:
+        def fits(row: tuple[int, ...]) -> bool:
+            for variable, digit in zip(variables, row, strict=True):
+                if digit == 0:
+                    continue
+                value = assignments.get(variable)
+                if value is None:
+                    if digit not in domains[variable]:
+                        return False
+                elif value != digit:
+                    return False
+            return True
+
+        return [row for row in self.rows if fits(row)]
+
+    def _supported(self, fitting: Sequence[tuple[int, ...]], i: int) -> set[int] | None:
+        """The digits the fitting rows name at position i; None when one leaves it free."""
+        named = set()
+        for row in fitting:
+            if row[i] == 0:
+                return None
+            named.add(row[i])
+        return named
+
+    def preProcess(
+        self,
+        variables: Sequence[Any],
+        domains: dict[Any, Any],
+        constraints: list[tuple[Any, ...]],
+        vconstraints: dict[Any, Any],
+    ) -> None:
+        fitting = self._fitting(variables, domains, {})
+        for i, variable in enumerate(variables):
+            named = self._supported(fitting, i)
+            if named is not None:
+                for value in domains[variable][:]:
+                    if value not in named:
+                        domains[variable].remove(value)
+
+    def __call__(
+        self,
+        variables: Sequence[Any],
+        domains: dict[Any, Any],
+        assignments: dict[Any, Any],
+        forwardcheck: Any = False,
+    ) -> bool:
+        fitting = self._fitting(variables, domains, assignments)
+        if not fitting:
+            return False
+        if forwardcheck:
+            for i, variable in enumerate(variables):
+                if variable in assignments:
+                    continue
+                named = self._supported(fitting, i)
+                if named is None:
+                    continue
+                domain = domains[variable]
+                for value in domain[:]:
+                    if value not in named:
+                        domain.hideValue(value)
+                if not domain:
+                    return False
+        return True
+
+
+class Violations(LibraryConstraint):
+    """Any kind, by its own check (`violations`): the generic fallback that lets the CSP take
+    every kind. A partial assignment stands while the kind finds no violation with the free
+    cells empty (a kind's check never blames an empty cell for what a filling could mend);
+    with forward checking, when one cell of the scope is left free, its digits that would
+    break the rule are hidden."""
+
+    def __init__(self, rule: Constraint, rules: Rules) -> None:
+        self.rule, self.rules = rule, rules
+        self.blank = [0] * rules.cell_count
+
+    def broken(self, variables: Sequence[Any], assignments: Mapping[Any, Any]) -> bool:
+        values = self.blank.copy()
+        for variable in variables:
+            values[variable] = assignments.get(variable, 0)
+        return next(iter(self.rule.violations(self.rules, values)), None) is not None
+
+    def __call__(
+        self,
+        variables: Sequence[Any],
+        domains: dict[Any, Any],
+        assignments: dict[Any, Any],
+        forwardcheck: Any = False,
+    ) -> bool:
+        if self.broken(variables, assignments):
+            return False
+        free = [variable for variable in variables if variable not in assignments]
+        if forwardcheck and len(free) == 1:
+            (variable,) = free
+            domain = domains[variable]
+            trial = dict(assignments)
+            for value in domain[:]:
+                trial[variable] = value
+                if self.broken(variables, trial):
+                    domain.hideValue(value)
+            if not domain:
+                return False
         return True
 
 
@@ -228,6 +377,37 @@ def _add_cages(built: _Csp, group: Group) -> None:
             built.add(InSetConstraint({cage.target}), cells)
         else:
             built.add(ExactSumConstraint(cage.target), cells)
+
+
+def _add_linear(built: _Csp, group: Group) -> None:
+    """Each linear equation as the library's exact sum with multipliers (one term: the digits
+    that meet it, as a set)."""
+    for equation in equations(built.rules, group):
+        cells = [cell for cell, _ in equation.terms]
+        if len(cells) > 1:
+            multipliers = [k for _, k in equation.terms]
+            built.add(LinearSum(equation.total, multipliers), cells)
+        else:
+            built.add(InSetConstraint(set(_one_term(built.rules, equation))), cells or [0])
+
+
+def _one_term(rules: Rules, equation: Equation) -> list[int]:
+    """The digits that meet an equation of at most one term (none when nothing can)."""
+    if not equation.terms:
+        return list(rules.digits) if equation.total == 0 else []
+    ((_, k),) = equation.terms
+    return [d for d in rules.digits if k * d == equation.total]
+
+
+def _add_tables(built: _Csp, group: Group) -> None:
+    for table in tables(built.rules, group):
+        built.add(TableSupport(table.rows), table.cells)
+
+
+def _add_violations(built: _Csp, group: Group) -> None:
+    """Any other kind: its own check over its scope (`Violations`)."""
+    for constraint in group:
+        built.add(Violations(constraint, built.rules), constraint.scope(built.rules))
 
 
 def _domains_only(built: _Csp, group: Group) -> None:
@@ -346,6 +526,58 @@ def _xcsp_cages(xcsp: _Xcsp, group: Group) -> None:
             )
 
 
+def _xcsp_linear(xcsp: _Xcsp, group: Group) -> None:
+    for equation in equations(xcsp.rules, group):
+        members = " ".join(xcsp.name(cell) for cell, _ in equation.terms)
+        coefficients = " ".join(str(k) for _, k in equation.terms)
+        xcsp.lines.append(
+            f"    <sum> <list> {members} </list> <coeffs> {coefficients} </coeffs> "
+            f"<condition> (eq,{equation.total}) </condition> </sum>"
+        )
+
+
+def _xcsp_tables(xcsp: _Xcsp, group: Group) -> None:
+    """A table as an extension of supports; a free cell's 0 is XCSP3's `*` (a short table)."""
+    for constraint in group:
+        for table in tables(xcsp.rules, [constraint]):
+            _xcsp_supports(xcsp, constraint.title, table)
+
+
+def _xcsp_supports(xcsp: _Xcsp, note: str, table: Table) -> None:
+    members = " ".join(xcsp.name(cell) for cell in table.cells)
+    supports = "".join(
+        "(" + ",".join(str(d) if d else "*" for d in row) + ")" for row in table.rows
+    )
+    xcsp.lines.append(
+        f'    <extension note="{note}"> <list> {members} </list> '
+        f"<supports> {supports} </supports> </extension>"
+    )
+
+
+# The fallback writes a kind the export has no form for as the table of its scope's fillings
+# that its check accepts, listed by trying each: up to this many fillings.
+XCSP_FILLINGS_LIMIT = 100_000
+
+
+def _xcsp_violations(xcsp: _Xcsp, group: Group) -> None:
+    rules = xcsp.rules
+    for constraint in group:
+        scope = constraint.scope(rules)
+        if rules.size ** len(scope) > XCSP_FILLINGS_LIMIT:
+            raise UnsupportedConstraintError(
+                f"the XCSP3 export has no form for {constraint.title} ({constraint.kind}) and "
+                f"its {len(scope)} cells have too many fillings to list as a table"
+            )
+        values = [0] * rules.cell_count
+        rows = []
+        for filling in itertools.product(rules.digits, repeat=len(scope)):
+            for cell, digit in zip(scope, filling, strict=True):
+                values[cell] = digit
+            if next(iter(constraint.violations(rules, values)), None) is None:
+                rows.append(filling)
+        _xcsp_supports(xcsp, constraint.title, Table(scope, tuple(rows)))
+
+
 Add = Callable[[_Csp, Group], None]
 Write = Callable[[_Xcsp, Group], None]
 
@@ -369,6 +601,9 @@ ENCODERS: EncoderTable[CspEncoder] = EncoderTable(
         NonConsecutive: CspEncoder(_add_non_consecutive, _xcsp_non_consecutive),
         CellDigits: CspEncoder(_domains_only, _xcsp_cell_digits, narrow_to_allowed),
         Cage: CspEncoder(_add_cages, _xcsp_cages),
+        LinearConstraint: CspEncoder(_add_linear, _xcsp_linear),
+        TableConstraint: CspEncoder(_add_tables, _xcsp_tables),
+        Constraint: CspEncoder(_add_violations, _xcsp_violations),
     }
 )
 CspReduction.encoders = ENCODERS

@@ -20,8 +20,12 @@ from puzzles.constraints import (
     CellDigits,
     Constraint,
     EncoderTable,
+    Equation,
+    LinearConstraint,
     PairConstraint,
     SumConstraint,
+    Table,
+    TableConstraint,
     UnitConstraint,
 )
 from puzzles.errors import SudokuBenchError
@@ -127,6 +131,37 @@ def forbidden_digit_pairs(rules: Rules, constraint: PairConstraint) -> list[tupl
         for second in rules.digits
         if not constraint.allows(first, second)
     ]
+
+
+def equations(rules: Rules, group: Iterable[Constraint]) -> list[Equation]:
+    """The linear equations of the group's linear constraints, in the rules' order."""
+    return [
+        equation
+        for constraint in group
+        if isinstance(constraint, LinearConstraint)
+        for equation in constraint.equations(rules)
+    ]
+
+
+def tables(rules: Rules, group: Iterable[Constraint]) -> list[Table]:
+    """The tables of the group's table constraints, in the rules' order."""
+    return [
+        table
+        for constraint in group
+        if isinstance(constraint, TableConstraint)
+        for table in constraint.tables(rules)
+    ]
+
+
+def has_wildcard(table: Table) -> bool:
+    """Whether some row of the table leaves some cell free (a 0: any digit)."""
+    return any(0 in row for row in table.rows)
+
+
+def fixed_columns(table: Table) -> list[bool]:
+    """For each of the table's cells, whether every row names its digit (no 0 in its column):
+    then the chosen row decides the cell's digit, and a model may tie the two both ways."""
+    return [all(row[i] for row in table.rows) for i in range(len(table.cells))]
 
 
 Domains = list[tuple[int, ...]]

@@ -18,6 +18,15 @@ allow, and no objective: any feasible point is a solution. Its rows:
 | `n_r1c1_5_r1c2_6`   | non-consecutive neighbours         | x[a,5] + x[b,6] <= 1 (and the mirror)    |
 | `k3_5`              | cage 3 holds 5 at most once        | sum over its cells of x[c,5] <= 1        |
 | `k3`                | cage 3 adds up to its total        | sum over its cells and d of d x[c,d] = t |
+| `l2_1`              | linear constraint 2's equation 1   | sum over its terms of k d x[c,d] = total |
+|                     | (arrows, little killers)           | (k may be negative; digits may repeat)   |
+| `t1`                | table 1 takes one of its rows      | sum over its rows j of y_t1_j = 1        |
+| `t1_r1c1_5`         | the rows naming 5 in r1c1          | sum of their y <= x[r1c1,5] (= where no  |
+|                     |                                    | row leaves r1c1 free)                    |
+
+A table's rows get binaries `y_t1_7` (after the placements' variables), only for the rows the
+candidates allow; the rows are exclusive, so the one at 1 is the row the grid matches, and
+the no-good cuts over placements still count grids.
 
 A parity cell's forbidden placements are fixed at 0 by leaving their variables out, as are the
 placements a given rules out (its digit in its peers, the digits next to it in its
@@ -52,9 +61,11 @@ from puzzles.constraints import (
     Constraint,
     DistinctPairs,
     EncoderTable,
+    LinearConstraint,
     NonConsecutive,
     PairConstraint,
     SumConstraint,
+    TableConstraint,
     UnitConstraint,
 )
 from puzzles.grid import Grid
@@ -65,6 +76,7 @@ from reductions.encoding import (
     Domains,
     cell_domains,
     different_pairs,
+    equations,
     extra_units,
     forbidden_digit_pairs,
     given_candidates,
@@ -72,6 +84,7 @@ from reductions.encoding import (
     narrow_to_allowed,
     relation_pairs,
     shape_units,
+    tables,
     unit_mates,
 )
 
@@ -95,11 +108,18 @@ class Row:
 
 @dataclass(frozen=True)
 class LinearProgram:
-    """The 0/1 program of a puzzle: `placements[i]` is variable i's (cell, digit)."""
+    """The 0/1 program of a puzzle: `placements[i]` is variable i's (cell, digit); the
+    auxiliary binaries (tables' row choices) follow them, variable len(placements) + j being
+    `auxiliaries[j]` (its name)."""
 
     puzzle: Grid
     placements: tuple[tuple[int, int], ...]
     rows: tuple[Row, ...]
+    auxiliaries: tuple[str, ...] = ()
+
+    @property
+    def variables(self) -> int:
+        return len(self.placements) + len(self.auxiliaries)
 
     @property
     def clashes(self) -> tuple[str, ...]:
@@ -137,7 +157,7 @@ def linear_program(puzzle: Grid, model: str = "reduced") -> LinearProgram:
         elif values[cell] not in domains[cell]:  # a given its domain forbids: 0 = 1
             builder.rows.append(Row(name(cell), (), 1, 1, clash=True))
     _rule_rows(builder, groups)
-    return LinearProgram(puzzle, placements, tuple(builder.rows))
+    return LinearProgram(puzzle, placements, tuple(builder.rows), tuple(builder.auxiliaries))
 
 
 def _textbook_program(puzzle: Grid) -> LinearProgram:
@@ -162,7 +182,7 @@ def _textbook_program(puzzle: Grid) -> LinearProgram:
     for cell, value in enumerate(values):
         if value:
             builder.rows.append(Row(f"g_{name(cell)}_{value}", ((index[cell, value], 1),), 1, 1))
-    return LinearProgram(puzzle, placements, tuple(builder.rows))
+    return LinearProgram(puzzle, placements, tuple(builder.rows), tuple(builder.auxiliaries))
 
 
 Group = tuple[Constraint, ...]
@@ -228,6 +248,37 @@ def _cage_rows(builder: _Rows, group: Group) -> None:
             builder.add(f"k{k}", terms, cage.target, cage.target)
 
 
+def _linear_rows(builder: _Rows, group: Group) -> None:
+    """Each linear equation over the digit-weighted binaries: sum(k d x[c,d]) = total."""
+    digits = builder.rules.digits
+    for k, constraint in enumerate(group, 1):
+        for e, equation in enumerate(equations(builder.rules, [constraint]), 1):
+            terms = [(c, d, coefficient * d) for c, coefficient in equation.terms for d in digits]
+            builder.add(f"l{k}_{e}", terms, equation.total, equation.total)
+
+
+def _table_rows(builder: _Rows, group: Group) -> None:
+    """A binary per row of a table that the candidates allow (`y_t3_7`: table 3 takes its row
+    7), exactly one of them at 1 (`t3`); the rows are exclusive, so it is the row the grid
+    matches. Per cell and digit (`t3_r1c1_5`), the rows naming the digit there add up to at
+    most x[c,d], or to exactly x[c,d] when no row leaves the cell free."""
+    rules, name = builder.rules, builder.rules.cell_name
+    for k, table in enumerate(tables(rules, group), 1):
+        chosen = [
+            (builder.binary(f"y_t{k}_{j}"), row)
+            for j, row in enumerate(table.rows, 1)
+            if all(builder.allows(c, d) for c, d in zip(table.cells, row, strict=True) if d)
+        ]
+        builder.add(f"t{k}", [], 1, 1, [(binary, 1) for binary, _ in chosen])
+        for i, cell in enumerate(table.cells):
+            fixed = all(row[i] for _, row in chosen)
+            for d in rules.digits:
+                naming = [(binary, 1) for binary, row in chosen if row[i] == d]
+                builder.add(
+                    f"t{k}_{name(cell)}_{d}", [(cell, d, -1)], 0 if fixed else -INFINITY, 0, naming
+                )
+
+
 def _no_rows(builder: _Rows, group: Group) -> None:
     """Cell-digit constraints are the variables left out (`narrow`): no rows of their own."""
 
@@ -245,16 +296,32 @@ class _Rows:
     ) -> None:
         self.rules, self.index, self.values = rules, index, values
         self.rows: list[Row] = []
+        self.auxiliaries: list[str] = []
+
+    def binary(self, name: str) -> int:
+        """A new auxiliary binary variable, numbered after the placements: its index."""
+        self.auxiliaries.append(name)
+        return len(self.index) + len(self.auxiliaries) - 1
+
+    def allows(self, cell: int, digit: int) -> bool:
+        """Whether `digit` may stand in `cell`: a placement with a variable, or its given."""
+        return (cell, digit) in self.index or self.values[cell] == digit
 
     @cached_property
     def mates(self) -> tuple[frozenset[int], ...]:
         return unit_mates(self.rules)
 
     def add(
-        self, name: str, terms: Sequence[tuple[int, int, int]], lower: float, upper: float
+        self,
+        name: str,
+        terms: Sequence[tuple[int, int, int]],
+        lower: float,
+        upper: float,
+        auxiliary: Sequence[tuple[int, int]] = (),
     ) -> None:
         """`terms` are (cell, digit, coefficient); a given's own placement counts as the
-        constant 1, a ruled-out placement as 0."""
+        constant 1, a ruled-out placement as 0. `auxiliary` are (variable, coefficient) of
+        auxiliary binaries."""
         kept: list[tuple[int, int]] = []
         constant = 0
         for cell, digit, coefficient in terms:
@@ -262,13 +329,17 @@ class _Rows:
                 kept.append((self.index[cell, digit], coefficient))
             elif self.values[cell] == digit:
                 constant += coefficient
+        kept += auxiliary
         lower, upper = lower - constant, upper - constant
-        most = sum(coefficient for _, coefficient in kept)  # coefficients are positive
-        if lower <= 0 and most <= upper:
+        # the least and most the binaries can add (0 and the sum for the rules' rows, whose
+        # coefficients are positive; a linear equation's may be negative)
+        least = sum(min(coefficient, 0) for _, coefficient in kept)
+        most = sum(max(coefficient, 0) for _, coefficient in kept)
+        if lower <= least and most <= upper:
             return  # every assignment meets it: nothing to say
         # The givens break the rule on their own when they overshoot it (two in a unit, two
         # consecutive neighbours, more than a cage's total), or fill it and miss its bounds.
-        clash = upper < 0 or (not kept and all(self.values[cell] for cell, _, _ in terms))
+        clash = upper < least or (not kept and all(self.values[cell] for cell, _, _ in terms))
         self.rows.append(Row(name, tuple(kept), lower, upper, clash))
 
 
@@ -289,6 +360,8 @@ ENCODERS: EncoderTable[MilpEncoder] = EncoderTable(
         NonConsecutive: MilpEncoder(_non_consecutive_rows),
         CellDigits: MilpEncoder(_no_rows, narrow_to_allowed),
         Cage: MilpEncoder(_cage_rows),
+        LinearConstraint: MilpEncoder(_linear_rows),
+        TableConstraint: MilpEncoder(_table_rows),
     }
 )
 
@@ -299,6 +372,7 @@ class MilpData:
 
     program: LinearProgram
     variables: tuple[Any, ...] = field(repr=False)  # pywraplp.Variable, in placement order
+    auxiliaries: tuple[Any, ...] = field(default=(), repr=False)  # the tables' row binaries
 
 
 class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
@@ -323,7 +397,9 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
         solver.SuppressOutput()
         if self.backend == "HIGHS":  # HiGHS still prints its banner on stdout without this
             solver.SetSolverSpecificParametersAsString("output_flag=false")
-        return solver, MilpData(program, _write(solver, program))
+        variables = _write(solver, program)
+        placements = len(program.placements)
+        return solver, MilpData(program, variables[:placements], variables[placements:])
 
     def invert(self, answer: Sequence[float], data: MilpData) -> Grid:
         """`answer[i]` is the value of variable i; the placements at 1 fill the empty cells."""
@@ -375,11 +451,12 @@ class MilpReduction(Reduction[pywraplp.Solver, Sequence[float]]):
 
 
 def _write(solver: pywraplp.Solver, program: LinearProgram) -> tuple[Any, ...]:
-    """Put the program into a pywraplp solver; its variables, in placement order."""
+    """Put the program into a pywraplp solver; its variables, in placement order, then the
+    auxiliary ones."""
     rules = program.puzzle.rules
     variables = tuple(
         solver.BoolVar(variable_name(rules, cell, digit)) for cell, digit in program.placements
-    )
+    ) + tuple(solver.BoolVar(name) for name in program.auxiliaries)
     infinity = solver.infinity()
     for row in program.rows:
         lower = -infinity if row.lower == -INFINITY else row.lower
@@ -409,11 +486,9 @@ def describe(puzzle: Grid, backend: str = "SCIP", model: str = "reduced") -> dic
         "model": model,
         **reduction.size(solver),
         "clashes": list(reduced.clashes),
-        "reduced_variables": len(reduced.placements),
+        "reduced_variables": reduced.variables,
         "reduced_constraints": len(reduced.rows),
-        "textbook_variables": solver.NumVariables()
-        if textbook is None
-        else len(textbook.placements),
+        "textbook_variables": solver.NumVariables() if textbook is None else textbook.variables,
         "textbook_constraints": solver.NumConstraints() if textbook is None else len(textbook.rows),
     }
 
@@ -442,7 +517,10 @@ ROW_RULE = (
     "r1c1 is r1c1). d_<A>_<B>_<D> <= 1: cells A and B (anti-knight/anti-king) do not both "
     "hold D. n_<A>_<D>_<B>_<E> <= 1: neighbours A and B (non-consecutive) do not hold D and E. "
     "k<M>_<D> <= 1: cage M holds D at most once; k<M>: the sum of D * x over cage M's empty "
-    "cells is its total less its givens. Rows the givens settle are left out."
+    "cells is its total less its givens. l<K>_<E>: equation E of linear constraint K, the sum "
+    "of k * D * x over its terms. t<K> = 1: table K takes one row, y_t<K>_<J> = 1 being its "
+    "row J; t<K>_<cell>_<D>: the rows naming D in the cell add up to at most x (to x where "
+    "no row leaves the cell free). Rows the givens settle are left out."
 )
 
 TEXTBOOK_RULE = (

@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from puzzles.checker import conflicts, is_solution
-from puzzles.constraints import Constraint
+from puzzles.constraints import (
+    Conflict,
+    Constraint,
+    Equation,
+    LinearConstraint,
+    Shape,
+    Table,
+    TableConstraint,
+)
+from puzzles.constraints.base import Checked
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 
@@ -119,3 +129,106 @@ class UnwrittenKind(Constraint):
     @classmethod
     def to_fpuzzles(cls, items: Sequence[Constraint], shape: Any) -> dict[str, Any]:
         return {}
+
+
+# ----- test-only kinds of the linear and table families --------------------------------------
+# Frozen dataclasses with no `kind` name: they stay out of the registry other tests walk, and
+# rules holding different ones compare (and cache) as different rules.
+
+
+@dataclass(frozen=True)
+class LinearRule(LinearConstraint, UnwrittenKind):
+    """Linear equations given whole (`diagonal_sum`, `arrow` build them); the check reports an
+    equation whose cells are all filled and whose sum is wrong."""
+
+    given: tuple[Equation, ...]
+    title: ClassVar[str] = "test linear rule"  # type: ignore[misc]
+
+    def equations(self, shape: Shape) -> tuple[Equation, ...]:
+        return self.given
+
+    def violations(self, rules: Checked, values: Sequence[int]) -> Iterator[Conflict]:
+        for equation in self.given:
+            cells = tuple(cell for cell, _ in equation.terms)
+            if all(values[cell] for cell in cells) and not equation.holds(values):
+                yield Conflict(
+                    self.title, 0, cells, f"{self.title}: the sum is not {equation.total}"
+                )
+
+
+def diagonal_sum(size: int, length: int, total: int) -> LinearRule:
+    """The first `length` cells of the main diagonal add up to `total` (digits may repeat)."""
+    terms = tuple((i * size + i, 1) for i in range(length))
+    return LinearRule((Equation(terms, total),))
+
+
+def arrow(bulb: Sequence[int], line: Sequence[int]) -> LinearRule:
+    """The line's digits add up to the bulb read as a number (a pill of two cells: 10a + b)."""
+    weights = [10 ** (len(bulb) - 1 - i) for i in range(len(bulb))]
+    terms = tuple((cell, 1) for cell in line) + tuple(
+        (cell, -w) for cell, w in zip(bulb, weights, strict=True)
+    )
+    return LinearRule((Equation(terms, 0),))
+
+
+@dataclass(frozen=True)
+class TableRule(TableConstraint, UnwrittenKind):
+    """Tables given whole (`row_sum_table`, `after_one_table` build them); the check reports a
+    table whose cells are all filled and which no row matches."""
+
+    given: tuple[Table, ...]
+    title: ClassVar[str] = "test table rule"  # type: ignore[misc]
+
+    def tables(self, shape: Shape) -> tuple[Table, ...]:
+        return self.given
+
+    def violations(self, rules: Checked, values: Sequence[int]) -> Iterator[Conflict]:
+        for table in self.given:
+            if all(values[cell] for cell in table.cells) and not table.matching(values):
+                yield Conflict(self.title, 0, table.cells, f"{self.title}: no row matches")
+
+
+def row_sum_table(size: int, row: int, wildcards: bool = True) -> TableRule:
+    """In `row`, the first two cells add up to the third: rows (a, b, a + b), over the whole
+    row with the other cells free (0) when `wildcards`, else over the three cells alone."""
+    rest = (0,) * (size - 3) if wildcards else ()
+    cells = tuple(row * size + c for c in range(3 + len(rest)))
+    rows = tuple(
+        (a, b, a + b, *rest)
+        for a in range(1, size + 1)
+        for b in range(1, size + 1)
+        if a != b and a + b <= size
+    )
+    return TableRule((Table(cells, rows),))
+
+
+def after_one_table(size: int, row: int, digit: int) -> TableRule:
+    """In `row`, the cell right after the 1 holds `digit`: a row per place of the 1, every
+    other cell free; exclusive, since a full row holds one 1."""
+    cells = tuple(row * size + c for c in range(size))
+    rows = []
+    for place in range(size - 1):
+        filling = [0] * size
+        filling[place], filling[place + 1] = 1, digit
+        rows.append(tuple(filling))
+    return TableRule((Table(cells, tuple(rows)),))
+
+
+@dataclass(frozen=True)
+class Ascending(UnwrittenKind):
+    """A kind of no family (no model has an encoder for it, save a generic one): the digits
+    of `cells` strictly increase in that order (a thermometer not declared as pairs)."""
+
+    cells: tuple[int, ...]
+    title: ClassVar[str] = "ascending cells"  # type: ignore[misc]
+
+    def scope(self, shape: Any) -> tuple[int, ...]:
+        return tuple(sorted(self.cells))
+
+    def violations(self, rules: Checked, values: Sequence[int]) -> Iterator[Conflict]:
+        filled = [cell for cell in self.cells if values[cell]]
+        for a, b in itertools.pairwise(filled):
+            # free cells between need room: b must exceed a by more than the cells between
+            between = self.cells.index(b) - self.cells.index(a)
+            if values[b] - values[a] < between:
+                yield Conflict(self.title, values[b], (a, b), f"{self.title}: no room")

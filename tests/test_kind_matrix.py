@@ -471,7 +471,8 @@ def test_the_matrix_catches_a_back_end_that_ignores_a_kind(monkeypatch: pytest.M
 
 def test_a_kind_no_table_has_is_answered_unsupported() -> None:
     """A constraint of a kind no model has an encoder for: every back-end with a table says
-    `unsupported` and names it; none returns a grid."""
+    `unsupported` and names it; none returns a grid. python-constraint is the exception: its
+    generic encoder (keyed on `Constraint`) asks the kind's own check, so it takes every kind."""
 
     class Unheard(UnwrittenKind):  # no family: no model can have an encoder for it
         title = "unheard-of rule"
@@ -487,6 +488,10 @@ def test_a_kind_no_table_has_is_answered_unsupported() -> None:
     for backend in available_backends():
         solver = backend.create()
         result = solver.solve(puzzle, limit=2)
+        if type(solver).encoders.lookup(Unheard()) is not None:
+            assert backend.name.startswith("python-constraint"), backend.name
+            assert result.status is not Status.UNSUPPORTED, backend.name
+            continue
         assert result.status is Status.UNSUPPORTED, backend.name
         assert "unheard-of rule" in result.message, (backend.name, result.message)
 
@@ -526,6 +531,7 @@ def test_a_new_pair_kind_is_encoded_by_every_model_of_the_family() -> None:
         exact_cover.sudoku_matrix.cache_clear()
         cnf._rules.cache_clear()
         cnf.CageSums.of.cache_clear()
+        cnf.FamilyVariables.of.cache_clear()
         polynomial.ideal_parts.cache_clear()
 
     rng = random.Random(11)

@@ -22,7 +22,8 @@ neither (Kissat is not even incremental) and are not offered.
 
 Counters: the solver's own `accum_stats()` summed over the solves (conflicts, decisions,
 propagations, restarts); `nodes` and `guesses` are its decisions. The formula's size:
-`variables` (those some clause mentions) and `clauses`. Whether unit propagation alone
+`variables` (the placements some clause mentions, plus the auxiliary variables of cage sums,
+table rows and linear equations) and `clauses`. Whether unit propagation alone
 solves the puzzle, as Lynce and Ouaknine ask of each encoding: the formula is loaded without
 its unit clauses, `propagate(assumptions=units)` derives what they imply (before any
 decision), and `unit_propagation_fixed` counts the empty cells given a digit that way;
@@ -113,8 +114,11 @@ class SatSolver(Solver[SatProblem]):
             "used_variables": len(problem.data.used),
             "clauses": len(problem.cnf.clauses),
         }
+        # the placements some clause mentions, and the auxiliaries (cage sums, table rows,
+        # partial sums), which are numbered after the N³ placements and all in use
+        auxiliaries = problem.cnf.variables - puzzle.rules.size**3
         size: Counters = {
-            "variables": len(problem.data.used),
+            "variables": len(problem.data.used) + auxiliaries,
             "clauses": len(problem.cnf.clauses),
         }
         if problem.cnf.has_empty_clause:  # the givens break a rule: no solver needed
