@@ -858,6 +858,7 @@ class _VariantSearch(_Search):
         self.fillings: dict[tuple[int, Cells], tuple[Cells | None, int]] = {}
         # tables' supports by (table, its cells' candidates), likewise
         self.supports: dict[tuple[int, Cells], Cells | None] = {}
+        self.relations = any(tables.relations_of)  # (a tuple per cell, maybe all empty)
 
     def propagate(
         self, candidates: list[int], placed: list[int], pending: list[int], dirty: int
@@ -912,7 +913,7 @@ class _VariantSearch(_Search):
                         self.nonconsecutive_eliminations += removed
                         return False
         self.nonconsecutive_eliminations += removed
-        if tables.relations_of and not self.relation_rules(candidates, changed, pending):
+        if self.relations and not self.relation_rules(candidates, changed, pending):
             return False
         cages_of = tables.cages_of
         if tables.cages:
