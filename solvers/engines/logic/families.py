@@ -212,13 +212,22 @@ def sum_combinations(state: Candidates) -> Step | None:
     add up to what its placed cells leave: a candidate none uses goes:
     `little killer r1c1 + r2c2 + r3c3 = 6 (r1c1/r2c2/r3c3 = 1/2/3 or 3/2/1) removes ...`."""
     rules = state.rules
-    for rule in state.tables.equations:
+    for index, rule in enumerate(state.tables.equations):
         equation = rule.equation
         cells = [c for c, _ in equation.terms if not state.values[c]]
         if not cells or any(not state.masks[c] for c in cells):
             continue
+        # what the search reads: the cells' values and candidates (peers are the rules')
+        key = (
+            "sum_combinations",
+            index,
+            tuple((state.values[c], state.masks[c]) for c, _ in equation.terms),
+        )
+        if key in state.barren:
+            continue
         found = equation_fillings(state, equation)
         if found is None:
+            state.barren.add(key)
             continue
         supported, fillings = found
         words = f"{rule.title} {equation_text(rules, equation)}"
@@ -233,6 +242,7 @@ def sum_combinations(state: Candidates) -> Step | None:
         if removed:
             reason = f"{words} ({_fillings_words(rules, cells, fillings)})"
             return Step("sum_combinations", reason, eliminations=removed)
+        state.barren.add(key)
     return None
 
 
@@ -244,10 +254,13 @@ def table(state: Candidates) -> Step | None:
     a candidate none of them uses goes: `sandwich r1c1, ..., r1c9 (2 of its 14 fillings
     left) removes ...`."""
     rules = state.rules
-    for rule in state.tables.fillings:
+    for index, rule in enumerate(state.tables.fillings):
         cells = rule.table.cells
         masks = [_mask_of(state, c) for c in cells]
         if all(state.values[c] for c in cells) or not all(masks):
+            continue
+        key = ("table", index, tuple(masks), tuple(state.values[c] for c in cells))
+        if key in state.barren:  # the same digits found nothing before
             continue
         possible = [
             row
@@ -271,4 +284,5 @@ def table(state: Candidates) -> Step | None:
         if removed:
             left = f"{len(possible)} of its {len(rule.table.rows)} fillings left"
             return Step("table", f"{words} ({left})", eliminations=removed)
+        state.barren.add(key)
     return None
