@@ -193,3 +193,23 @@ def test_the_engines_accept_every_family_and_logic_rates_classic_puzzles_as_befo
 
     classic = {t.key for t in for_rules(LogicSolver().techniques, Rules.of_size(9))}
     assert not classic & {"pair_filter", "sum_bounds", "sum_combinations", "table"}
+
+
+def test_propagating_solves_by_propagation_alone_where_the_families_force_every_digit() -> None:
+    """Real propagators, not generate-and-test: the thermometer, the arrow and the table of
+    this empty 4x4 force its one solution without a guess, each removing candidates."""
+    rules = Rules.of_size(4).with_constraints(
+        EngineLess(((0, 1), (1, 2))),  # r1c1 < r1c2 < r1c3
+        EngineEquations((Equation(((4, 1), (8, 1), (12, -1)), 0),)),  # r2c1 + r3c1 = r4c1
+        EngineFillings((Table((15, 14), ((1, 3), (3, 1))),)),  # r4c4/r4c3 = 1/3 or 3/1
+    )
+    for name in ("propagating", "propagating-singles"):
+        result = create(name).solve(Grid.empty(rules), limit=2)
+        assert result.status is Status.SOLVED and result.exhausted
+        assert str(result.solutions[0]) == "2341143231244213"
+        assert (result.counters["nodes"], result.counters["guesses"]) == (1, 0)
+        for counter in ("relation_eliminations", "equation_eliminations", "table_eliminations"):
+            assert result.counters[counter] > 0, counter
+    result = LogicSolver().solve(Grid.empty(rules))
+    assert result.status is Status.SOLVED
+    assert {"pair_filter", "sum_bounds", "table"} <= {k for k, v in result.counters.items() if v}
