@@ -19,6 +19,15 @@ still possible). Propagation runs to a fixpoint:
   every size) on each unit changed since its last filtering. On 9x9 it saves nodes but
   costs more time than it saves, so it stays off there. With it come restarts (a node
   budget of 100, growing 1.5 times per run, the weights kept) and cell branching only.
+- rules beyond units and peers have propagators of their own, run on the cells whose
+  candidates changed, alternating with the rules above until neither changes anything
+  (`_VariantSearch`): non-consecutive neighbours; any other pair relation by arc
+  consistency on its support table (a partner keeps the digits some candidate allows
+  beside it: a thermometer's order gives its bounds along the line); cages by their digit
+  sets; linear equations by bounds (each term's least and greatest value from its cell's
+  candidates, a digit whose term lies outside the total less the other terms' range goes);
+  tables of admissible fillings by support (a cell keeps a digit only while a row still
+  possible uses it).
 Search branches on the open cell with the highest ratio of weight to candidates
 (dom/wdeg, Boussemart et al. 2004: a unit's weight counts the contradictions found in it,
 a cell's weight is the sum over its units), or, when that cell has three candidates or
@@ -26,7 +35,8 @@ more, on the two places left for a digit in a unit (fewer nodes and less time th
 fewest-candidates cell). Each alternative is tried on a copy of the state: copying a short
 list of ints is cheaper in Python than an undo trail. Solutions are counted up to the limit.
 
-The tables (peers, units, units of each cell, unit intersections, cages) are tuples of ints,
+The tables (peers, units, units of each cell, unit intersections, cages, relations,
+equations, tables of fillings) are tuples of ints,
 built by the encoder table (`ENCODERS`: each constraint kind or family to what implements
 it here) and cached in two bounded parts (`solvers.tables`): the units' tables per shape,
 the rest per rules. The figures behind these choices are in docs/measurements/engines.md.
@@ -136,11 +146,11 @@ class Tables:
     cages_of: tuple[Cells, ...]  # per cell, indices into `cages`
     # per cell, its pair relations beyond distinct and non-consecutive: (the other cell,
     # the digits that cell may hold beside each digit here)
-    relations_of: tuple[tuple[tuple[int, Support], ...], ...] = ()
-    linear: tuple[LinearTable, ...] = ()  # the linear equations
-    linear_of: tuple[Cells, ...] = ()  # per cell, indices into `linear`
-    fillings: tuple[FillingTable, ...] = ()  # the tables of admissible fillings
-    fillings_of: tuple[Cells, ...] = ()  # per cell, indices into `fillings`
+    relations_of: tuple[tuple[tuple[int, Support], ...], ...]
+    linear: tuple[LinearTable, ...]  # the linear equations
+    linear_of: tuple[Cells, ...]  # per cell, indices into `linear`
+    fillings: tuple[FillingTable, ...]  # the tables of admissible fillings
+    fillings_of: tuple[Cells, ...]  # per cell, indices into `fillings`
 
     @property
     def variant(self) -> bool:
@@ -591,7 +601,7 @@ class _Search:
         self.relation_eliminations = 0  # candidates removed by pair relations (no support)
         self.equation_eliminations = 0  # candidates removed by linear equations' bounds
         self.table_eliminations = 0  # candidates no admissible filling left uses
-        # per unit (then per cage): 1 + the contradictions found in it
+        # per unit (then per cage, equation and table): 1 + the contradictions found in it
         self.weights = [1] * tables.weight_count
         self.untried = 0  # branch points on the current path with alternatives still to try
 
