@@ -19,6 +19,7 @@ from puzzles.constraints import (
     Constraint,
     Equation,
     LinearConstraint,
+    PairConstraint,
     Shape,
     Table,
     TableConstraint,
@@ -232,3 +233,126 @@ class Ascending(UnwrittenKind):
             between = self.cells.index(b) - self.cells.index(a)
             if values[b] - values[a] < between:
                 yield Conflict(self.title, values[b], (a, b), f"{self.title}: no room")
+
+
+# ----- test-only kinds of the three families, for the engines' encoders ----------------------
+# (No `kind` name: they stay out of the registry of kinds other tests walk.)
+
+
+@dataclass(frozen=True)
+class EngineLess(PairConstraint, UnwrittenKind):
+    """A directed pair relation: each pair's first cell holds the smaller digit (a thermometer
+    of two cells)."""
+
+    title = "engine test: less than"
+    links: tuple[tuple[int, int], ...]
+
+    def pairs(self, shape: Shape) -> tuple[tuple[int, int], ...]:
+        return self.links
+
+    def allows(self, first: int, second: int) -> bool:
+        return first < second
+
+    def broken(self, rules: Any, a: int, b: int, values: Sequence[int]) -> Conflict:
+        name = rules.cell_name
+        return Conflict(self.title, values[a], (a, b), f"{name(a)} is not less than {name(b)}")
+
+
+@dataclass(frozen=True)
+class EngineWithin(PairConstraint, UnwrittenKind):
+    """A symmetric pair relation that allows a digit twice: the two digits differ by at most
+    `gap` (so its cells are not peers)."""
+
+    title = "engine test: within"
+    links: tuple[tuple[int, int], ...]
+    gap: int
+
+    def pairs(self, shape: Shape) -> tuple[tuple[int, int], ...]:
+        return self.links
+
+    def allows(self, first: int, second: int) -> bool:
+        return abs(first - second) <= self.gap
+
+    def broken(self, rules: Any, a: int, b: int, values: Sequence[int]) -> Conflict:
+        name = rules.cell_name
+        text = f"{name(a)} and {name(b)} differ by more than {self.gap}"
+        return Conflict(self.title, values[a], (a, b), text)
+
+
+@dataclass(frozen=True)
+class EngineEquations(LinearConstraint, UnwrittenKind):
+    """Linear equations over digits that may repeat (an arrow: line +1, bulb -1, total 0)."""
+
+    title = "engine test: equations"
+    given: tuple[Equation, ...]
+
+    def equations(self, shape: Shape) -> tuple[Equation, ...]:
+        return self.given
+
+    def violations(self, rules: Any, values: Sequence[int]) -> Iterator[Conflict]:
+        for equation in self.given:
+            cells = tuple(cell for cell, _ in equation.terms)
+            if all(values[cell] for cell in cells) and not equation.holds(values):
+                yield Conflict(self.title, 0, cells, f"{equation} does not hold")
+
+
+@dataclass(frozen=True)
+class EngineFillings(TableConstraint, UnwrittenKind):
+    """Tables of admissible fillings (0: any digit; rows exclusive)."""
+
+    title = "engine test: fillings"
+    given: tuple[Table, ...]
+
+    def tables(self, shape: Shape) -> tuple[Table, ...]:
+        return self.given
+
+    def violations(self, rules: Any, values: Sequence[int]) -> Iterator[Conflict]:
+        for table in self.given:
+            if all(values[cell] for cell in table.cells) and not table.matching(values):
+                yield Conflict(self.title, 0, table.cells, f"no row of {table} matches")
+
+
+def engine_family_rules(solution: Grid, rng: random.Random, *, honest: bool = True) -> Rules:
+    """The rules of `solution` plus a few random constraints of the three families, drawn so
+    that `solution` keeps them (with `honest=False` each may be off by one, so the rules may
+    have no solution)."""
+    rules = solution.rules
+    n = rules.size
+    values = solution.values
+
+    def neighbours() -> list[tuple[int, int]]:
+        found = []
+        for cell in range(n * n):
+            row, col = divmod(cell, n)
+            for other in (cell + 1 if col + 1 < n else -1, cell + n if row + 1 < n else -1):
+                if other >= 0:
+                    found.append((cell, other))
+        rng.shuffle(found)
+        return found
+
+    ordered = [(a, b) if values[a] < values[b] else (b, a) for a, b in neighbours()[: n // 2]]
+    diagonal = [(c, c + n + 1) for c in range(n * (n - 1)) if (c + 1) % n]
+    rng.shuffle(diagonal)
+    near = tuple(diagonal[: n // 2])
+    gap = max(abs(values[a] - values[b]) for a, b in near)
+    constraints: list[Constraint] = [EngineLess(tuple(ordered)), EngineWithin(near, gap)]
+    equations = []
+    for _ in range(2):
+        cells = rng.sample(range(n * n), rng.randint(2, 4))
+        coefficients = [rng.choice((1, 1, -1, 2, -3)) for _ in cells]
+        total = sum(k * values[c] for c, k in zip(cells, coefficients, strict=True))
+        if not honest:
+            total += rng.choice((-1, 0, 1))
+        equations.append(Equation(tuple(zip(cells, coefficients, strict=True)), total))
+    constraints.append(EngineEquations(tuple(equations)))
+    cells = tuple(rng.sample(range(n * n), rng.randint(2, 3)))
+    truth = tuple(values[c] for c in cells)
+    rows = {truth if honest else tuple(rng.randint(1, n) for _ in cells)}
+    for _ in range(rng.randint(0, 4)):
+        rows.add(tuple(rng.randint(1, n) for _ in cells))
+    # a row with a wildcard, its first digit used by no other row (rows stay exclusive)
+    unused = [d for d in range(1, n + 1) if all(row[0] != d for row in rows)]
+    if unused:
+        rows.add((rng.choice(unused), *(0 for _ in cells[1:])))
+    constraints.append(EngineFillings((Table(cells, tuple(sorted(rows))),)))
+    return rules.with_constraints(*constraints)

@@ -251,6 +251,8 @@ def test_every_new_technique_has_a_test() -> None:
         "remote_pairs", "bug_plus_one", "nice_loop", "nested_forcing_net",
         "distinct_pairs", "non_consecutive",
         "cage_combinations", "cage_unit", "innies_outies",
+        # tests/test_engine_families.py
+        "pair_filter", "sum_bounds", "sum_combinations", "table",
     }  # fmt: skip
     older = {
         "naked_single", "hidden_single", "pointing", "box_line_reduction", "naked_pair",

@@ -15,15 +15,19 @@ This module does exactly that, with four changes that keep it honest rather than
   (`ENCODERS`): the cell's digit rules (parity) allow the digit; its row, column, region
   (box or jigsaw piece) and extra units do not hold it; the other cell of each of its pair
   rules (anti-knight, anti-king, non-consecutive) holds no digit the rule forbids beside
-  it; and each of its sums (killer cages) keeps its digits distinct and stays within its
-  total (a partial cage may not exceed it, a full one must equal it);
+  it (thermometers, dots: any relation, read first cell first); each of its sums (killer
+  cages) keeps its digits distinct and stays within its total (a partial cage may not
+  exceed it, a full one must equal it); each of its linear
+  equations (arrows, little killers) can still hold, its filled cells' terms plus what the
+  empty cells' terms can reach with digits 1..N; and each of its tables of admissible
+  fillings (sandwich clues, between lines) keeps a row that its filled cells match;
 - counting: after a solution is recorded the search goes on (the seeds return True), until
   `limit` solutions are found or the whole tree is explored;
 - a deadline, checked every `CHECK_EVERY` placements.
 
 Nothing is precomputed beyond the board itself and, per cell, the cells of the rules through
-it (extra units; for variants also its region, pair partners and sums), as (row, col)
-positions the scan reads the board at.
+it (extra units; for variants also its region, pair partners, sums, equations and tables),
+as (row, col) positions the scan reads the board at.
 """
 
 from __future__ import annotations
@@ -36,8 +40,10 @@ from puzzles.constraints import (
     CellDigits,
     Constraint,
     EncoderTable,
+    LinearConstraint,
     PairConstraint,
     SumConstraint,
+    TableConstraint,
     UnitConstraint,
 )
 from puzzles.grid import Grid
@@ -52,6 +58,10 @@ CHECK_EVERY = 1000  # placements between two reads of the clock
 
 # per digit (indexed by the digit, 0 unused), the digits the other cell of a pair may not hold
 Clashes = tuple[frozenset[int], ...]
+# a linear equation through a cell: the cell's coefficient, the other terms, the total
+EquationAt = tuple[int, list[tuple[Position, int]], int]
+# a table through a cell: the cell's place in a row, the table's positions, its rows
+TableAt = tuple[int, list[Position], tuple[tuple[int, ...], ...]]
 
 
 @dataclass
@@ -68,6 +78,10 @@ class VariantRules:
     # its sums (killer cages): the other cells, the sum (None: any) and whether the digits
     # are distinct
     sums_at: list[list[list[tuple[list[Position], int | None, bool]]]]
+    # its linear equations (arrows, little killers)
+    equations_at: list[list[list[EquationAt]]]
+    # its tables of admissible fillings (a digit per cell, 0 for any)
+    tables_at: list[list[list[TableAt]]]
 
 
 @dataclass
@@ -124,16 +138,36 @@ def _scan_sums(constraint: SumConstraint, rules: Rules, found: VariantRules) -> 
         found.sums_at[row][col].append((others, constraint.target, constraint.distinct))
 
 
+def _scan_equations(constraint: LinearConstraint, rules: Rules, found: VariantRules) -> None:
+    n = rules.size
+    for equation in constraint.equations(rules):
+        for cell, coefficient in equation.terms:
+            others = [(divmod(c, n), k) for c, k in equation.terms if c != cell]
+            row, col = divmod(cell, n)
+            found.equations_at[row][col].append((coefficient, others, equation.total))
+
+
+def _scan_tables(constraint: TableConstraint, rules: Rules, found: VariantRules) -> None:
+    n = rules.size
+    for table in constraint.tables(rules):
+        positions = [divmod(c, n) for c in table.cells]
+        for place, (row, col) in enumerate(positions):
+            found.tables_at[row][col].append((place, positions, table.rows))
+
+
 Encoder = Callable[[Any, Rules, VariantRules], None]
 # What implements each kind in the placement check: units are scanned like the row and the
 # column, pair rules look at the other cell of each pair, cell digits narrow the digits
-# tried, sums add up the other cells. (A tuple of pairs: mypy takes an abstract family as a
-# key only there.)
+# tried, sums add up the other cells, equations add up their terms and the empty cells'
+# range, tables look for a row the filled cells match. (A tuple of pairs: mypy takes an
+# abstract family as a key only there.)
 _ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
     (UnitConstraint, _scan_units),
     (PairConstraint, _scan_pairs),
     (CellDigits, _scan_cell_digits),
     (SumConstraint, _scan_sums),
+    (LinearConstraint, _scan_equations),
+    (TableConstraint, _scan_tables),
 )
 ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
 
@@ -147,6 +181,8 @@ def variant_rules(rules: Rules) -> VariantRules:
         units_at=[[[] for _ in range(n)] for _ in range(n)],
         pairs_at=[[[] for _ in range(n)] for _ in range(n)],
         sums_at=[[[] for _ in range(n)] for _ in range(n)],
+        equations_at=[[[] for _ in range(n)] for _ in range(n)],
+        tables_at=[[[] for _ in range(n)] for _ in range(n)],
     )
     for region in rules.regions:
         positions = [divmod(cell, n) for cell in region]
@@ -180,7 +216,7 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
             isinstance(constraint, UnitConstraint) for constraint in rules.constraints
         )
         if classic:
-            units = VariantRules([], [[[] for _ in range(n)] for _ in range(n)], [], [])
+            units = VariantRules([], [[[] for _ in range(n)] for _ in range(n)], [], [], [], [])
             for constraint in rules.constraints:
                 _scan_units(cast(UnitConstraint, constraint), rules, units)
             extra_units_at = units.units_at
@@ -289,6 +325,32 @@ class _Search:
                     full = False
                 cage_sum += value
             if total is not None and (cage_sum > total or (full and cage_sum != total)):
+                return False
+        for coefficient, terms, total in variant.equations_at[row][col]:  # arrows, ...
+            low = high = coefficient * num  # what the terms can add up to
+            for (i, j), k in terms:
+                value = board[i][j]
+                if value:
+                    low += k * value
+                    high += k * value
+                elif k > 0:
+                    low += k
+                    high += k * n
+                else:
+                    low += k * n
+                    high += k
+            if not low <= total <= high:
+                return False
+        for place, positions, rows in variant.tables_at[row][col]:  # sandwiches, ...
+            if not any(
+                fill[place] in (0, num)
+                and all(
+                    not d or board[i][j] in (0, d)
+                    for (i, j), d in zip(positions, fill, strict=True)
+                    if (i, j) != (row, col)
+                )
+                for fill in rows
+            ):
                 return False
         return True
 

@@ -165,7 +165,8 @@ class Outcome:
 
 def propagate(state: Candidates, cell: int, digit: int) -> Outcome:
     """Place `digit` in `cell` on a copy and follow naked and hidden singles (every rule that
-    makes two cells differ, non-consecutive neighbours too) until nothing follows."""
+    makes two cells differ, non-consecutive neighbours and pair relations too) until nothing
+    follows."""
     values = list(state.values)
     masks = list(state.masks)
     placed, contradiction = follow_singles(state.rules, values, masks, [(cell, digit)])
@@ -180,6 +181,7 @@ def follow_singles(
     tables = logic_tables(rules)
     peers = tables.peers
     neighbours = tables.neighbours
+    related = tables.related
     houses = _houses(rules)
     placed = 0
     while True:
@@ -205,6 +207,9 @@ def follow_singles(
                 masks[p] &= clear
             for p in neighbours[c]:
                 masks[p] &= ~near
+                touched.append(p)
+            for p, support in related[c]:  # a pair relation keeps what it allows beside d
+                masks[p] &= support[d - 1]
                 touched.append(p)
             for p in touched:
                 if not values[p]:

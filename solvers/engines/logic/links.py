@@ -2,8 +2,8 @@
 
 A candidate is a node `cell * N + digit - 1`; a set of candidates is a Python int with one
 bit per node. Two candidates are *weakly* linked when they cannot both be true (the same
-digit in two cells that must differ, two digits of one cell, or consecutive digits in
-non-consecutive neighbours) and *strongly* linked when they cannot both be false (the two
+digit in two cells that must differ, two digits of one cell, consecutive digits in
+non-consecutive neighbours, or two digits a pair relation forbids side by side) and *strongly* linked when they cannot both be false (the two
 digits of a bivalue cell, the two places of a digit in a house). A grouped node stands for
 a digit in some of the cells where a region meets another unit: "the digit is in one of
 these cells".
@@ -35,7 +35,9 @@ class Tables:
     size: int
     same_digit: tuple[int, ...]  # the same digit in every peer (cells that must differ)
     in_cell: tuple[int, ...]  # the other digits of the same cell
-    consecutive: tuple[int, ...]  # digit +-1 in non-consecutive neighbours
+    # digit +-1 in non-consecutive neighbours, and the digits a pair relation (a thermometer,
+    # a dot) forbids in its partner beside this digit
+    pair_rules: tuple[int, ...]
     cell_bits: tuple[int, ...]  # every node of a cell
     digit_bits: tuple[int, ...]  # every node of a digit (index digit - 1)
 
@@ -48,7 +50,7 @@ def tables_of(rules: Rules) -> Tables:
     n = rules.size
     puzzle = logic_tables(rules)
     full = (1 << n) - 1
-    same, in_cell, consecutive, cell_bits = [], [], [], []
+    same, in_cell, pair_rules, cell_bits = [], [], [], []
     for cell in rules.cells:
         cell_bits.append(full << (cell * n))
         for digit in rules.digits:
@@ -61,9 +63,11 @@ def tables_of(rules: Rules) -> Tables:
                 for other in (digit - 1, digit + 1)
                 if 1 <= other <= n
             )
-            consecutive.append(near)
+            for other, support in puzzle.related[cell]:
+                near |= (full & ~support[digit - 1]) << (other * n)
+            pair_rules.append(near)
     digit_bits = [sum(1 << (cell * n + d) for cell in rules.cells) for d in range(n)]
-    return Tables(n, tuple(same), tuple(in_cell), tuple(consecutive), tuple(cell_bits),
+    return Tables(n, tuple(same), tuple(in_cell), tuple(pair_rules), tuple(cell_bits),
                   tuple(digit_bits))  # fmt: skip
 
 
@@ -118,7 +122,7 @@ class Graph:
             t = self.tables
             links = t.same_digit[node]
             if not self.weak_same_digit_only:
-                links |= t.in_cell[node] | t.consecutive[node]
+                links |= t.in_cell[node] | t.pair_rules[node]
             found = (links & self.present) | self.group_weak.get(node, 0)
         self.weak_of[node] = found
         return found

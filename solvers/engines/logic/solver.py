@@ -125,8 +125,9 @@ class LogicSolver(Solver[Candidates | Contradiction]):
 
     The kinds it reasons about are those of its encoder table (`structure.ENCODERS`):
     regions and extra units in every technique (only houses, units of N cells, in those
-    that need a digit to be present), pair rules and cages by their own techniques, cell
-    digits (parity) in the starting candidates; any other kind is answered `unsupported`."""
+    that need a digit to be present), pair rules (any relation), cages, linear equations
+    and tables of fillings by their own techniques (`families`), cell digits (parity) in
+    the starting candidates; any other kind is answered `unsupported`."""
 
     name = "logic"
     honours_node_limit = True

@@ -8,7 +8,8 @@ reason about it.
   here, so no technique computes a unit's index.
 - The puzzle's part (`logic_tables`): the peers beyond the units (pair rules, cage mates),
   the pair rules' partners with the words a person uses, the non-consecutive neighbours,
-  the starting candidates of the cell-digit rules (parity), and the cages.
+  the other pair relations with their support tables, the starting candidates of the
+  cell-digit rules (parity), the cages, the linear equations and the tables of fillings.
 
 Both are cached in bounded parts (`solvers.tables`).
 """
@@ -27,7 +28,12 @@ from puzzles.constraints import (
     Constraint,
     DistinctPairs,
     EncoderTable,
+    Equation,
+    LinearConstraint,
     NonConsecutive,
+    PairConstraint,
+    Table,
+    TableConstraint,
     UnitConstraint,
 )
 from puzzles.rules import Rules
@@ -78,6 +84,38 @@ def families(rules: Rules) -> Families:
     )
 
 
+# per digit d of a cell (index d - 1), the digits a related cell may hold beside it, as a mask
+Support = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One pair of a pair relation (any but distinct and non-consecutive, which have their
+    own techniques): `first`'s digit is read first, as `PairConstraint.allows` does."""
+
+    title: str  # the kind's words: "thermometer"
+    first: int
+    second: int
+    forward: Support  # per digit of `first`, the digits `second` may hold
+    backward: Support  # per digit of `second`, the digits `first` may hold
+
+
+@dataclass(frozen=True)
+class LinearRule:
+    """One linear equation of a `LinearConstraint`, with its kind's words."""
+
+    title: str
+    equation: Equation
+
+
+@dataclass(frozen=True)
+class FillingRule:
+    """One table of admissible fillings of a `TableConstraint`, with its kind's words."""
+
+    title: str
+    table: Table
+
+
 @dataclass
 class LogicTables:
     """What the constraints beyond the units ask of the techniques, per cell."""
@@ -89,6 +127,12 @@ class LogicTables:
     allowed: tuple[int, ...]  # the starting candidates the cell-digit rules allow, as masks
     cages: tuple[Cage, ...]
     cages_of: tuple[Cells, ...]  # per cell, indices into `cages`
+    relations: tuple[Relation, ...]
+    # per cell, its relations' partners, each with the digits it allows there beside each
+    # digit here
+    related: tuple[tuple[tuple[int, Support], ...], ...]
+    equations: tuple[LinearRule, ...]
+    fillings: tuple[FillingRule, ...]
     # the technique keys the constraints call for ("distinct_pairs", "cage_combinations", ...)
     techniques: frozenset[str]
     # constraints other than units (their givens are checked whole, not by units alone)
@@ -103,6 +147,9 @@ class _Found:
     allowed: list[int]
     cages: list[Cage]
     techniques: set[str]
+    relations: list[Relation]
+    equations: list[LinearRule]
+    fillings: list[FillingRule]
 
 
 # a pair rule's words in a step ("r2c3 is a knight's move away")
@@ -133,6 +180,34 @@ def _non_consecutive(constraint: NonConsecutive, rules: Rules, found: _Found) ->
     found.techniques.add("non_consecutive")
 
 
+def _pair_relation(constraint: PairConstraint, rules: Rules, found: _Found) -> None:
+    """Any other pair relation: its support both ways, for `pair_filter`; cells it never
+    lets hold one digit twice are peers too (singles, wings and chains then see them)."""
+    digits = rules.digits
+    allows = constraint.allows
+    forward = tuple(sum(1 << (e - 1) for e in digits if allows(d, e)) for d in digits)
+    backward = tuple(sum(1 << (d - 1) for d in digits if allows(d, e)) for e in digits)
+    distinct = not any(allows(d, d) for d in digits)
+    for a, b in constraint.pairs(rules):
+        found.relations.append(Relation(constraint.title, a, b, forward, backward))
+        if distinct:
+            found.peers[a].add(b)
+            found.peers[b].add(a)
+    found.techniques.add("pair_filter")
+
+
+def _linear(constraint: LinearConstraint, rules: Rules, found: _Found) -> None:
+    for equation in constraint.equations(rules):
+        found.equations.append(LinearRule(constraint.title, equation))
+    found.techniques.update(("sum_bounds", "sum_combinations"))
+
+
+def _table(constraint: TableConstraint, rules: Rules, found: _Found) -> None:
+    for table in constraint.tables(rules):
+        found.fillings.append(FillingRule(constraint.title, table))
+    found.techniques.add("table")
+
+
 def _cell_digits(constraint: CellDigits, rules: Rules, found: _Found) -> None:
     for cell, digits in constraint.allowed(rules).items():
         found.allowed[cell] &= sum(1 << (d - 1) for d in digits)
@@ -148,15 +223,20 @@ def _cage(constraint: Cage, rules: Rules, found: _Found) -> None:
 Encoder = Callable[[Any, Rules, _Found], None]
 # The logic solver's table: each kind with what it adds to the tables its techniques read
 # (unit constraints: units for every technique; distinct pairs: `distinct_pairs`;
-# non-consecutive: `non_consecutive`; cell digits: the starting candidates; cages: the
-# cage techniques). A kind it has no technique for is answered `unsupported`. (A tuple of
-# pairs: mypy takes an abstract family as a key only there.)
+# non-consecutive: `non_consecutive`; any other pair relation: `pair_filter`; cell digits:
+# the starting candidates; cages: the cage techniques; linear equations: `sum_bounds` and
+# `sum_combinations`; tables of fillings: `table`). A kind it has no technique for is
+# answered `unsupported`; the lookup goes along a kind's bases, kind before family. (A
+# tuple of pairs: mypy takes an abstract family as a key only there.)
 _ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
     (UnitConstraint, _units),
     (DistinctPairs, _distinct_pairs),
     (NonConsecutive, _non_consecutive),
+    (PairConstraint, _pair_relation),
     (CellDigits, _cell_digits),
     (Cage, _cage),
+    (LinearConstraint, _linear),
+    (TableConstraint, _table),
 )
 ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
 
@@ -173,6 +253,9 @@ def logic_tables(rules: Rules) -> LogicTables:
         allowed=[full] * rules.cell_count,
         cages=[],
         techniques=set(),
+        relations=[],
+        equations=[],
+        fillings=[],
     )
     for constraint in rules.constraints:
         ENCODERS.encoder(constraint)(constraint, rules, found)
@@ -180,6 +263,10 @@ def logic_tables(rules: Rules) -> LogicTables:
     for index, cage in enumerate(found.cages):
         for cell in cage.cells:
             cages_of[cell].append(index)
+    related: list[list[tuple[int, Support]]] = [[] for _ in cells]
+    for relation in found.relations:
+        related[relation.first].append((relation.second, relation.forward))
+        related[relation.second].append((relation.first, relation.backward))
     return LogicTables(
         peers=tuple(
             tuple(sorted(shape.unit_peers[cell] | (found.peers[cell] - {cell}))) for cell in cells
@@ -189,6 +276,10 @@ def logic_tables(rules: Rules) -> LogicTables:
         allowed=tuple(found.allowed),
         cages=tuple(found.cages),
         cages_of=tuple(tuple(owners) for owners in cages_of),
+        relations=tuple(found.relations),
+        related=tuple(tuple(partners) for partners in related),
+        equations=tuple(found.equations),
+        fillings=tuple(found.fillings),
         techniques=frozenset(found.techniques),
         beyond_units=any(not isinstance(c, UnitConstraint) for c in rules.constraints),
     )

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from puzzles.rules import Rules
-from solvers.engines.logic import forcing, killer, uniqueness, variants
+from solvers.engines.logic import families, forcing, killer, uniqueness, variants
 from solvers.engines.logic.als import als_xy_wing, als_xz
 from solvers.engines.logic.chains import (
     aic,
@@ -65,11 +65,19 @@ TECHNIQUES: tuple[Technique, ...] = (
       applies=variants.has_distinct_pairs),
     T("non_consecutive", "non-consecutive neighbours", "easy", variants.non_consecutive, 1.0,
       applies=variants.has_nonconsecutive),
+    T("pair_filter", "pair filter (thermometers, dots, XV, lines)", "easy", families.pair_filter,
+      1.0, applies=families.has_pair_relations),
     T("naked_single", "naked single", "easy", naked_single, 1.2),
     T("hidden_single", "hidden single", "easy", hidden_single, 1.5),
+    T("sum_bounds", "sum bounds (arrows, little killers)", "easy", families.sum_bounds, 1.8,
+      applies=families.has_equations),
     T("cage_combinations", "cage combinations", "easy", killer.cage_combinations, 2.0,
       applies=killer.has_cages),
+    T("table", "table of fillings (sandwiches, between lines)", "medium", families.table, 2.5,
+      applies=families.has_tables),
     T("pointing", "pointing pair / triple", "medium", pointing, 2.6),
+    T("sum_combinations", "sum combinations (arrows, little killers)", "medium",
+      families.sum_combinations, 2.7, applies=families.has_equations),
     T("box_line_reduction", "box/line reduction", "medium", box_line_reduction, 2.8),
     T("innies_outies", "innies and outies (45 rule)", "medium", killer.innies_outies, 2.9,
       applies=killer.has_cages),

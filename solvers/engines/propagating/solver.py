@@ -19,6 +19,15 @@ still possible). Propagation runs to a fixpoint:
   every size) on each unit changed since its last filtering. On 9x9 it saves nodes but
   costs more time than it saves, so it stays off there. With it come restarts (a node
   budget of 100, growing 1.5 times per run, the weights kept) and cell branching only.
+- rules beyond units and peers have propagators of their own, run on the cells whose
+  candidates changed, alternating with the rules above until neither changes anything
+  (`_VariantSearch`): non-consecutive neighbours; any other pair relation by arc
+  consistency on its support table (a partner keeps the digits some candidate allows
+  beside it: a thermometer's order gives its bounds along the line); cages by their digit
+  sets; linear equations by bounds (each term's least and greatest value from its cell's
+  candidates, a digit whose term lies outside the total less the other terms' range goes);
+  tables of admissible fillings by support (a cell keeps a digit only while a row still
+  possible uses it).
 Search branches on the open cell with the highest ratio of weight to candidates
 (dom/wdeg, Boussemart et al. 2004: a unit's weight counts the contradictions found in it,
 a cell's weight is the sum over its units), or, when that cell has three candidates or
@@ -26,7 +35,8 @@ more, on the two places left for a digit in a unit (fewer nodes and less time th
 fewest-candidates cell). Each alternative is tried on a copy of the state: copying a short
 list of ints is cheaper in Python than an undo trail. Solutions are counted up to the limit.
 
-The tables (peers, units, units of each cell, unit intersections, cages) are tuples of ints,
+The tables (peers, units, units of each cell, unit intersections, cages, relations,
+equations, tables of fillings) are tuples of ints,
 built by the encoder table (`ENCODERS`: each constraint kind or family to what implements
 it here) and cached in two bounded parts (`solvers.tables`): the units' tables per shape,
 the rest per rules. The figures behind these choices are in docs/measurements/engines.md.
@@ -46,7 +56,10 @@ from puzzles.constraints import (
     Constraint,
     DistinctPairs,
     EncoderTable,
+    LinearConstraint,
     NonConsecutive,
+    PairConstraint,
+    TableConstraint,
     UnitConstraint,
 )
 from puzzles.grid import Grid
@@ -86,6 +99,30 @@ class CageTable:
 
 
 @dataclass(frozen=True)
+class LinearTable:
+    """A linear equation over digits (digits may repeat), in the form its propagator wants."""
+
+    cells: Cells
+    coefficients: tuple[int, ...]
+    total: int
+    weight: int  # its index in the search's dom/wdeg weights
+
+
+@dataclass(frozen=True)
+class FillingTable:
+    """A table of admissible fillings: each row a candidate mask per cell (a digit's bit, or
+    every digit where the table's row says 0)."""
+
+    cells: Cells
+    rows: tuple[Cells, ...]
+    weight: int  # its index in the search's dom/wdeg weights
+
+
+# per digit d of a cell (index d - 1), the digits a related cell may hold beside it, as a mask
+Support = tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Tables:
     """Index tables of a geometry in the form the hot loop wants."""
 
@@ -107,12 +144,24 @@ class Tables:
     neighbours: tuple[Cells, ...]  # per cell, its non-consecutive partners
     cages: tuple[CageTable, ...]  # the cages with a sum
     cages_of: tuple[Cells, ...]  # per cell, indices into `cages`
+    # per cell, its pair relations beyond distinct and non-consecutive: (the other cell,
+    # the digits that cell may hold beside each digit here)
+    relations_of: tuple[tuple[tuple[int, Support], ...], ...]
+    linear: tuple[LinearTable, ...]  # the linear equations
+    linear_of: tuple[Cells, ...]  # per cell, indices into `linear`
+    fillings: tuple[FillingTable, ...]  # the tables of admissible fillings
+    fillings_of: tuple[Cells, ...]  # per cell, indices into `fillings`
 
     @property
     def variant(self) -> bool:
-        """Rules that units and peers do not express (non-consecutive, cage sums): the
-        search then takes its variant path, chosen once, so classic rules pay nothing."""
-        return bool(self.cages) or any(self.neighbours)
+        """Rules that units and peers do not express (non-consecutive, pair relations, cage
+        sums, equations, tables): the search then takes its variant path, chosen once, so
+        classic rules pay nothing."""
+        return (
+            bool(self.cages or self.linear or self.fillings)
+            or any(self.neighbours)
+            or any(self.relations_of)
+        )
 
 
 MAX_MEMO = 200_000  # remembered cage fillings per search (then forgotten, and begun again)
@@ -141,6 +190,9 @@ class _Encoded:
     neighbours: list[list[int]]  # per cell, its non-consecutive partners
     start_masks: list[int]  # per cell, the digits it may hold
     cages: list[Cage]
+    relations: list[list[tuple[int, Support]]]  # per cell, its pair relations (relations_of)
+    equations: list[tuple[Cells, tuple[int, ...], int]]  # cells, coefficients, total
+    fillings: list[tuple[Cells, tuple[Cells, ...]]]  # cells, rows as candidate masks
 
 
 def _encode_units(constraint: UnitConstraint, rules: Rules, found: _Encoded) -> None:
@@ -159,6 +211,38 @@ def _encode_non_consecutive(constraint: NonConsecutive, rules: Rules, found: _En
         found.neighbours[b].append(a)
 
 
+def _encode_pair_relation(constraint: PairConstraint, rules: Rules, found: _Encoded) -> None:
+    """Any other pair relation, as its support table for arc consistency; a relation that
+    never allows one digit twice also makes its cells peers (singles then see it)."""
+    digits = range(1, rules.size + 1)
+    allows = constraint.allows
+    forward = tuple(sum(1 << (e - 1) for e in digits if allows(d, e)) for d in digits)
+    backward = tuple(sum(1 << (d - 1) for d in digits if allows(d, e)) for e in digits)
+    distinct = not any(allows(d, d) for d in digits)
+    for a, b in constraint.pairs(rules):
+        found.relations[a].append((b, forward))
+        found.relations[b].append((a, backward))
+        if distinct:
+            found.peers[a].add(b)
+            found.peers[b].add(a)
+
+
+def _encode_linear(constraint: LinearConstraint, rules: Rules, found: _Encoded) -> None:
+    for equation in constraint.equations(rules):
+        cells = tuple(cell for cell, _ in equation.terms)
+        coefficients = tuple(k for _, k in equation.terms)
+        found.equations.append((cells, coefficients, equation.total))
+
+
+def _encode_table(constraint: TableConstraint, rules: Rules, found: _Encoded) -> None:
+    full = (1 << rules.size) - 1
+    for table in constraint.tables(rules):
+        rows = tuple(
+            tuple(1 << (d - 1) if d else full for d in row) for row in dict.fromkeys(table.rows)
+        )
+        found.fillings.append((table.cells, rows))
+
+
 def _encode_cell_digits(constraint: CellDigits, rules: Rules, found: _Encoded) -> None:
     for cell, digits in constraint.allowed(rules).items():
         found.start_masks[cell] &= sum(1 << (d - 1) for d in digits)
@@ -172,23 +256,28 @@ def _encode_cage(constraint: Cage, rules: Rules, found: _Encoded) -> None:
 
 # What implements each kind here: units join the unit tables (singles, locked candidates,
 # AllDifferent filtering), distinct pairs join the peers, non-consecutive pairs get their
-# propagator, cell digits narrow the starting candidates, cages join the peers and get
-# their sum propagator (with their digit-set tables).
+# propagator, any other pair relation its support table (arc consistency), cell digits
+# narrow the starting candidates, cages join the peers and get their sum propagator (with
+# their digit-set tables), linear equations their bounds propagator, tables of fillings
+# their support propagator. The lookup goes along a kind's bases, kind before family.
 Encoder = Callable[[Any, Rules, _Encoded], None]
 # (a tuple of pairs, not a dict display: mypy takes an abstract family there only)
 _ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
     (UnitConstraint, _encode_units),
     (DistinctPairs, _encode_distinct_pairs),
     (NonConsecutive, _encode_non_consecutive),
+    (PairConstraint, _encode_pair_relation),
     (CellDigits, _encode_cell_digits),
     (Cage, _encode_cage),
+    (LinearConstraint, _encode_linear),
+    (TableConstraint, _encode_table),
 )
 ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
 
 
 def _unit_constraints(rules: Rules) -> list[Cells]:
     """The units the rules' unit constraints add, in their order."""
-    found = _Encoded([], [], [], [], [])
+    found = _Encoded([], [], [], [], [], [], [], [])
     for constraint in rules.constraints:
         if isinstance(constraint, UnitConstraint):
             ENCODERS.encoder(constraint)(constraint, rules, found)
@@ -233,7 +322,10 @@ def tables_for(rules: Rules) -> Tables:
     n = rules.size
     full = (1 << n) - 1
     cells = range(n * n)
-    found = _Encoded([], [set() for _ in cells], [[] for _ in cells], [full] * (n * n), [])
+    found = _Encoded(
+        [], [set() for _ in cells], [[] for _ in cells], [full] * (n * n), [],
+        [[] for _ in cells], [], [],
+    )  # fmt: skip
     for constraint in rules.constraints:
         if not isinstance(constraint, UnitConstraint):  # in the shape's part
             ENCODERS.encoder(constraint)(constraint, rules, found)
@@ -263,6 +355,18 @@ def tables_for(rules: Rules) -> Tables:
                 weight=len(units) + index,
             )
         )
+    first = len(units) + len(cages)  # the equations' weights, then the tables'
+    linear = tuple(
+        LinearTable(cells, coefficients, total, first + index)
+        for index, (cells, coefficients, total) in enumerate(found.equations)
+    )
+    first += len(linear)
+    fillings = tuple(
+        FillingTable(cells, rows, first + index)
+        for index, (cells, rows) in enumerate(found.fillings)
+    )
+    linear_of = _owners(n * n, (item.cells for item in linear))
+    fillings_of = _owners(n * n, (item.cells for item in fillings))
     return Tables(
         size=n,
         full=full,
@@ -275,14 +379,31 @@ def tables_for(rules: Rules) -> Tables:
         start_placed=shape.start_placed,
         start_masks=tuple(found.start_masks),
         weighted_of=tuple(
-            owners + tuple(len(units) + index for index in cages_of[cell])
+            owners
+            + tuple(len(units) + index for index in cages_of[cell])
+            + tuple(linear[index].weight for index in linear_of[cell])
+            + tuple(fillings[index].weight for index in fillings_of[cell])
             for cell, owners in enumerate(shape.units_of)
         ),
-        weight_count=len(units) + len(cages),
+        weight_count=len(units) + len(cages) + len(linear) + len(fillings),
         neighbours=tuple(tuple(sorted(partners)) for partners in found.neighbours),
         cages=tuple(cages),
         cages_of=tuple(tuple(owners) for owners in cages_of),
+        relations_of=tuple(tuple(relations) for relations in found.relations),
+        linear=linear,
+        linear_of=linear_of,
+        fillings=fillings,
+        fillings_of=fillings_of,
     )
+
+
+def _owners(count: int, scopes: Iterable[Cells]) -> tuple[Cells, ...]:
+    """Per cell (of `count`), the indices of the scopes that hold it."""
+    owners: list[list[int]] = [[] for _ in range(count)]
+    for index, cells in enumerate(scopes):
+        for cell in dict.fromkeys(cells):
+            owners[cell].append(index)
+    return tuple(tuple(owner) for owner in owners)
 
 
 def implied_cages(
@@ -432,6 +553,9 @@ class PropagatingSolver(Solver[PropagatingModel]):
                 "alldiff_eliminations": search.alldiff_eliminations,
                 "nonconsecutive_eliminations": search.nonconsecutive_eliminations,
                 "cage_eliminations": search.cage_eliminations,
+                "relation_eliminations": search.relation_eliminations,
+                "equation_eliminations": search.equation_eliminations,
+                "table_eliminations": search.table_eliminations,
             },
         )
 
@@ -474,7 +598,10 @@ class _Search:
         self.alldiff_eliminations = 0  # candidates removed by AllDifferent filtering
         self.nonconsecutive_eliminations = 0  # candidates removed next to a placed digit
         self.cage_eliminations = 0  # candidates removed by cage sums and digit sets
-        # per unit (then per cage): 1 + the contradictions found in it
+        self.relation_eliminations = 0  # candidates removed by pair relations (no support)
+        self.equation_eliminations = 0  # candidates removed by linear equations' bounds
+        self.table_eliminations = 0  # candidates no admissible filling left uses
+        # per unit (then per cage, equation and table): 1 + the contradictions found in it
         self.weights = [1] * tables.weight_count
         self.untried = 0  # branch points on the current path with alternatives still to try
 
@@ -723,7 +850,9 @@ class _Search:
 
 
 class _VariantSearch(_Search):
-    """The search for rules beyond units and peers: non-consecutive neighbours and cage sums.
+    """The search for rules beyond units and peers: non-consecutive neighbours, pair
+    relations (arc consistency on their support), cage sums, linear equations (bounds) and
+    tables of fillings (support).
 
     Its propagation alternates two stages until neither changes anything: the classic
     rules to their fixpoint (`_Search.propagate`), then the variant rules on the cells whose
@@ -737,6 +866,9 @@ class _VariantSearch(_Search):
         self.first = True  # the root: every cell counts as changed
         # cage fillings by (cage, its cells' candidates): the same ones recur all the time
         self.fillings: dict[tuple[int, Cells], tuple[Cells | None, int]] = {}
+        # tables' supports by (table, its cells' candidates), likewise
+        self.supports: dict[tuple[int, Cells], Cells | None] = {}
+        self.relations = any(tables.relations_of)  # (a tuple per cell, maybe all empty)
 
     def propagate(
         self, candidates: list[int], placed: list[int], pending: list[int], dirty: int
@@ -763,8 +895,10 @@ class _VariantSearch(_Search):
                 dirty |= self.tables.unit_bits[cell]
 
     def variant_rules(self, candidates: list[int], changed: set[int], pending: list[int]) -> bool:
-        """Non-consecutive neighbours, then the cages, for the `changed` cells; the cells
-        they reduce to one candidate go on `pending`. False on a contradiction."""
+        """Non-consecutive neighbours, pair relations, the cages, the equations and the
+        tables, for the `changed` cells; the cells they reduce to one candidate go on
+        `pending`. False on a contradiction. (What one rule changes here the others see on
+        the next round of `propagate`, which runs until nothing changes.)"""
         tables = self.tables
         neighbours, full = tables.neighbours, tables.full
         removed = 0
@@ -789,6 +923,8 @@ class _VariantSearch(_Search):
                         self.nonconsecutive_eliminations += removed
                         return False
         self.nonconsecutive_eliminations += removed
+        if self.relations and not self.relation_rules(candidates, changed, pending):
+            return False
         cages_of = tables.cages_of
         if tables.cages:
             due = {index for cell in changed for index in cages_of[cell]}
@@ -796,6 +932,90 @@ class _VariantSearch(_Search):
                 if not self.cage_rules(tables.cages[index], candidates, pending):
                     self.weights[tables.cages[index].weight] += 1
                     return False
+        if tables.linear:
+            due = {index for cell in changed for index in tables.linear_of[cell]}
+            for index in sorted(due):
+                if not self.linear_rules(tables.linear[index], candidates, pending):
+                    self.weights[tables.linear[index].weight] += 1
+                    return False
+        if tables.fillings:
+            due = {index for cell in changed for index in tables.fillings_of[cell]}
+            for index in sorted(due):
+                if not self.filling_rules(tables.fillings[index], candidates, pending):
+                    self.weights[tables.fillings[index].weight] += 1
+                    return False
+        return True
+
+    def relation_rules(self, candidates: list[int], changed: set[int], pending: list[int]) -> bool:
+        """Arc consistency on the pair relations, from the `changed` cells to a fixpoint: a
+        partner keeps the digits some candidate of the cell allows beside it."""
+        relations_of = self.tables.relations_of
+        work = [cell for cell in changed if relations_of[cell]]
+        queued = set(work)
+        removed = 0
+        try:
+            while work:
+                cell = work.pop()
+                queued.discard(cell)
+                mask = candidates[cell]
+                for other, support in relations_of[cell]:
+                    allowed = 0
+                    rest = mask
+                    while rest:
+                        low = rest & -rest
+                        rest ^= low
+                        allowed |= support[low.bit_length() - 1]
+                    before = candidates[other]
+                    if before & ~allowed:
+                        removed += (before & ~allowed).bit_count()
+                        if not self.set_mask(candidates, other, before & allowed, pending):
+                            return False
+                        if other not in queued:
+                            queued.add(other)
+                            work.append(other)
+            return True
+        finally:
+            self.relation_eliminations += removed
+
+    def linear_rules(
+        self, equation: LinearTable, candidates: list[int], pending: list[int]
+    ) -> bool:
+        """Bounds reasoning on one equation sum(k * digit) == total: each term's least and
+        greatest value from its cell's candidates; a digit whose term falls outside what
+        the total less the other terms' range leaves is removed, to a fixpoint."""
+        cells, coefficients = equation.cells, equation.coefficients
+        masks = [candidates[cell] for cell in cells]
+        narrowed = linear_bounds(equation.total, coefficients, masks)
+        if narrowed is None:
+            return False
+        removed = 0
+        for cell, old, mask in zip(cells, masks, narrowed, strict=True):
+            if mask != old:
+                removed += (old ^ mask).bit_count()
+                if not self.set_mask(candidates, cell, mask, pending):
+                    return False
+        self.equation_eliminations += removed
+        return True
+
+    def filling_rules(self, table: FillingTable, candidates: list[int], pending: list[int]) -> bool:
+        """Table support: a cell keeps a digit only while some row still possible (each of
+        its digits among its cell's candidates) uses it; no row possible is a contradiction."""
+        masks = tuple(candidates[cell] for cell in table.cells)
+        key = (table.weight, masks)
+        narrowed = self.supports.get(key, masks)
+        if narrowed is masks:
+            if len(self.supports) >= MAX_MEMO:
+                self.supports.clear()
+            narrowed = self.supports[key] = table_support(table.rows, masks)
+        if narrowed is None:
+            return False
+        removed = 0
+        for cell, old, mask in zip(table.cells, masks, narrowed, strict=True):
+            if mask != old:
+                removed += (old ^ mask).bit_count()
+                if not self.set_mask(candidates, cell, mask, pending):
+                    return False
+        self.table_eliminations += removed
         return True
 
     def set_mask(self, candidates: list[int], cell: int, mask: int, pending: list[int]) -> bool:
@@ -876,6 +1096,66 @@ def cage_fillings(combos: tuple[int, ...], masks: Cells) -> tuple[Cells | None, 
     if not possible:
         return None, 0
     return tuple(supported), required & ~fixed
+
+
+def linear_bounds(total: int, coefficients: Cells, masks: list[int]) -> list[int] | None:
+    """Per cell, the digits d whose term k * d lies within what `total` less the other
+    terms' least and greatest values leaves, to a fixpoint; None when a cell has none left
+    or the total is out of the terms' range (a cell may appear in one term only)."""
+    narrowed = list(masks)
+    count = len(narrowed)
+    while True:
+        lows, highs = [0] * count, [0] * count
+        for place, mask in enumerate(narrowed):
+            if not mask:
+                return None
+            k = coefficients[place]
+            smallest, largest = (mask & -mask).bit_length(), mask.bit_length()
+            lows[place], highs[place] = (
+                (k * smallest, k * largest) if k > 0 else (k * largest, k * smallest)
+            )
+        low, high = sum(lows), sum(highs)
+        if not low <= total <= high:
+            return None
+        changed = False
+        for place, mask in enumerate(narrowed):
+            k = coefficients[place]
+            floor = total - (high - highs[place])  # this term's least value
+            ceiling = total - (low - lows[place])  # and its greatest
+            if floor <= lows[place] and highs[place] <= ceiling:
+                continue
+            keep, rest = 0, mask
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                if floor <= k * bit.bit_length() <= ceiling:
+                    keep |= bit
+            if keep != mask:
+                if not keep:
+                    return None
+                narrowed[place] = keep
+                changed = True
+        if not changed:
+            return narrowed
+
+
+def table_support(rows: tuple[Cells, ...], masks: Cells) -> Cells | None:
+    """Per cell of a table, the digits of its candidates some possible row uses (a row is
+    possible when each of its masks meets its cell's candidates); None when no row is."""
+    count = len(masks)
+    supported = [0] * count
+    found = False
+    for row in rows:
+        for place in range(count):
+            if not row[place] & masks[place]:
+                break
+        else:
+            found = True
+            for place in range(count):
+                supported[place] |= row[place]
+    if not found:
+        return None
+    return tuple(s & m for s, m in zip(supported, masks, strict=True))
 
 
 def sum_bounds(total: int, masks: Cells) -> Cells | None:
