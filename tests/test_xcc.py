@@ -174,3 +174,50 @@ def test_algorithm_c_finds_exactly_the_covers_of_random_coloured_matrices() -> N
             twin.select([row])
             assert {frozenset(s) for s in twin.solutions()} == {s for s in truth if row in s}
             assert sum(1 for _ in links.solutions()) == len(truth)  # the original is intact
+
+
+# ----- the compiled engines' pair relations ------------------------------------------------------
+
+
+def relation_around(grid: Sequence[int], rng: random.Random) -> XccRelation:
+    """A relation of `XCC_RELATIONS` on pairs of cells the grid keeps it on, read first cell
+    first (so `less` is directed, as a thermometer's pairs are)."""
+    from tests.solving_support import XCC_RELATIONS
+
+    relation = rng.choice(sorted(XCC_RELATIONS))
+    allows = XCC_RELATIONS[relation]
+    cells = len(grid)
+    pairs = set()
+    for _ in range(rng.randint(2, 8)):
+        a, b = rng.sample(range(cells), 2)
+        if allows(grid[a], grid[b]):
+            pairs.add((a, b))
+    return XccRelation(relation, tuple(sorted(pairs)))
+
+
+@pytest.mark.parametrize("size", [4, 6])
+def test_propagating_jit_finds_exactly_the_brute_force_solutions_of_pair_relations(
+    size: int,
+) -> None:
+    pytest.importorskip("numba")
+    from solvers.engines.propagating.jit import PropagatingJitSolver
+
+    solver = PropagatingJitSolver()
+    rng = random.Random(f"jit-pairs-{size}")
+    for _ in range(8 if size == 4 else 4):
+        puzzle, truth = xcc_cases(size, rng, relation_around)
+        result = solver.solve(puzzle, limit=len(truth) + 1)
+        assert result.exact, (result.status, result.message)
+        assert {g.values for g in result.solutions} == truth, puzzle.to_line()
+
+
+def test_propagating_jit_sees_a_relation_between_two_givens() -> None:
+    """Two givens that break a relation: no solution, found at the root."""
+    pytest.importorskip("numba")
+    from solvers.engines.propagating.jit import PropagatingJitSolver
+
+    rules = Rules.from_json({"size": 4}).with_constraints(XccRelation("less", ((0, 15),)))
+    values = [0] * 16
+    values[0], values[15] = 3, 2
+    result = PropagatingJitSolver().solve(Grid(rules, tuple(values)), limit=2)
+    assert result.status is Status.NO_SOLUTION

@@ -140,6 +140,10 @@ def propagate(
     stale: np.ndarray,
     scratch: np.ndarray,
     alldiff: bool,
+    rel_other: np.ndarray,
+    rel_row: np.ndarray,
+    nrel: np.ndarray,
+    support: np.ndarray,
 ) -> bool:
     """Place the pending cells and everything they imply; False on a contradiction.
 
@@ -149,6 +153,11 @@ def propagate(
     candidates look at every intersection in one pass, and when nothing cheaper is left the
     units scanned in this call (`stale`) get AllDifferent filtering, lowest first, until
     one gives eliminations.
+
+    Pair relations (any `PairConstraint`): a placed cell's partners `rel_other[cell, k]`
+    keep only the digits `support[rel_row[cell, k], bit % SLOTS]` allows beside its digit
+    (the relation's table, read in the pair's direction); a partner left with one digit is
+    placed in turn, so every pair of placed cells has been checked one way or the other.
     """
     nunits = units.shape[0]
     ndirty = 0
@@ -197,6 +206,25 @@ def propagate(
                 if _is_single(mask):
                     pending[npending] = peer
                     npending += 1
+            if not ok:
+                break
+            slot = bit % SLOTS
+            for k in range(nrel[cell]):
+                other = rel_other[cell, k]
+                mask = cand[other]
+                allowed = support[rel_row[cell, k], slot]
+                if mask & ~allowed:
+                    mask &= allowed
+                    cand[other] = mask
+                    if mask == 0:
+                        for j in range(nunits_of[other]):
+                            weights[units_of[other, j]] += 1
+                        ok = False
+                        break
+                    ndirty, low = _mark_units(other, units_of, nunits_of, dirty, ndirty, low)
+                    if _is_single(mask):
+                        pending[npending] = other
+                        npending += 1
             if not ok:
                 break
         if not ok:
@@ -644,6 +672,10 @@ def search(
     v_rest = _matrix(tab, 12)
     nv_rest = _vector(tab, 13)
     full = _vector(tab, 14)[0]  # every digit's bit
+    rel_other = _matrix(tab, 15)
+    rel_row = _matrix(tab, 16)
+    nrel = _vector(tab, 17)
+    support = _matrix(tab, 18)
     cands = _matrix(work, 0)
     placeds = _matrix(work, 1)
     choice_cells = _matrix(work, 2)
@@ -681,7 +713,8 @@ def search(
         if not propagate(
             cands[0], placeds[0], pending, npending, dirty, changed, peers, npeers, units,
             ulen, house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest,
-            v_rest, nv_rest, full, weights, st, hits, stale, scratch, alldiff,
+            v_rest, nv_rest, full, weights, st, hits, stale, scratch, alldiff, rel_other,
+            rel_row, nrel, support,
         ):  # fmt: skip
             return EXHAUSTED
         count = choose(
@@ -755,7 +788,8 @@ def search(
         if not propagate(
             trial, trial_placed, pending, 1, dirty, changed, peers, npeers, units, ulen,
             house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest, v_rest,
-            nv_rest, full, weights, st, hits, stale, scratch, alldiff,
+            nv_rest, full, weights, st, hits, stale, scratch, alldiff, rel_other, rel_row,
+            nrel, support,
         ):  # fmt: skip
             continue
         count = choose(
