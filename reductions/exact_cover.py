@@ -746,6 +746,17 @@ ENCODERS: EncoderTable[CoverEncoder] = EncoderTable(
 PLACEMENT_ENCODERS: EncoderTable[CoverEncoder] = EncoderTable(
     {UnitConstraint: ENCODERS.encoder(Diagonal())}
 )
+# Those and the pair relations, whose encoders add secondary columns only (`p`, `v`, `f`)
+# and keep the rows the N³ placements in the thesis's order: what the compiled `dlx-jit`
+# reads (it links whatever secondary columns the matrix has).
+PAIR_PLACEMENT_ENCODERS: EncoderTable[CoverEncoder] = EncoderTable(
+    {
+        UnitConstraint: ENCODERS.encoder(Diagonal()),
+        PairConstraint: _Relation(),
+        DistinctPairs: _Different(),
+        NonConsecutive: _NonConsecutive(),
+    }
+)
 
 
 # ----- the two reductions ---------------------------------------------------------------------

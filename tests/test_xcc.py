@@ -195,14 +195,16 @@ def relation_around(grid: Sequence[int], rng: random.Random) -> XccRelation:
     return XccRelation(relation, tuple(sorted(pairs)))
 
 
+@pytest.mark.parametrize("name", ["propagating-jit", "dlx-jit"])
 @pytest.mark.parametrize("size", [4, 6])
-def test_propagating_jit_finds_exactly_the_brute_force_solutions_of_pair_relations(
-    size: int,
+def test_the_compiled_engines_find_exactly_the_brute_force_solutions_of_pair_relations(
+    size: int, name: str
 ) -> None:
-    pytest.importorskip("numba")
-    from solvers.engines.propagating.jit import PropagatingJitSolver
+    from solvers.registry import get
 
-    solver = PropagatingJitSolver()
+    if not get(name).available():
+        pytest.skip(get(name).not_installed())
+    solver = get(name).create()
     rng = random.Random(f"jit-pairs-{size}")
     for _ in range(8 if size == 4 else 4):
         puzzle, truth = xcc_cases(size, rng, relation_around)
