@@ -223,3 +223,24 @@ def test_propagating_jit_sees_a_relation_between_two_givens() -> None:
     values[0], values[15] = 3, 2
     result = PropagatingJitSolver().solve(Grid(rules, tuple(values)), limit=2)
     assert result.status is Status.NO_SOLUTION
+
+
+# ----- groebner: pair relations by interpolation, linear equations as linear polynomials ------
+
+
+@pytest.mark.parametrize("strategy", ["basis", "split"])
+@pytest.mark.parametrize("size", [4, 6])
+@pytest.mark.parametrize("make", [relation_around, equations_around])
+def test_groebner_finds_exactly_the_brute_force_solutions(
+    size: int, make: object, strategy: str
+) -> None:
+    pytest.importorskip("sympy")
+    from solvers.engines.groebner.solver import GroebnerSolver
+
+    solver = GroebnerSolver(strategy=strategy, leaf_freedom=4)
+    rng = random.Random(f"groebner-{size}-{getattr(make, '__name__', '')}-{strategy}")
+    for _ in range(3 if size == 4 else 1):
+        puzzle, truth = xcc_cases(size, rng, make)  # type: ignore[arg-type]
+        result = solver.solve(puzzle, limit=len(truth) + 1, timeout=120)
+        assert result.exact, (result.status, result.message)
+        assert {g.values for g in result.solutions} == truth, puzzle.to_line()
