@@ -52,18 +52,22 @@ def test_each_engine_encodes_every_kind(engine: type[Solver[Any]]) -> None:
     assert [k for k, kind in KINDS.items() if not engine.encoders.encodes(kind)] == []
 
 
-def test_the_compiled_engine_encodes_units_only() -> None:
+def test_the_compiled_engine_encodes_units_and_pair_relations_only() -> None:
     from solvers.engines.propagating.jit import ENCODERS
 
     encoded = {name for name, kind in KINDS.items() if ENCODERS.encodes(kind)}
-    assert encoded == {name for name, kind in KINDS.items() if issubclass(kind, UnitConstraint)}
+    families = (UnitConstraint, PairConstraint)
+    assert encoded == {name for name, kind in KINDS.items() if issubclass(kind, families)}
     assert ENCODERS.missing([Cage((0, 1), 3)]) == ("killer cage",)
+    assert ENCODERS.accepts([FarApart()])  # any relation: a digit table per relation
 
 
 def test_a_family_encoder_takes_a_new_kind_and_a_kind_encoder_does_not() -> None:
-    # backtracking checks any pair relation; the others have one propagator per pair kind
+    # backtracking and groebner take any pair relation (the placement check; the indicator
+    # polynomial of its forbidden pairs); the others have one propagator per pair kind
     assert BacktrackingSolver.encoders.accepts([FarApart()])
-    for engine in (PropagatingSolver, GroebnerSolver, LogicSolver):
+    assert GroebnerSolver.encoders.accepts([FarApart()])
+    for engine in (PropagatingSolver, LogicSolver):
         assert engine.encoders.missing([FarApart()]) == ("far apart",)
 
 
