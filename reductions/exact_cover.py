@@ -997,6 +997,7 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
         model, data = self.apply(puzzle)
         before = data.full.size()
         after = model.size()
+        fixes = data.cover.sudoku.fixes if data.cover is not None else {}
         return {
             "geometry": puzzle.rules.name,
             "givens": len(data.given_rows),
@@ -1005,7 +1006,12 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
             "secondary": after["secondary"],
             "clashes": list(data.clashes),
             "cages": self.cages,
-            "cage_options": sum(1 for option in data.options if len(option) != 1),
+            "cage_options": sum(
+                1
+                for row, option in zip(data.kept, data.options, strict=True)
+                if len(option) != 1 and row not in fixes
+            ),
+            "coloured_options": sum(1 for row in data.kept if row in fixes),
         }
 
     def export(self, puzzle: Grid) -> str:

@@ -176,6 +176,7 @@ REDUCE = {
             "clashes",
             "cages",
             "cage_options",
+            "coloured_options",
         }
     ),
     "polynomials": frozenset(

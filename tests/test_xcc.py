@@ -102,6 +102,9 @@ def test_a_colour_column_is_met_by_agreeing_rows_and_the_export_reads_back() -> 
     model, data = reduction.apply(puzzle)
     assert model.colours  # the equation's cells are coloured items
     assert any(name.startswith("@") for name in model.columns)
+    described = reduction.describe(puzzle)
+    assert described["coloured_options"] == len(data.cover.sudoku.fixes.keys() & set(data.kept))
+    assert described["coloured_options"] > 0 and described["cage_options"] == 0
     for grid in truth:
         chosen = reduction.encode(Grid(puzzle.rules, grid), data)
         assert model.is_exact_cover(chosen)
