@@ -208,8 +208,9 @@ def propagate(
                     npending += 1
             if not ok:
                 break
-            slot = bit % SLOTS
-            for k in range(nrel[cell]):
+            relations = nrel[cell]
+            slot = bit % SLOTS if relations else 0  # no modulo for cells without relations
+            for k in range(relations):
                 other = rel_other[cell, k]
                 mask = cand[other]
                 allowed = support[rel_row[cell, k], slot]
