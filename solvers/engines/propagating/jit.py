@@ -79,7 +79,7 @@ class JitTables:
 # kernel arrays, so puzzles with them are `unsupported` here.
 _ENCODERS: tuple[tuple[type[Constraint], tuple[str, ...]], ...] = (
     (UnitConstraint, ("units", "peers", "units_of", "intersections")),
-    (PairConstraint, ("rel_other", "rel_row", "nrel", "support")),
+    (PairConstraint, ("rel", "support")),
 )
 ENCODERS: EncoderTable[tuple[str, ...]] = EncoderTable(dict(_ENCODERS))
 
@@ -100,13 +100,13 @@ def _tables_with_relations(rules: Rules) -> JitTables:
 
 
 def relations(rules: Rules) -> list[Array]:
-    """The pair relations as the kernel reads them: per cell, its partners (`rel_other`)
-    and the row of `support` for each (`rel_row`), their number (`nrel`); a row of
-    `support` gives, for the cell's digit d at slot (1 << d-1) % SLOTS, the mask of digits
-    the partner may hold. Each pair gives a row each way (a relation need not be
-    symmetric); pairs of one relation object share their two rows."""
+    """The pair relations as the kernel reads them: `rel[cell]` is the number of the cell's
+    partners, then (partner, row of `support`) for each; a row of `support` gives, for the
+    cell's digit d at slot (1 << d-1) % SLOTS, the mask of digits the partner may hold. Each
+    pair gives a row each way (a relation need not be symmetric); pairs of one relation
+    object share their two rows."""
     n = rules.size
-    partners: list[list[tuple[int, int]]] = [[] for _ in rules.cells]
+    partners: list[list[int]] = [[] for _ in rules.cells]
     rows: list[list[int]] = []
     for constraint in rules.constraints:
         if not isinstance(constraint, PairConstraint):
@@ -124,12 +124,11 @@ def relations(rules: Rules) -> list[Array]:
         first = len(rows)
         rows += [forward, backward]
         for a, b in constraint.pairs(rules):
-            partners[a].append((b, first))
-            partners[b].append((a, first + 1))
-    rel_other, nrel = _padded(tuple(tuple(b for b, _ in found) for found in partners))
-    rel_row, _ = _padded(tuple(tuple(row for _, row in found) for found in partners))
+            partners[a] += [b, first]
+            partners[b] += [a, first + 1]
+    rel, _ = _padded(tuple((len(found) // 2, *found) for found in partners))
     support = np.array(rows or [[0] * kernel.SLOTS], dtype=np.int64)
-    return [rel_other, rel_row, nrel, support]
+    return [rel, support]
 
 
 @by_shape
@@ -155,9 +154,7 @@ def _shape_tables(rules: Rules) -> JitTables:
     arrays = [peers, npeers, units, ulen, house, units_of, nunits_of, inter, common, ncommon]
     arrays += [u_rest, nu_rest, v_rest, nv_rest, np.array([(1 << rules.size) - 1])]  # every digit
     no_relations = [
-        np.zeros((rules.cell_count, 1), dtype=np.int64),
-        np.zeros((rules.cell_count, 1), dtype=np.int64),
-        np.zeros(rules.cell_count, dtype=np.int64),
+        np.zeros((rules.cell_count, 1), dtype=np.int64),  # no partners
         np.zeros((1, kernel.SLOTS), dtype=np.int64),
     ]
     return JitTables(

@@ -140,9 +140,7 @@ def propagate(
     stale: np.ndarray,
     scratch: np.ndarray,
     alldiff: bool,
-    rel_other: np.ndarray,
-    rel_row: np.ndarray,
-    nrel: np.ndarray,
+    rel: np.ndarray,
     support: np.ndarray,
 ) -> bool:
     """Place the pending cells and everything they imply; False on a contradiction.
@@ -154,10 +152,12 @@ def propagate(
     units scanned in this call (`stale`) get AllDifferent filtering, lowest first, until
     one gives eliminations.
 
-    Pair relations (any `PairConstraint`): a placed cell's partners `rel_other[cell, k]`
-    keep only the digits `support[rel_row[cell, k], bit % SLOTS]` allows beside its digit
-    (the relation's table, read in the pair's direction); a partner left with one digit is
-    placed in turn, so every pair of placed cells has been checked one way or the other.
+    Pair relations (any `PairConstraint`): `rel[cell, 0]` is the number of a cell's
+    partners, partner k is `rel[cell, 1 + 2k]` and keeps only the digits
+    `support[rel[cell, 2 + 2k], bit % SLOTS]` allows beside the placed digit (the relation's
+    table, read in the pair's direction); a partner left with one digit is placed in turn,
+    so every pair of placed cells has been checked one way or the other. (One matrix, not
+    three: every array argument costs at every call.)
     """
     nunits = units.shape[0]
     ndirty = 0
@@ -208,12 +208,12 @@ def propagate(
                     npending += 1
             if not ok:
                 break
-            relations = nrel[cell]
+            relations = rel[cell, 0]
             slot = bit % SLOTS if relations else 0  # no modulo for cells without relations
             for k in range(relations):
-                other = rel_other[cell, k]
+                other = rel[cell, 1 + 2 * k]
                 mask = cand[other]
-                allowed = support[rel_row[cell, k], slot]
+                allowed = support[rel[cell, 2 + 2 * k], slot]
                 if mask & ~allowed:
                     mask &= allowed
                     cand[other] = mask
@@ -673,10 +673,8 @@ def search(
     v_rest = _matrix(tab, 12)
     nv_rest = _vector(tab, 13)
     full = _vector(tab, 14)[0]  # every digit's bit
-    rel_other = _matrix(tab, 15)
-    rel_row = _matrix(tab, 16)
-    nrel = _vector(tab, 17)
-    support = _matrix(tab, 18)
+    rel = _matrix(tab, 15)
+    support = _matrix(tab, 16)
     cands = _matrix(work, 0)
     placeds = _matrix(work, 1)
     choice_cells = _matrix(work, 2)
@@ -714,8 +712,7 @@ def search(
         if not propagate(
             cands[0], placeds[0], pending, npending, dirty, changed, peers, npeers, units,
             ulen, house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest,
-            v_rest, nv_rest, full, weights, st, hits, stale, scratch, alldiff, rel_other,
-            rel_row, nrel, support,
+            v_rest, nv_rest, full, weights, st, hits, stale, scratch, alldiff, rel, support,
         ):  # fmt: skip
             return EXHAUSTED
         count = choose(
@@ -789,8 +786,7 @@ def search(
         if not propagate(
             trial, trial_placed, pending, 1, dirty, changed, peers, npeers, units, ulen,
             house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest, v_rest,
-            nv_rest, full, weights, st, hits, stale, scratch, alldiff, rel_other, rel_row,
-            nrel, support,
+            nv_rest, full, weights, st, hits, stale, scratch, alldiff, rel, support,
         ):  # fmt: skip
             continue
         count = choose(
