@@ -87,12 +87,15 @@ from puzzles.constraints import (
     Diagonal,
     DistinctPairs,
     EncoderTable,
+    LinearConstraint,
     NonConsecutive,
     PairConstraint,
     SumConstraint,
+    TableConstraint,
     UnitConstraint,
 )
-from puzzles.errors import PuzzleFormatError
+from puzzles.constraints.base import Equation
+from puzzles.errors import PuzzleFormatError, SudokuBenchError
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from reductions.base import Reduction, puzzle_header
@@ -115,8 +118,17 @@ CAGE_ENCODINGS = ("fillings", "combinations", "distinct")
 # ones cost more than the nodes it saves (docs/measurements/models.md, bench_killer.py).
 MAX_FILLINGS = 100
 KNUTH_NAME_LENGTH = 8  # DLX1 reads item names of one to eight characters
+# The most options one coloured item (a table, or an equation's fillings) may have: past it
+# the matrix is refused (`TooManyOptionsError`; the `dlx` back-end answers `unsupported`),
+# rather than built for minutes and searched with rows that move thousands of nodes each.
+MAX_OPTIONS = 5000
 
 Placement = tuple[int, int]  # (cell, digit)
+
+
+class TooManyOptionsError(SudokuBenchError):
+    """A table or a linear equation has more admissible fillings than an item of the
+    exact-cover matrix may have options (`MAX_OPTIONS`); the message names it."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +143,9 @@ class ExactCoverMatrix:
     columns: tuple[str, ...]
     primary: int
     rows: tuple[tuple[int, ...], ...]
+    # per row, a colour per column of the row (0: none), or () for a matrix without colours:
+    # a secondary column may then be met by several rows that give it the same colour
+    colours: tuple[tuple[int, ...], ...] = ()
 
     @property
     def secondary(self) -> int:
@@ -158,12 +173,30 @@ class ExactCoverMatrix:
         return by_column
 
     def is_exact_cover(self, chosen: Iterable[int]) -> bool:
-        """Whether the chosen rows meet every primary column once and no column twice."""
+        """Whether the chosen rows meet every primary column once and no column twice,
+        except that rows may meet a secondary column together when they give it one colour."""
         hits = [0] * len(self.columns)
+        given: dict[int, set[int]] = {}
         for row in chosen:
-            for column in self.rows[row]:
-                hits[column] += 1
-        return all(h == 1 for h in hits[: self.primary]) and all(h <= 1 for h in hits)
+            colours = self.colours[row] if self.colours else (0,) * len(self.rows[row])
+            for column, colour in zip(self.rows[row], colours, strict=True):
+                if colour:
+                    given.setdefault(column, set()).add(colour)
+                else:
+                    hits[column] += 1
+        return (
+            all(h == 1 for h in hits[: self.primary])
+            and all(h <= 1 for h in hits)
+            and all(len(colours) == 1 and not hits[c] for c, colours in given.items())
+        )
+
+    def names_of(self, row: int) -> list[str]:
+        """Row `row` as Knuth's programs write it: column names, `name:colour` where coloured."""
+        colours = self.colours[row] if self.colours else (0,) * len(self.rows[row])
+        return [
+            self.columns[column] + (f":{colour}" if colour else "")
+            for column, colour in zip(self.rows[row], colours, strict=True)
+        ]
 
     def to_text(self, comments: Sequence[str] = (), notes: dict[int, str] | None = None) -> str:
         """The matrix in the input format of Knuth's DLX programs (dlx1).
@@ -173,7 +206,8 @@ class ExactCoverMatrix:
         secondary ones (the `|` and what follows are left out when there are none). Every
         further line is one row of the matrix: the names of the columns where it has a 1.
         Row i of the matrix is the i-th such line. Column names contain no spaces and no
-        `|`. `notes[i]` is written as a comment line just before row i.
+        `|`. A coloured 1 is written `name:colour`, as Knuth's DLX2 (exact cover with
+        colours) reads it. `notes[i]` is written as a comment line just before row i.
         """
         notes = notes or {}
         lines = [f"| {comment}".rstrip() for comment in comments]
@@ -181,10 +215,10 @@ class ExactCoverMatrix:
         if self.secondary:
             header += " | " + " ".join(self.columns[self.primary :])
         lines.append(header)
-        for number, row in enumerate(self.rows):
+        for number in range(len(self.rows)):
             if number in notes:
                 lines.append(f"| {notes[number]}")
-            lines.append(" ".join(self.columns[column] for column in row))
+            lines.append(" ".join(self.names_of(number)))
         return "\n".join(lines) + "\n"
 
     @classmethod
@@ -194,6 +228,7 @@ class ExactCoverMatrix:
         primary = 0
         index: dict[str, int] = {}
         rows: list[tuple[int, ...]] = []
+        colours: list[tuple[int, ...]] = []
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip() or line.startswith("|"):  # a `|` in column 1: a comment
                 continue
@@ -207,9 +242,17 @@ class ExactCoverMatrix:
                         "the column line repeats a name or a '|'", source=source, line=number
                     )
                 continue
-            row = []
+            row: list[int] = []
+            row_colours: list[int] = []
             for match in re.finditer(r"\S+", line):
-                word = match.group()
+                word, _, colour = match.group().partition(":")
+                if colour and not (colour.isdigit() and int(colour) > 0):
+                    raise PuzzleFormatError(
+                        f"colour {colour!r} is not a positive number",
+                        source=source,
+                        line=number,
+                        column=match.start() + 1,
+                    )
                 if word not in index or index[word] in row:
                     problem = "unknown" if word not in index else "repeated"
                     raise PuzzleFormatError(
@@ -219,10 +262,13 @@ class ExactCoverMatrix:
                         column=match.start() + 1,
                     )
                 row.append(index[word])
+                row_colours.append(int(colour) if colour else 0)
             rows.append(tuple(row))
+            colours.append(tuple(row_colours))
         if not index:
             raise PuzzleFormatError("no column line found", source=source)
-        return cls(tuple(columns), primary, tuple(rows))
+        coloured = any(any(row) for row in colours)
+        return cls(tuple(columns), primary, tuple(rows), tuple(colours) if coloured else ())
 
 
 # ----- the rules' full matrix -----------------------------------------------------------------
@@ -249,6 +295,9 @@ class SudokuMatrix:
     digit_sets: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)
     sums: tuple[SumConstraint, ...] = ()  # the cages, numbered as `cage_rows` numbers them
     domains: tuple[tuple[int, ...], ...] = ()  # per cell: the digits it may hold
+    # row -> the digits an option of a coloured item (a table row, an equation's filling)
+    # gives cells by colour: it places nothing itself (the cells' own rows do)
+    fixes: dict[int, tuple[Placement, ...]] = field(default_factory=dict)
 
     @cached_property
     def plain(self) -> bool:
@@ -309,9 +358,14 @@ class _Builder:
             self._unit_family(prefix, range(len(units)), units)
         self.choice_column: dict[int, int] = {}  # cage -> its primary digit-set column
         self.cage_bases: dict[int, int] = {}
+        self.colour_column: dict[int, int] = {}  # cell -> its secondary colour column `@r1c1`
+        # the coloured items (tables `t{j}`, equations `e{j}`): column and options
+        self.fill_items: list[tuple[int, list[tuple[Placement, ...]]]] = []
+        self.item_numbers: dict[str, int] = {}
         for encoder, group in self.groups:
             encoder.primary(self, group)
         self.primary = len(self.names)
+        self.colour_cells()
         for encoder, group in self.groups:
             encoder.secondary(self, group)
         for encoder, group in self.groups:
@@ -363,7 +417,32 @@ class _Builder:
         for base in self.pair_bases[cell]:
             columns += [base + k - 1 for k in (digit - 1, digit) if 1 <= k <= last]
         columns += self.relation_columns.get((cell, digit), ())
+        if cell in self.colour_column:
+            columns.append(self.colour_column[cell])
         return columns
+
+    def item_name(self, prefix: str) -> str:
+        """The next coloured item's name: `t1`, `t2`, ... for tables, `e1`, ... equations."""
+        self.item_numbers[prefix] = self.item_numbers.get(prefix, 0) + 1
+        return f"{prefix}{self.item_numbers[prefix]}"
+
+    def add_fill_item(self, name: str, options: list[tuple[Placement, ...]], what: str) -> None:
+        """A primary column whose options are `options`, each colouring its cells' colour
+        columns with their digits (made in the secondary pass)."""
+        if len(options) > MAX_OPTIONS:
+            raise TooManyOptionsError(
+                f"the {what} table {name} has {len(options)} admissible rows, more than the "
+                f"{MAX_OPTIONS} options one item of the exact-cover matrix may have"
+            )
+        self.fill_items.append((len(self.names), options))
+        self.names.append(name)
+
+    def colour_cells(self) -> None:
+        """A secondary colour column `@r1c1` for each cell some coloured item's option fixes."""
+        cells = sorted({cell for _, options in self.fill_items for o in options for cell, _ in o})
+        for cell in cells:
+            self.colour_column[cell] = len(self.names)
+            self.names.append("@" + self.rules.cell_name(cell))
 
     def build(self) -> SudokuMatrix:
         rules = self.rules
@@ -381,7 +460,15 @@ class _Builder:
         self.sets: dict[int, tuple[int, frozenset[int]]] = {}
         for encoder, group in self.groups:
             encoder.rows(self, group)
-        matrix = ExactCoverMatrix(tuple(self.names), self.primary, tuple(rows))
+        fixes: dict[int, tuple[Placement, ...]] = {}
+        for column, item_options in self.fill_items:
+            for option in item_options:
+                fixes[len(rows)] = option
+                rows.append((column, *(self.colour_column[cell] for cell, _ in option)))
+                options.append(())
+        matrix = ExactCoverMatrix(
+            tuple(self.names), self.primary, tuple(rows), self._colours(rows, options, fixes)
+        )
         return SudokuMatrix(
             rules,
             self.mode,
@@ -402,7 +489,25 @@ class _Builder:
             self.sets,
             self.sums,
             self.domains,
+            fixes,
         )
+
+    def _colours(
+        self,
+        rows: Sequence[tuple[int, ...]],
+        options: Sequence[tuple[Placement, ...]],
+        fixes: dict[int, tuple[Placement, ...]],
+    ) -> tuple[tuple[int, ...], ...]:
+        """Each row's colours: a cell's colour column takes the digit the row places or fixes
+        there; () when no item is coloured (the plain matrix)."""
+        if not self.colour_column:
+            return ()
+        cell_of = {column: cell for cell, column in self.colour_column.items()}
+        colours = []
+        for number, row in enumerate(rows):
+            digit_of = dict(fixes.get(number) or options[number])
+            colours.append(tuple(digit_of[cell_of[c]] if c in cell_of else 0 for c in row))
+        return tuple(colours)
 
 
 # ----- the encoders: each constraint kind's or family's columns and rows ----------------------
@@ -527,6 +632,98 @@ class _Cages(CoverEncoder):
             builder.cage_rows.append(tuple(range(first, len(rows))))
 
 
+class _Tables(CoverEncoder):
+    """A table j of admissible fillings: primary `t{j}`, one option per row, colouring each
+    cell the row fixes with its digit (0, any digit, leaves the cell out). Rows are exclusive,
+    so a solution's grid matches one row of each table: one option per item, each solution
+    counted once. A row no solution can match (a digit its cell's domain forbids, one digit
+    twice in a unit) is left out."""
+
+    def primary(self, builder: _Builder, group: Group) -> None:
+        mates, domains = builder.mates, builder.domains
+        for constraint in group:
+            assert isinstance(constraint, TableConstraint)
+            for table in constraint.tables(builder.rules):
+                options = []
+                for row in table.rows:
+                    fixed = tuple((c, d) for c, d in zip(table.cells, row, strict=True) if d)
+                    if _possible(fixed, domains, mates):
+                        options.append(fixed)
+                builder.add_fill_item(builder.item_name("t"), options, constraint.title)
+
+
+class _Equations(CoverEncoder):
+    """A linear equation j: primary `e{j}`, one option per admissible filling of its cells
+    (digits its cells' domains allow, no digit twice in a unit, the weighted sum right),
+    colouring each cell with its digit; enumerated with the sums' bounds, and refused past
+    `MAX_OPTIONS`. A filling fixes every cell of the equation, so a solution matches one."""
+
+    def primary(self, builder: _Builder, group: Group) -> None:
+        for constraint in group:
+            assert isinstance(constraint, LinearConstraint)
+            for equation in constraint.equations(builder.rules):
+                name = builder.item_name("e")
+                what = f"the {constraint.title} equation {name}"
+                options = equation_fillings(equation, builder.domains, builder.mates, what)
+                builder.add_fill_item(name, options, constraint.title)
+
+
+def _possible(
+    fixed: Sequence[Placement], domains: Sequence[Sequence[int]], mates: Sequence[frozenset[int]]
+) -> bool:
+    """Whether the cells may hold these digits together: each in its domain, and no two unit
+    mates the same digit."""
+    return all(d in domains[c] for c, d in fixed) and not any(
+        d == e and b in mates[a] for i, (a, d) in enumerate(fixed) for b, e in fixed[i + 1 :]
+    )
+
+
+def equation_fillings(
+    equation: Equation,
+    domains: Sequence[Sequence[int]],
+    mates: Sequence[frozenset[int]],
+    name: str = "an equation",
+    bound: int = MAX_OPTIONS,
+) -> list[tuple[Placement, ...]]:
+    """Every filling of the equation's cells (in its terms' order) whose weighted sum is its
+    total, with digits the domains allow and no digit twice among unit mates; the search
+    cuts a branch when the rest's least and greatest contributions cannot reach the total.
+    More than `bound` fillings raise `TooManyOptionsError` as soon as they are found."""
+    terms = equation.terms
+    low = [min(k * d for d in domains[c]) if domains[c] else 0 for c, k in terms]
+    high = [max(k * d for d in domains[c]) if domains[c] else 0 for c, k in terms]
+    rest_low = [sum(low[i:]) for i in range(len(terms) + 1)]
+    rest_high = [sum(high[i:]) for i in range(len(terms) + 1)]
+    found: list[tuple[Placement, ...]] = []
+    chosen: list[Placement] = []
+
+    def extend(index: int, total: int) -> None:
+        if index == len(terms):
+            if total == equation.total:
+                if len(found) == bound:
+                    raise TooManyOptionsError(
+                        f"{name} ({len(terms)} cells) has more than {bound} admissible "
+                        "fillings, the most options one item of the exact-cover matrix may have"
+                    )
+                found.append(tuple(chosen))
+            return
+        cell, k = terms[index]
+        for d in domains[cell]:
+            reached = total + k * d
+            if not rest_low[index + 1] <= equation.total - reached <= rest_high[index + 1]:
+                continue
+            if any(e == d and other in mates[cell] for other, e in chosen):
+                continue
+            chosen.append((cell, d))
+            extend(index + 1, reached)
+            chosen.pop()
+
+    if any(not domains[c] for c, _ in terms):
+        return found
+    extend(0, 0)
+    return found
+
+
 def _pair_group(group: Group) -> list[PairConstraint]:
     return [c for c in group if isinstance(c, PairConstraint)]
 
@@ -539,6 +736,8 @@ ENCODERS: EncoderTable[CoverEncoder] = EncoderTable(
         NonConsecutive: _NonConsecutive(),
         CellDigits: _CellDigits(),
         Cage: _Cages(),
+        TableConstraint: _Tables(),
+        LinearConstraint: _Equations(),
     }
 )
 # The families whose encoders keep every row a single placement, in the thesis's order, and
@@ -546,6 +745,17 @@ ENCODERS: EncoderTable[CoverEncoder] = EncoderTable(
 # back-ends read the matrix so): extra units only.
 PLACEMENT_ENCODERS: EncoderTable[CoverEncoder] = EncoderTable(
     {UnitConstraint: ENCODERS.encoder(Diagonal())}
+)
+# Those and the pair relations, whose encoders add secondary columns only (`p`, `v`, `f`)
+# and keep the rows the N³ placements in the thesis's order: what the compiled `dlx-jit`
+# reads (it links whatever secondary columns the matrix has).
+PAIR_PLACEMENT_ENCODERS: EncoderTable[CoverEncoder] = EncoderTable(
+    {
+        UnitConstraint: ENCODERS.encoder(Diagonal()),
+        PairConstraint: _Relation(),
+        DistinctPairs: _Different(),
+        NonConsecutive: _NonConsecutive(),
+    }
 )
 
 
@@ -582,11 +792,24 @@ class CoverProblem:
         return tuple(names[c] for c, times in enumerate(self.covered) if times > 1)
 
     def after_givens(self) -> tuple[ExactCoverMatrix, tuple[int, ...]]:
-        """The smaller matrix the search really faces, and the full-matrix row of each row."""
+        """The smaller matrix the search really faces, and the full-matrix row of each row.
+
+        With colours, a colour column a given's row colours is settled: it goes, and so does
+        every row that gives it another colour (or none); the rows that agree keep their
+        other columns."""
         full = self.matrix
         covered = self.covered
+        settled: dict[int, int] = {}  # colour column -> the colour the givens gave it
+        if full.colours:
+            covered = [0] * len(full.columns)
+            for row in self.selected:
+                for column, colour in zip(full.rows[row], full.colours[row], strict=True):
+                    if colour:
+                        settled[column] = colour
+                    else:
+                        covered[column] += 1
         # A clashing column stays, with no row left that could cover it: no exact cover.
-        keep = [c for c, times in enumerate(covered) if times != 1]
+        keep = [c for c, times in enumerate(covered) if times != 1 and c not in settled]
         renumber = [-1] * len(full.columns)
         for new, column in enumerate(keep):
             renumber[column] = new
@@ -595,11 +818,25 @@ class CoverProblem:
         for column, times in enumerate(covered):
             if times:
                 gone.update(meeting[column])
+        for column, colour in settled.items():
+            for row in meeting[column]:
+                if full.colours[row][full.rows[row].index(column)] != colour:
+                    gone.add(row)
         kept = tuple(row for row in range(len(full.rows)) if row not in gone)
+        rows = []
+        colours = []
+        for row in kept:
+            row_colours = full.colours[row] if full.colours else (0,) * len(full.rows[row])
+            pairs = [
+                (c, k) for c, k in zip(full.rows[row], row_colours, strict=True) if c not in settled
+            ]
+            rows.append(tuple(renumber[c] for c, _ in pairs))
+            colours.append(tuple(k for _, k in pairs))
         matrix = ExactCoverMatrix(
             columns=tuple(full.columns[c] for c in keep),
             primary=sum(1 for c in keep if c < full.primary),
-            rows=tuple(tuple([renumber[c] for c in full.rows[row]]) for row in kept),
+            rows=tuple(rows),
+            colours=tuple(colours) if any(any(k) for k in colours) else (),
         )
         return matrix, kept
 
@@ -738,9 +975,13 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
         assert data.cover is not None
         sets = data.cover.sudoku.digit_sets
         cages = data.cover.sudoku.sums
+        fixes = data.cover.sudoku.fixes
         chosen = []
         for row, full_row in enumerate(data.kept):
-            if full_row in sets:
+            if full_row in fixes:
+                if all(grid[cell] == digit for cell, digit in fixes[full_row]):
+                    chosen.append(row)
+            elif full_row in sets:
                 cage, digits = sets[full_row]
                 if {grid[cell] for cell in cages[cage].summed} == digits:
                     chosen.append(row)
@@ -756,6 +997,7 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
         model, data = self.apply(puzzle)
         before = data.full.size()
         after = model.size()
+        fixes = data.cover.sudoku.fixes if data.cover is not None else {}
         return {
             "geometry": puzzle.rules.name,
             "givens": len(data.given_rows),
@@ -764,7 +1006,12 @@ class SudokuExactCover(Reduction[ExactCoverMatrix, Iterable[int]]):
             "secondary": after["secondary"],
             "clashes": list(data.clashes),
             "cages": self.cages,
-            "cage_options": sum(1 for option in data.options if len(option) != 1),
+            "cage_options": sum(
+                1
+                for row, option in zip(data.kept, data.options, strict=True)
+                if len(option) != 1 and row not in fixes
+            ),
+            "coloured_options": sum(1 for row in data.kept if row in fixes),
         }
 
     def export(self, puzzle: Grid) -> str:
@@ -788,7 +1035,9 @@ def export_comments(puzzle: Grid, model: ExactCoverMatrix, data: SudokuCover) ->
         f"givens selected up front ({len(data.given_rows)}): {given or 'none'}",
         "columns: rRcC cell filled; rR#D row R has digit D; cC#D column C; bB#D region B; "
         "xK#D extra unit K (secondary when it has fewer than N cells); kJ#D cage J; "
-        "kJ cage J's digit set chosen; pI#D pair I not both D; vI#K pair I not K and K+1",
+        "kJ cage J's digit set chosen; pI#D pair I not both D; vI#K pair I not K and K+1; "
+        "tJ a row of table J chosen; eJ a filling of equation J chosen; @rRcC the digit of "
+        "cell rRcC as a colour (secondary, coloured: Knuth's exact cover with colours)",
         "rows: a row with no comment before it places digit D in cell rRcC, its first column, "
         "D read from its second (rR#D); '| places' before a row lists what it places; "
         "'| cage' before a row names the digit set it chooses and places nothing",
@@ -847,10 +1096,14 @@ def _row_notes(puzzle: Grid, data: SudokuCover) -> dict[int, str]:
     assert data.cover is not None
     name = puzzle.rules.cell_name
     sets = data.cover.sudoku.digit_sets
+    fixes = data.cover.sudoku.fixes
     notes = {}
     for row, full_row in enumerate(data.kept):
         option = data.options[row]
-        if full_row in sets:
+        if full_row in fixes:
+            fixed = " ".join(f"{name(cell)}={d}" for cell, d in fixes[full_row])
+            notes[row] = f"fixes {fixed or 'nothing'} (colours only; places nothing)"
+        elif full_row in sets:
             cage, digits = sets[full_row]
             notes[row] = f"cage k{cage + 1} digits {''.join(map(str, sorted(digits)))}"
         elif len(option) != 1:

@@ -17,11 +17,22 @@ The variant rules (`Rules`) add:
     of a forbidden pair on the grid of digit pairs, so it vanishes exactly on the allowed ones;
     it has degree N - 1 in each variable, where "xa - xb is not +-1" has no polynomial of the
     G kind (a quotient like (F(xa) - F(xb + 1)) / (xa - xb - 1) also forbids xb = N);
+  * any other pair relation (a `PairConstraint`: kropki dots, XV, whispers, a thermometer's
+    order, read first cell first): the same indicator, R(xa, xb) = sum over the digit pairs
+    (u, w) the relation forbids of L_u(xa) L_w(xb). We take the indicator of the forbidden
+    pairs rather than the product of (xa - u)(xb - w)-style factors over them because,
+    modulo F(xa) and F(xb), every polynomial that vanishes exactly on the allowed pairs is a
+    nonzero multiple of it on the grid, and this one has degree < N in each variable (at
+    most N² terms, fewer after reduction modulo the candidate polynomials) whatever the
+    relation: a product over the forbidden pairs would have degree up to N² to be reduced;
+  * a linear equation (a `LinearConstraint`: arrows, little killers, equal-sum segments):
+    sum k * D(x_c) - total, linear in the thesis formulation (D(x) = x);
   * a killer cage with a sum: the linear polynomial x_1 + ... + x_k - total (the thesis
     formulation; with roots of unity, D(x_1) + ... + D(x_k) - total, D the interpolation of
     the digit from its root). Over GF(p) a sum is only known modulo p, so p must exceed the
     spread k(N - k) of every summed cage (then two possible sums that agree mod p are equal),
-    and a total that k distinct digits cannot reach puts 1 in the ideal outright.
+    and a total that k distinct digits cannot reach puts 1 in the ideal outright. A linear
+    equation's spread is sum |k| (N - 1), which p must exceed likewise.
 
 The givens are substituted before anything else, which shrinks the system by orders of
 magnitude (docs/measurements/models.md):
@@ -58,6 +69,8 @@ from puzzles.constraints import (
     Constraint,
     DistinctPairs,
     EncoderTable,
+    Equation,
+    LinearConstraint,
     NonConsecutive,
     PairConstraint,
     SumConstraint,
@@ -71,6 +84,7 @@ from reductions.encoding import (
     Domains,
     cell_domains,
     extra_units,
+    forbidden_digit_pairs,
     grouped,
     narrow_to_allowed,
     relation_pairs,
@@ -327,6 +341,19 @@ class Algebra:
             self._supports[roots] = found
         return found
 
+    def relation_support(
+        self, roots: tuple[int, ...], allowed: Mapping[int, tuple[int, ...]]
+    ) -> UPoly:
+        """prod over u in roots of A_u(t) mod F, A_u = prod (t - w) over the digits w the
+        relation allows beside u (`allowed[u]`): it vanishes at a digit w exactly when some
+        root u allows w. With C_a(xa) = 0 in the ideal it lies in the ideal, as the
+        non-consecutive support does, so gcd(C_b, it) keeps the digits of b that a root of a
+        still allows."""
+        found = self.one
+        for u in roots:
+            found = self.divmod(self.mul(found, self.from_roots(allowed[u])), self.F)[1]
+        return found
+
     def text(self, a: UPoly, name: str = "t") -> str:
         """`t^3 - 7*t^2 + 14*t - 8`."""
         terms: dict[tuple[int, ...], Coefficient] = {(k,): c for k, c in enumerate(a) if c}
@@ -400,10 +427,22 @@ class Algebra:
         H on the roots: the sum over forbidden pairs (u, w) of roots of L_u(a) L_w(b), the
         Lagrange polynomials on those roots. Empty when no pair of roots is forbidden.
         """
+        return self.reduced_relation(first, second, self.consecutive)
+
+    @cached_property
+    def consecutive(self) -> frozenset[tuple[int, int]]:
+        return frozenset((u, w) for u in self.digits for w in self.digits if abs(u - w) == 1)
+
+    def reduced_relation(
+        self, first: UPoly, second: UPoly, forbidden: frozenset[tuple[int, int]]
+    ) -> dict[tuple[int, int], Coefficient]:
+        """R(a, b) = sum over the `forbidden` digit pairs (u, w) of L_u(a) L_w(b), reduced
+        modulo first(a) and second(b) as `reduced_nonconsecutive` reduces H (which is R for
+        the pairs of consecutive digits). Empty when no pair of roots is forbidden."""
         roots_a, roots_b = self.roots(first), self.roots(second)
         result: dict[tuple[int, int], Coefficient] = {}
         for u in roots_a:
-            partners = [w for w in roots_b if abs(u - w) == 1]
+            partners = [w for w in roots_b if (u, w) in forbidden]
             if not partners:
                 continue
             right: UPoly = ()
@@ -490,6 +529,8 @@ class IdealParts:
       a common unit, a pair rule that makes them differ, a cage;
     - `neighbours[c]` and `ladder`: the non-consecutive pairs (an H polynomial each);
     - `cages`: the sum constraints (a linear polynomial each where there is a total);
+    - `relations`: the other pair relations, each pair (a, b) with the digit pairs it
+      forbids (an R polynomial each); `equations`: the linear equations;
     - `domains[c]`: the digits c's own polynomial has as roots (F, or a parity product);
     - `houses`: the units of N cells (the optional house sums)."""
 
@@ -499,6 +540,8 @@ class IdealParts:
     mates: list[set[int]]
     ladder: list[tuple[int, int]] = field(default_factory=list)
     cages: list[SumConstraint] = field(default_factory=list)
+    relations: list[tuple[int, int, frozenset[tuple[int, int]]]] = field(default_factory=list)
+    equations: list[Equation] = field(default_factory=list)
 
     def add_unit(self, unit: Sequence[int]) -> None:
         if len(unit) == self.rules.size:
@@ -548,6 +591,19 @@ def _cages(parts: IdealParts, group: Group) -> None:
         parts.differ(cage.summed)
 
 
+def _relations(parts: IdealParts, group: Group) -> None:
+    for constraint in _pair_group(group):
+        forbidden = frozenset(forbidden_digit_pairs(parts.rules, constraint))
+        if forbidden:
+            parts.relations += [(a, b, forbidden) for a, b in constraint.pairs(parts.rules)]
+
+
+def _equations(parts: IdealParts, group: Group) -> None:
+    for constraint in group:
+        assert isinstance(constraint, LinearConstraint)
+        parts.equations += constraint.equations(parts.rules)
+
+
 def _domains_only(parts: IdealParts, group: Group) -> None:
     """Cell-digit constraints are the cells' own polynomials (`narrow`): nothing more."""
 
@@ -572,6 +628,8 @@ ENCODERS: EncoderTable[IdealEncoder] = EncoderTable(
         NonConsecutive: IdealEncoder(_non_consecutive),
         CellDigits: IdealEncoder(_domains_only, narrow_to_allowed),
         Cage: IdealEncoder(_cages),
+        PairConstraint: IdealEncoder(_relations),
+        LinearConstraint: IdealEncoder(_equations),
     }
 )
 
@@ -580,9 +638,7 @@ ENCODERS: EncoderTable[IdealEncoder] = EncoderTable(
 def ideal_parts(rules: Rules) -> IdealParts:
     """The parts of the ideal of `rules`: the shape's units, then each encoder's share."""
     groups = grouped(ENCODERS, rules.constraints, "polynomials")
-    parts = IdealParts(
-        rules, list(cell_domains(rules, groups)), [], [set() for _ in rules.cells]
-    )
+    parts = IdealParts(rules, list(cell_domains(rules, groups)), [], [set() for _ in rules.cells])
     for unit in shape_units(rules):
         parts.add_unit(unit)
     for encoder, group in groups:
@@ -605,13 +661,16 @@ def cage_range(rules: Rules, cells: int) -> tuple[int, int]:
 
 
 def cage_spread(rules: Rules) -> int:
-    """The largest difference between two sums a summed cage can have: k(N - k) for k cells
-    (0 without cages). A prime above it tells every two such sums apart."""
+    """The largest difference between two sums a summed cage can have: k(N - k) for k cells,
+    or a linear equation's left side: sum |k| (N - 1) (0 without either). A prime above it
+    tells every two such sums apart."""
+    parts = ideal_parts(rules)
     spreads = [
         cage_range(rules, len(c.summed))[1] - cage_range(rules, len(c.summed))[0]
-        for c in ideal_parts(rules).cages
+        for c in parts.cages
         if c.target is not None
     ]
+    spreads += [sum(abs(k) for _, k in eq.terms) * (rules.size - 1) for eq in parts.equations]
     return max(spreads, default=0)
 
 
@@ -659,6 +718,20 @@ class PolynomialSystem:
             if len(open_cells) == 1:
                 (cell,) = open_cells
                 self.univariate[cell] = algebra.gcd(self.univariate[cell], self._last_in_cage(cage))
+        for a, b, forbidden in parts.relations:  # a known partner leaves the allowed digits
+            if a in self.univariate and b in known:
+                allowed = (u for u in algebra.digits if (u, known[b]) not in forbidden)
+                self.univariate[a] = algebra.gcd(self.univariate[a], algebra.from_roots(allowed))
+            elif b in self.univariate and a in known:
+                allowed = (w for w in algebra.digits if (known[a], w) not in forbidden)
+                self.univariate[b] = algebra.gcd(self.univariate[b], algebra.from_roots(allowed))
+        for equation, open_terms in self._whole_equations:
+            if len(open_terms) == 1:
+                ((cell, k),) = open_terms
+                rest = self._equation_rest(equation)
+                digit = rest // k if rest % k == 0 else 0
+                last = algebra.linear(digit) if digit in algebra.value else algebra.one
+                self.univariate[cell] = algebra.gcd(self.univariate[cell], last)
         self.cells = tuple(sorted(self.univariate, key=lambda c: (-len(self.univariate[c]), c)))
 
     @property
@@ -671,6 +744,21 @@ class PolynomialSystem:
             if all(c in self.univariate or c in self.known for c in cage.summed):
                 found.append((cage, [c for c in cage.summed if c in self.univariate]))
         return found
+
+    @property
+    def _whole_equations(self) -> list[tuple[Equation, list[tuple[int, int]]]]:
+        """The linear equations whose cells are all open or known, with their open terms."""
+        found = []
+        for equation in self.parts.equations:
+            if all(c in self.univariate or c in self.known for c, _ in equation.terms):
+                found.append(
+                    (equation, [(c, k) for c, k in equation.terms if c in self.univariate])
+                )
+        return found
+
+    def _equation_rest(self, equation: Equation) -> int:
+        """The equation's total less its known terms: what its open terms must add up to."""
+        return equation.total - sum(k * self.known[c] for c, k in equation.terms if c in self.known)
 
     def _rest(self, cage: SumConstraint) -> int:
         """The cage's total less its known digits: what its open cells must add up to."""
@@ -744,6 +832,46 @@ class PolynomialSystem:
         return found
 
     @cached_property
+    def relation_polynomials(self) -> dict[tuple[int, int], Poly]:
+        """(a, b) -> R(x_a, x_b) reduced modulo C_a and C_b for each pair relation of two
+        open cells (the sum over several relations of one pair: each is 0 or 1 on the grid,
+        so the sum vanishes exactly where all do); left out when no pair of roots is
+        forbidden."""
+        open_cells = set(self.cells)
+        forbidden: dict[tuple[int, int], set[tuple[int, int]]] = {}
+        for a, b, barred in self.parts.relations:
+            if a in open_cells and b in open_cells:
+                if a > b:  # one polynomial per pair of cells, written first cell first
+                    a, b, barred = b, a, frozenset((w, u) for u, w in barred)
+                forbidden.setdefault((a, b), set()).update(barred)
+        found = {}
+        for (a, b), pairs in forbidden.items():
+            reduced = self.algebra.reduced_relation(
+                self.univariate[a], self.univariate[b], frozenset(pairs)
+            )
+            poly = self._bivariate(a, b, reduced)
+            if poly is not None:
+                found[(a, b)] = poly
+        return found
+
+    @cached_property
+    def linear_polynomials(self) -> list[Poly]:
+        """sum k D(x_c) - r over each linear equation's open cells (two or more), r its total
+        less its known terms: linear in the thesis formulation."""
+        algebra, found = self.algebra, []
+        for equation, open_terms in self._whole_equations:
+            if len(open_terms) < 2:
+                continue
+            total = self.ring.zero
+            for cell, k in open_terms:
+                digit = algebra.divmod(algebra.digit_polynomial, self.univariate[cell])[1]
+                total += algebra.lift(algebra.scale(digit, k), self.variable(cell))
+            total -= algebra.to_sympy(algebra.number(self._equation_rest(equation)))
+            if total:
+                found.append(total)
+        return found
+
+    @cached_property
     def cage_sums(self) -> list[Poly]:
         """sum D(x_c) - r over each summed cage's open cells (two or more), where r is its
         total less its known digits: the thesis's linear x_1 + ... + x_k - r."""
@@ -795,6 +923,20 @@ class PolynomialSystem:
                 found.append(
                     (f"{rules.cell_name(a)} and {rules.cell_name(b)} hold consecutive digits", 1)
                 )
+        for a, b, forbidden in self.parts.relations:
+            if a in known and b in known and (known[a], known[b]) in forbidden:
+                found.append(
+                    (
+                        f"{rules.cell_name(a)} and {rules.cell_name(b)} hold {known[a]} and "
+                        f"{known[b]}, which their pair rule forbids",
+                        1,
+                    )
+                )
+        for equation, open_terms in self._whole_equations:
+            rest = self._equation_rest(equation)
+            if not open_terms and rest:
+                cells = ", ".join(rules.cell_name(c) for c, _ in equation.terms)
+                found.append((f"the equation over {cells} misses its total by {rest}", 1))
         for cell, digit in known.items():
             allowed = self.parts.domains[cell]
             if digit not in allowed:
@@ -839,14 +981,16 @@ class PolynomialSystem:
         return sums
 
     def polynomials(self) -> list[Poly]:
-        """The generators: clashes, candidate polynomials, pair polynomials (G, then H), cage
-        sums, house sums."""
+        """The generators: clashes, candidate polynomials, pair polynomials (G, H, then R),
+        cage sums, linear equations, house sums."""
         return [
             *self.clashes,
             *(self.candidates[c] for c in self.cells),
             *self.pairs.values(),
             *self.nonconsecutive.values(),
+            *self.relation_polynomials.values(),
             *self.cage_sums,
+            *self.linear_polynomials,
             *self.sums,
         ]
 
@@ -858,7 +1002,9 @@ class PolynomialSystem:
             "candidate_polynomials": len(self.candidates),
             "pair_polynomials": len(self.pairs),
             "nonconsecutive_polynomials": len(self.nonconsecutive),
+            "relation_polynomials": len(self.relation_polynomials),
             "cage_sums": len(self.cage_sums),
+            "linear_polynomials": len(self.linear_polynomials),
             "unit_sums": len(self.sums),
             "max_degree": max((total_degree(p) for p in polynomials), default=0),
             "terms": sum(len(p) for p in polynomials),
@@ -887,8 +1033,8 @@ def algebra_for(rules: Rules, modulus: ModulusOption, *, unity: bool = False) ->
     prime = resolve_modulus(modulus, rules.size, unity, above=spread)
     if prime is not None and prime <= spread:
         raise FieldTooSmallError(
-            f"GF({prime}) cannot tell the sums of these {rules} cages apart (two sums of one "
-            f"cage can differ by {spread}): use a prime above {spread}, or QQ"
+            f"GF({prime}) cannot tell the sums of these {rules} cages or equations apart (two "
+            f"sums of one can differ by {spread}): use a prime above {spread}, or QQ"
         )
     return Algebra.of(rules.size, prime, unity=unity)
 
@@ -925,6 +1071,8 @@ def raw_size(rules: Rules, givens: int, *, unit_sums: bool = False) -> dict[str,
         "raw_polynomials": rules.cell_count
         + pairs
         + len(parts.ladder)
+        + len(parts.relations)
+        + len(parts.equations)
         + cages
         + givens
         + sums,
@@ -1068,8 +1216,9 @@ def export(
         f"// generators, in this order: clash constants {len(system.clashes)}, candidate"
         f" polynomials C(x) {counts['candidate_polynomials']}, G(xi, xj) for cells that differ"
         f" {counts['pair_polynomials']}, H(xi, xj) for non-consecutive neighbours"
-        f" {counts['nonconsecutive_polynomials']}, cage sums {counts['cage_sums']},"
-        f" house sums {counts['unit_sums']}",
+        f" {counts['nonconsecutive_polynomials']}, R(xi, xj) for other pair relations"
+        f" {counts['relation_polynomials']}, cage sums {counts['cage_sums']}, linear"
+        f" equations {counts['linear_polynomials']}, house sums {counts['unit_sums']}",
         "// how to solve it: a lex std(I) can run for hours even on an empty 4x4; these lines",
         "// in a Singular 4 session (the first loads this file) give every solution in seconds:",
         *(f"//   {line}" for line in recipe.splitlines()),

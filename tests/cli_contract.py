@@ -176,6 +176,7 @@ REDUCE = {
             "clashes",
             "cages",
             "cage_options",
+            "coloured_options",
         }
     ),
     "polynomials": frozenset(
@@ -190,7 +191,9 @@ REDUCE = {
             "candidate_polynomials",
             "pair_polynomials",
             "nonconsecutive_polynomials",
+            "relation_polynomials",
             "cage_sums",
+            "linear_polynomials",
             "unit_sums",
             "max_degree",
             "terms",

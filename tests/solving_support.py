@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -356,3 +356,127 @@ def engine_family_rules(solution: Grid, rng: random.Random, *, honest: bool = Tr
         rows.add((rng.choice(unused), *(0 for _ in cells[1:])))
     constraints.append(EngineFillings((Table(cells, tuple(sorted(rows))),)))
     return rules.with_constraints(*constraints)
+
+
+# ----- test-only kinds of the families (the `Xcc` ones: exact cover with colours, Groebner,
+# the compiled pair tables); each checks itself from its definition, so a brute force over the
+# completions of a grid can count their solutions without any model -----------------------
+
+
+@dataclass(frozen=True)
+class XccEquations(LinearConstraint, UnwrittenKind):
+    """Given linear equations over digits (an arrow, a little killer, in the raw)."""
+
+    title = "xcc equations"
+    given: tuple[Equation, ...]
+
+    def equations(self, shape: Any) -> tuple[Equation, ...]:
+        return self.given
+
+    def violations(self, rules: Any, values: Sequence[int]) -> Iterator[Conflict]:
+        for equation in self.given:
+            cells = tuple(cell for cell, _ in equation.terms)
+            if all(values[cell] for cell in cells) and not equation.holds(values):
+                yield Conflict(self.title, 0, cells, f"{equation} does not hold")
+
+    def holds(self, values: Sequence[int]) -> bool:
+        return all(equation.holds(values) for equation in self.given)
+
+
+@dataclass(frozen=True)
+class XccTable(TableConstraint, UnwrittenKind):
+    """Given tables of admissible fillings (0: any digit)."""
+
+    title = "xcc table"
+    given: tuple[Table, ...]
+
+    def tables(self, shape: Any) -> tuple[Table, ...]:
+        return self.given
+
+    def violations(self, rules: Any, values: Sequence[int]) -> Iterator[Conflict]:
+        for table in self.given:
+            if all(values[cell] for cell in table.cells) and table.matching(values) != 1:
+                yield Conflict(self.title, 0, table.cells, "no row of the table matches")
+
+    def holds(self, values: Sequence[int]) -> bool:
+        return all(table.matching(values) == 1 for table in self.given)
+
+
+XCC_RELATIONS: dict[str, Callable[[int, int], bool]] = {
+    "less": lambda a, b: a < b,
+    "apart_2": lambda a, b: abs(a - b) >= 2,
+    "sum_not_5": lambda a, b: a + b != 5,
+    "double_or_half": lambda a, b: a == 2 * b or b == 2 * a,
+    "differ": lambda a, b: a != b,
+}
+
+
+@dataclass(frozen=True)
+class XccRelation(PairConstraint, UnwrittenKind):
+    """A named relation (`XCC_RELATIONS`) on given pairs of cells, read first cell first."""
+
+    title = "xcc relation"
+    relation: str
+    given: tuple[tuple[int, int], ...]
+
+    def pairs(self, shape: Any) -> tuple[tuple[int, int], ...]:
+        return self.given
+
+    def allows(self, first: int, second: int) -> bool:
+        return XCC_RELATIONS[self.relation](first, second)
+
+    def broken(self, rules: Any, a: int, b: int, values: Sequence[int]) -> Conflict:
+        text = f"{values[a]} and {values[b]} break {self.relation}"
+        return Conflict(self.title, values[a], (a, b), text)
+
+    def holds(self, values: Sequence[int]) -> bool:
+        return all(self.allows(values[a], values[b]) for a, b in self.given)
+
+
+def xcc_cases(
+    size: int, rng: random.Random, make: Callable[[Sequence[int], random.Random], Constraint]
+) -> tuple[Grid, frozenset[tuple[int, ...]]]:
+    """A puzzle of the classic `size` rules plus the constraint `make` draws around a random
+    full grid (which keeps it), givens from that grid, and its solutions by brute force: every
+    completion of the givens (rows, columns, boxes by hand) that keeps the constraint by its
+    own definition (`holds`). At most 12 solutions, so counting back-ends stay quick."""
+    rules = Rules.from_json({"size": size})
+    while True:
+        grid = shuffled_grid(rules, rng).values
+        constraint = make(grid, rng)
+        blanks = rng.randint(8, 12) if size == 4 else rng.randint(10, 16)
+        open_cells = rng.sample(range(size * size), blanks)
+        values = tuple(0 if cell in open_cells else v for cell, v in enumerate(grid))
+        holds = constraint.holds  # type: ignore[attr-defined]
+        truth = frozenset(g for g in xcc_completions(rules, values) if holds(g))
+        if 1 <= len(truth) <= 12:
+            return Grid(rules.with_constraints(constraint), values), truth
+
+
+def xcc_completions(rules: Rules, values: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    n = rules.size
+    grid = list(values)
+    box_rows, box_cols = rules.box_rows, rules.box_cols
+
+    def peers(cell: int) -> Iterator[int]:
+        r, c = divmod(cell, n)
+        for other in range(n * n):
+            o_r, o_c = divmod(other, n)
+            same_box = (o_r // box_rows, o_c // box_cols) == (r // box_rows, c // box_cols)
+            if other != cell and (o_r == r or o_c == c or same_box):
+                yield other
+
+    blanks = [cell for cell, v in enumerate(grid) if not v]
+
+    def fill(index: int) -> Iterator[tuple[int, ...]]:
+        if index == len(blanks):
+            yield tuple(grid)
+            return
+        cell = blanks[index]
+        for digit in range(1, n + 1):
+            if all(grid[other] != digit for other in peers(cell)):
+                grid[cell] = digit
+                yield from fill(index + 1)
+                grid[cell] = 0
+
+    yield from fill(0)

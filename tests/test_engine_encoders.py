@@ -52,20 +52,22 @@ def test_each_engine_encodes_every_kind(engine: type[Solver[Any]]) -> None:
     assert [k for k, kind in KINDS.items() if not engine.encoders.encodes(kind)] == []
 
 
-def test_the_compiled_engine_encodes_units_only() -> None:
+def test_the_compiled_engine_encodes_units_and_pair_relations_only() -> None:
     from solvers.engines.propagating.jit import ENCODERS
 
     encoded = {name for name, kind in KINDS.items() if ENCODERS.encodes(kind)}
-    assert encoded == {name for name, kind in KINDS.items() if issubclass(kind, UnitConstraint)}
+    families = (UnitConstraint, PairConstraint)
+    assert encoded == {name for name, kind in KINDS.items() if issubclass(kind, families)}
     assert ENCODERS.missing([Cage((0, 1), 3)]) == ("killer cage",)
+    assert ENCODERS.accepts([FarApart()])  # any relation: a digit table per relation
 
 
 def test_a_family_encoder_takes_a_new_kind_and_a_kind_encoder_does_not() -> None:
-    # backtracking, propagating and logic take any pair relation (its support); groebner
-    # has one interpolation per pair kind
-    for engine in (BacktrackingSolver, PropagatingSolver, LogicSolver):
+    # every hand-written engine takes any pair relation: backtracking (the placement check),
+    # propagating and logic (its support), groebner (the indicator polynomial of its
+    # forbidden pairs)
+    for engine in (BacktrackingSolver, PropagatingSolver, LogicSolver, GroebnerSolver):
         assert engine.encoders.accepts([FarApart()]), engine.name
-    assert GroebnerSolver.encoders.missing([FarApart()]) == ("far apart",)
 
 
 def test_logic_finds_units_by_family_name() -> None:

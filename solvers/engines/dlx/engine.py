@@ -18,11 +18,21 @@ j + 1). Primary headers are linked in a ring with the root; a secondary header i
 to itself only, so it is never chosen, yet covering it still removes the rows that meet
 it (Knuth's trick for secondary columns).
 
+Colours (Knuth, TAOCP 7.2.2.1, Algorithm C: exact cover with colours, "XCC"). A node of a
+secondary column may carry a colour (a positive integer; 0: none). A solution then covers
+each secondary column at most once *or* only by rows that give it one and the same colour.
+Choosing a row whose node colours column j with c "purifies" j: every other row of j with
+another colour is hidden, and the nodes of colour c are marked (COLOR -1) as already agreed,
+so that hiding their rows later leaves them in place and unpurifying finds them again.
+Uncoloured nodes cover their column as in Algorithm X. The coloured moves are used only
+when some node has a colour (`coloured`): a plain matrix runs the uncoloured code as before.
+
 Counters, as in the paper: `nodes` is the number of nodes of the search tree (each row
 tried, plus the root); `updates` is the number of times a node is unlinked from a list
 (the paper's operation (1)): once for a column header and once for each node removed from
 its column during a cover. `guesses` counts rows tried in a column that offered more than
-one row: forced moves are not guesses.
+one row: forced moves are not guesses. With colours, a row hidden by a purification counts
+as an update too (each node unlinked from its column is one).
 """
 
 from __future__ import annotations
@@ -45,7 +55,13 @@ class DancingLinks:
     early, so one instance can be searched many times.
     """
 
-    def __init__(self, rows: Sequence[Sequence[int]], primary: int, secondary: int = 0) -> None:
+    def __init__(
+        self,
+        rows: Sequence[Sequence[int]],
+        primary: int,
+        secondary: int = 0,
+        colours: Sequence[Sequence[int]] = (),
+    ) -> None:
         if primary < 0 or secondary < 0:
             raise ValueError("column counts must not be negative")
         width = primary + secondary
@@ -65,6 +81,11 @@ class DancingLinks:
         self.S = [0] * headers
         self.ROW = [-1] * headers
         self._append_rows(rows, width)
+        # COLOR per node (headers 0): `colours[i]` gives row i's colours, column by column
+        self.coloured = any(any(row) for row in colours)
+        self.COLOR: list[int] = [0] * len(self.L)
+        if self.coloured:
+            self._colour_rows(colours)
         self.nodes = 0
         self.updates = 0
         self.guesses = 0
@@ -105,6 +126,21 @@ class DancingLinks:
         for header in range(1, width + 1):
             U[header] = bottom[header]
 
+    def _colour_rows(self, colours: Sequence[Sequence[int]]) -> None:
+        if len(colours) != self.row_count:
+            raise ValueError(f"{len(colours)} rows of colours for {self.row_count} rows")
+        COLOR, C = self.COLOR, self.C
+        for number, row_colours in enumerate(colours):
+            first = self.first[number]
+            if len(row_colours) != len(self._columns_of(number)):
+                raise ValueError(f"row {number}: give one colour (0: none) per column")
+            for node, colour in enumerate(row_colours, first):
+                if colour < 0 or (colour and C[node] <= self.primary):
+                    raise ValueError(
+                        f"row {number}: colours are positive and only on secondary columns"
+                    )
+                COLOR[node] = colour
+
     def column_sizes(self) -> list[int]:
         """How many rows meet each column (of the current, restored matrix)."""
         return self.S[1:]
@@ -130,6 +166,8 @@ class DancingLinks:
             self.D[:],
             self.S[:],
         )
+        if self.coloured:  # purifying (in `select`) marks colours
+            twin.COLOR = self.COLOR[:]
         twin.selected, twin.clashes = self.selected[:], self.clashes[:]
         twin.removed = set(self.removed)
         return twin
@@ -142,18 +180,30 @@ class DancingLinks:
         `copy()` to keep the original). If two selected rows share a column, that column
         is recorded in `clashes` and the problem has no solution.
         """
-        taken = {column for row in self.selected for column in self._columns_of(row)}
+        coloured = self.coloured
+        taken = {
+            column for row in self.selected for column in self._columns_of(row, uncoloured=True)
+        }
         for row in rows:
             if row in self.removed:
                 raise ValueError(f"row {row} was removed and cannot be selected")
-            columns = self._columns_of(row)
+            # with colours only the uncoloured columns can clash: two rows may agree on one
+            columns = self._columns_of(row, uncoloured=coloured)
             clashing = [column for column in columns if column in taken]
             if clashing:
                 self.clashes += clashing
                 continue
             taken.update(columns)
-            for column in columns:
-                self._cover(column + 1)
+            if coloured:  # commit every column of the row, its first one too
+                first = self.first[row]
+                if self.COLOR[first] > 0:
+                    self._purify(first)
+                elif self.COLOR[first] == 0:
+                    self._cover_c(self.C[first])
+                self._take_c(first)
+            else:
+                for column in columns:
+                    self._cover(column + 1)
             self.selected.append(row)
 
     def remove(self, rows: Iterable[int]) -> None:
@@ -181,15 +231,18 @@ class DancingLinks:
                 if node == first:
                     break
 
-    def _columns_of(self, row: int) -> list[int]:
+    def _columns_of(self, row: int, uncoloured: bool = False) -> list[int]:
+        """The row's columns (`uncoloured`: only those where it has no colour)."""
         if not 0 <= row < self.row_count:
             raise ValueError(f"no row {row}: the matrix has {self.row_count} rows")
         first = self.first[row]
-        columns, node = [self.C[first] - 1], self.R[first]
-        while node != first:
-            columns.append(self.C[node] - 1)
+        columns, node = [], first
+        while True:
+            if not (uncoloured and self.COLOR[node]):
+                columns.append(self.C[node] - 1)
             node = self.R[node]
-        return columns
+            if node == first:
+                return columns
 
     def _cover(self, c: int) -> int:
         """Knuth's cover(c): unlink header c and every row that meets column c."""
@@ -243,6 +296,106 @@ class DancingLinks:
             uncover(C[j])
             j = L[j]
 
+    # ----- Algorithm C's moves (used when some node has a colour) -----------------------------
+
+    def _hide_c(self, p: int) -> int:
+        """Knuth's hide'(p): unlink the other nodes of p's row, except those marked agreed."""
+        R, U, D, C, S, COLOR = self.R, self.U, self.D, self.C, self.S, self.COLOR
+        count = 0
+        q = R[p]
+        while q != p:
+            if COLOR[q] >= 0:
+                u, d = U[q], D[q]
+                D[u] = d
+                U[d] = u
+                S[C[q]] -= 1
+                count += 1
+            q = R[q]
+        return count
+
+    def _unhide_c(self, p: int) -> None:
+        L, U, D, C, S, COLOR = self.L, self.U, self.D, self.C, self.S, self.COLOR
+        q = L[p]
+        while q != p:
+            if COLOR[q] >= 0:
+                S[C[q]] += 1
+                D[U[q]] = q
+                U[D[q]] = q
+            q = L[q]
+
+    def _cover_c(self, c: int) -> int:
+        L, R, D, hide = self.L, self.R, self.D, self._hide_c
+        L[R[c]] = L[c]
+        R[L[c]] = R[c]
+        count = 1
+        i = D[c]
+        while i != c:
+            count += hide(i)
+            i = D[i]
+        return count
+
+    def _uncover_c(self, c: int) -> None:
+        L, R, U, unhide = self.L, self.R, self.U, self._unhide_c
+        i = U[c]
+        while i != c:
+            unhide(i)
+            i = U[i]
+        L[R[c]] = c
+        R[L[c]] = c
+
+    def _purify(self, p: int) -> int:
+        """Column C[p] takes p's colour: hide the rows that give it another, mark the
+        others of the same colour as agreed (COLOR -1; p keeps its own)."""
+        D, COLOR, hide = self.D, self.COLOR, self._hide_c
+        colour, c = COLOR[p], self.C[p]
+        count = 0
+        q = D[c]
+        while q != c:
+            if COLOR[q] == colour:
+                if q != p:
+                    COLOR[q] = -1
+            else:
+                count += hide(q)
+            q = D[q]
+        return count
+
+    def _unpurify(self, p: int) -> None:
+        U, COLOR, unhide = self.U, self.COLOR, self._unhide_c
+        colour, c = COLOR[p], self.C[p]
+        q = U[c]
+        while q != c:
+            if COLOR[q] < 0:
+                COLOR[q] = colour
+            elif q != p:
+                unhide(q)
+            q = U[q]
+
+    def _take_c(self, x: int) -> int:
+        """Choose x's row: commit its other columns (cover the uncoloured ones, purify the
+        coloured ones; a column already purified to the same colour needs nothing)."""
+        R, C, COLOR = self.R, self.C, self.COLOR
+        count = 0
+        j = R[x]
+        while j != x:
+            colour = COLOR[j]
+            if colour == 0:
+                count += self._cover_c(C[j])
+            elif colour > 0:
+                count += self._purify(j)
+            j = R[j]
+        return count
+
+    def _untake_c(self, x: int) -> None:
+        L, C, COLOR = self.L, self.C, self.COLOR
+        j = L[x]
+        while j != x:
+            colour = COLOR[j]
+            if colour == 0:
+                self._uncover_c(C[j])
+            elif colour > 0:
+                self._unpurify(j)
+            j = L[j]
+
     def solutions(
         self, limit: int | None = None, deadline: Deadline | None = None
     ) -> Iterator[list[int]]:
@@ -257,6 +410,9 @@ class DancingLinks:
         """
         R, D, C, S, ROW = self.R, self.D, self.C, self.S, self.ROW
         cover, uncover, take, untake = self._cover, self._uncover, self._take, self._untake
+        if self.coloured:
+            cover, uncover = self._cover_c, self._uncover_c
+            take, untake = self._take_c, self._untake_c
         chosen: list[int] = []  # the node of the row chosen at each level
         self.exhausted = False
         if self.clashes:  # selected rows overlap: nothing can complete them

@@ -4,24 +4,25 @@ The same matrix (`reductions.exact_cover.full_matrix`, linked once per rules by 
 pure-Python `DancingLinks`), the same selection of the givens' rows, the same search: the
 answers and the counters (nodes, guesses, updates, columns) are `dlx`'s. The columns of an
 extra unit of fewer than N cells are secondary (at most once): such a unit need not hold
-every digit. Compilation is cached on disk (`cache=True`) and warmed up when the solver is
+every digit; so are the pair relations' columns (anti-knight, anti-king, non-consecutive and
+any other `PairConstraint`). Colours (tables, linear equations) are `dlx`'s only. Compilation is cached on disk (`cache=True`) and warmed up when the solver is
 constructed, outside every timed solve.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from puzzles.grid import Grid
 from puzzles.rules import Rules
-from reductions.exact_cover import PLACEMENT_ENCODERS, full_matrix
+from reductions.exact_cover import PAIR_PLACEMENT_ENCODERS, full_matrix
 from solvers.adapters.native import secondary_columns
 from solvers.base import Counters, Deadline, SearchOutcome, Solver
 from solvers.engines.dlx import kernel
 from solvers.engines.dlx.engine import DancingLinks
+from solvers.tables import per_puzzle
 
 CHECK_EVERY = 4096  # search nodes between two returns to Python to read the clock
 SOLUTION_BUFFER = 64
@@ -41,7 +42,7 @@ class LinkedMatrix:
     names: tuple[str, ...]
 
 
-@cache
+@per_puzzle  # by rules: pair relations make a matrix per puzzle, so a bounded cache
 def linked(rules: Rules) -> LinkedMatrix:
     matrix = full_matrix(rules)
     secondary = set(secondary_columns(rules))
@@ -76,8 +77,10 @@ class DlxJitSolver(Solver[DlxJitModel]):
 
     name = "dlx-jit"
     honours_node_limit = True
-    # the matrix's encoders that keep every row one placement in the thesis's order
-    encoders = PLACEMENT_ENCODERS
+    # the matrix's encoders that keep every row one placement in the thesis's order: units
+    # and pair relations (secondary columns); not parity (rows left out), cages, tables or
+    # linear equations (rows of several placements, colours)
+    encoders = PAIR_PLACEMENT_ENCODERS
 
     def __init__(self) -> None:
         warm_up()

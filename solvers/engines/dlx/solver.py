@@ -8,7 +8,8 @@ classic puzzles), copies it for each puzzle (list copies run in C), removes the 
 givens rule out and selects the givens' rows, which covers exactly the columns and removes
 exactly the rows that `SudokuExactCover` removes to get the smaller matrix. On an easy 9x9
 puzzle, linking the smaller matrix row by row in Python cost more than the search itself.
-`_search` hands every exact cover (full-matrix rows) to the reduction's `invert`.
+`_search` hands every exact cover (full-matrix rows) to the reduction's `invert`. A matrix
+with colours (tables, linear equations) is searched by Algorithm C; without, by Algorithm X.
 """
 
 from __future__ import annotations
@@ -17,8 +18,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from puzzles.grid import Grid
-from reductions.exact_cover import MAX_FILLINGS, CoverData, CoverReduction, SudokuMatrix
-from solvers.base import Counters, Deadline, SearchOutcome, SearchTimeout, Solver
+from reductions.exact_cover import (
+    MAX_FILLINGS,
+    CoverData,
+    CoverReduction,
+    SudokuMatrix,
+    TooManyOptionsError,
+)
+from solvers.base import (
+    Counters,
+    Deadline,
+    SearchOutcome,
+    SearchTimeout,
+    Solver,
+    UnsupportedPuzzleError,
+)
 from solvers.engines.dlx.engine import DancingLinks
 
 
@@ -26,7 +40,7 @@ from solvers.engines.dlx.engine import DancingLinks
 def linked_full_matrix(sudoku: SudokuMatrix) -> DancingLinks:
     """The linked matrix of a puzzle's rules (never searched itself: only copied)."""
     matrix = sudoku.matrix
-    return DancingLinks(matrix.rows, matrix.primary, matrix.secondary)
+    return DancingLinks(matrix.rows, matrix.primary, matrix.secondary, matrix.colours)
 
 
 @dataclass
@@ -39,7 +53,9 @@ class DlxModel:
 
 class DlxSolver(Solver[DlxModel]):
     """Sudoku as exact cover (any rules: regions, extra units and cages as columns, pair
-    rules as secondary columns, parity by leaving rows out), solved by Dancing Links.
+    rules as secondary columns, parity by leaving rows out), solved by Dancing Links; tables
+    and linear equations as items whose options colour the cells (exact cover with colours,
+    Knuth's Algorithm C), refused as `unsupported` past `MAX_OPTIONS` options per item.
 
     `cages` is how killer cages are encoded: `fillings` (one option per allowed filling,
     Knuth's, for cages with at most `max_fillings` of them; digit sets for the others) or
@@ -56,7 +72,10 @@ class DlxSolver(Solver[DlxModel]):
         self.reduction = CoverReduction(cages, max_fillings)
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> DlxModel:
-        problem, data = self.reduction.apply(puzzle)
+        try:
+            problem, data = self.reduction.apply(puzzle)
+        except TooManyOptionsError as error:  # a table or equation past the bound
+            raise UnsupportedPuzzleError(str(error)) from None
         links = linked_full_matrix(problem.sudoku).copy()
         if problem.removed:
             links.remove(problem.removed)

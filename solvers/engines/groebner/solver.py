@@ -14,6 +14,12 @@ polynomial C_c(t) per cell (its roots are the digits still possible). Every step
     cell of the house keeps the root d, x_c - d is in the ideal (none: 1 is);
   * non-consecutive neighbours a, b: prod over the roots u of C_a of H(u, t) is in the ideal,
     so C_b becomes its gcd with C_b (the digits some root of a still allows next to b);
+  * any other pair relation a, b (dots, XV, whispers, thermometer order): the same with the
+    relation's support, prod over the roots u of C_a of the polynomial whose roots are the
+    digits u rules out beside it, which keeps in C_b the digits some root of a allows;
+  * a linear equation whose cells are known but one, x_c with coefficient k: k D(x_c) - r is
+    in the ideal, so C_c becomes gcd(C_c, t - r/k) (1 when r/k is no digit); all known and
+    the total missed: 1 is in it;
   * a cage sum whose cells are known but one: D(x_c) - r is in the ideal (x_c - r in the
     thesis), so C_c becomes gcd(C_c, t - r); all known and the sum is wrong: 1 is in it;
   * local bases: the reduced lex basis of a unit's ideal ([1]: contradiction) and its
@@ -37,7 +43,10 @@ from puzzles.constraints import (
     Constraint,
     DistinctPairs,
     EncoderTable,
+    Equation,
+    LinearConstraint,
     NonConsecutive,
+    PairConstraint,
     UnitConstraint,
 )
 from puzzles.grid import Grid
@@ -117,6 +126,10 @@ class _Found:
     peers: list[set[int]]  # cells that must hold another digit beyond its units: G(x_a, x_b)
     neighbours: list[list[int]]  # non-consecutive partners: H(x_a, x_b)
     cages: list[Cage]  # cages: their mates by G, their sums as linear polynomials
+    # other pair relations: per cell, (partner, the partner's allowed digits by this cell's
+    # digit, index 0 unused): R(x_a, x_b)
+    relations: list[list[tuple[int, Allowed]]] = field(default_factory=list)
+    equations: list[Equation] = field(default_factory=list)  # linear polynomials
 
 
 def _units(constraint: UnitConstraint, rules: Rules, found: _Found) -> None:
@@ -136,6 +149,20 @@ def _non_consecutive(constraint: NonConsecutive, rules: Rules, found: _Found) ->
         found.neighbours[b].append(a)
 
 
+def _relation(constraint: PairConstraint, rules: Rules, found: _Found) -> None:
+    digits = rules.digits
+    allows = constraint.allows
+    forward = ((), *(tuple(w for w in digits if allows(u, w)) for u in digits))
+    backward = ((), *(tuple(u for u in digits if allows(u, w)) for w in digits))
+    for a, b in constraint.pairs(rules):
+        found.relations[a].append((b, forward))
+        found.relations[b].append((a, backward))
+
+
+def _equations(constraint: LinearConstraint, rules: Rules, found: _Found) -> None:
+    found.equations += constraint.equations(rules)
+
+
 def _cell_digits(constraint: CellDigits, rules: Rules, found: _Found) -> None:
     """The candidate polynomials have only the allowed digits as roots (the reduction
     builds them): the search has nothing more to add."""
@@ -147,17 +174,21 @@ def _cage(constraint: Cage, rules: Rules, found: _Found) -> None:
     found.cages.append(constraint)
 
 
+Allowed = tuple[tuple[int, ...], ...]  # by a cell's digit: the digits its partner may hold
 Encoder = Callable[[Any, Rules, _Found], None]
 # The search's table from kind to the polynomials it reasons with: units by G and the house
-# polynomials, distinct pairs by G, non-consecutive pairs by H, cell digits by the candidate
-# polynomials, cages by G and their sums. (A tuple of pairs: mypy takes an abstract family
-# as a key only there.)
+# polynomials, distinct pairs by G, non-consecutive pairs by H, other pair relations by R,
+# cell digits by the candidate polynomials, cages by G and their sums, linear equations by
+# their linear polynomials. (A tuple of pairs: mypy takes an abstract family as a key only
+# there.)
 _ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
     (UnitConstraint, _units),
     (DistinctPairs, _distinct_pairs),
     (NonConsecutive, _non_consecutive),
+    (PairConstraint, _relation),
     (CellDigits, _cell_digits),
     (Cage, _cage),
+    (LinearConstraint, _equations),
 )
 ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
 
@@ -172,14 +203,21 @@ class SearchTables:
     neighbours: tuple[tuple[int, ...], ...]
     cages: tuple[Cage, ...]
     cages_of: tuple[tuple[int, ...], ...]
+    relations: tuple[tuple[tuple[int, Allowed], ...], ...] = ()
+    equations: tuple[Equation, ...] = ()
+    equations_of: tuple[tuple[int, ...], ...] = ()
 
 
 @per_puzzle
 def search_tables(rules: Rules) -> SearchTables:
     cells = rules.cells
-    found = _Found([set() for _ in cells], [[] for _ in cells], [])
+    found = _Found([set() for _ in cells], [[] for _ in cells], [], [[] for _ in cells])
     for constraint in rules.constraints:
         ENCODERS.encoder(constraint)(constraint, rules, found)
+    equations_of: list[list[int]] = [[] for _ in cells]
+    for index, equation in enumerate(found.equations):
+        for cell, _ in equation.terms:
+            equations_of[cell].append(index)
     unit_peers = [{peer for u in rules.units_of[cell] for peer in rules.units[u]} for cell in cells]
     cages_of: list[list[int]] = [[] for _ in cells]
     for index, cage in enumerate(found.cages):
@@ -193,6 +231,9 @@ def search_tables(rules: Rules) -> SearchTables:
         neighbours=tuple(tuple(sorted(partners)) for partners in found.neighbours),
         cages=tuple(found.cages),
         cages_of=tuple(tuple(owners) for owners in cages_of),
+        relations=tuple(tuple(partners) for partners in found.relations),
+        equations=tuple(found.equations),
+        equations_of=tuple(tuple(owners) for owners in equations_of),
     )
 
 
@@ -224,6 +265,7 @@ class Search:
         self.changed: set[int] = set(self.rules.cells)
         self.local_cache: dict[tuple[tuple[int, tuple[int, ...]], ...], dict[int, set[int]]] = {}
         self.cage_cache: dict[tuple[tuple[int, tuple[int, ...]], ...], dict[int, set[int]]] = {}
+        self.supports: dict[tuple[tuple[int, ...], Allowed], UPoly] = {}
 
     # --- leaves: one basis ------------------------------------------------------------
 
@@ -320,7 +362,9 @@ class Search:
                 houses = {u for c in changed for u in self.rules.units_of[c]} & self.house_indices
                 fixed = self.unit_polynomial_steps(knowledge, sorted(houses))
                 fixed += self.nonconsecutive_steps(knowledge, changed)
+                fixed += self.relation_steps(knowledge, changed)
                 fixed += self.cage_steps(knowledge, changed)
+                fixed += self.equation_steps(knowledge, changed)
                 if fixed or self.changed:
                     continue
                 if self.solver.local_cells >= 2:
@@ -385,6 +429,64 @@ class Search:
                 if self.restrict(knowledge, neighbour, support):
                     fixed.append(neighbour)
                 queue.append(neighbour)
+        return fixed
+
+    def relation_steps(self, knowledge: Knowledge, changed: set[int]) -> list[int]:
+        """C_b <- gcd(C_b, the relation's support of the roots of C_a) for each partner b of a
+        changed cell a under a pair relation: b keeps the digits some root of a allows."""
+        fixed: list[int] = []
+        relations = self.tables.relations
+        if not relations:
+            return fixed
+        queue = sorted(c for c in changed if relations[c])
+        while queue:
+            cell = queue.pop()
+            roots = knowledge.roots[cell]
+            for partner, allowed in relations[cell]:
+                before = knowledge.roots[partner]
+                if all(any(w in allowed[u] for u in roots) for w in before):
+                    continue  # every digit of the partner is still allowed
+                key = (roots, allowed)
+                support = self.supports.get(key)
+                if support is None:
+                    support = self.supports[key] = self.algebra.relation_support(
+                        roots, dict(enumerate(allowed))
+                    )
+                if self.algebra.degree(self.algebra.gcd(knowledge.polys[partner], support)) == len(
+                    before
+                ):
+                    continue  # a guard: the support drops a digit no root allows, so this ends
+                self.stats.add("relation_gcds")
+                if self.restrict(knowledge, partner, support):
+                    fixed.append(partner)
+                queue.append(partner)
+        return fixed
+
+    def equation_steps(self, knowledge: Knowledge, changed: set[int]) -> list[int]:
+        """A linear equation of changed cells with one open cell c, coefficient k: k D(x_c) - r
+        is in the ideal, r the total less the known terms, so C_c <- gcd(C_c, t - r/k) (1
+        when r/k is no digit); with none open, a missed total puts 1 in the ideal."""
+        fixed = []
+        equations = {i for c in changed for i in self.tables.equations_of[c]}
+        for index in sorted(equations):
+            equation = self.tables.equations[index]
+            roots = knowledge.roots
+            open_terms = [(c, k) for c, k in equation.terms if len(roots[c]) > 1]
+            rest = equation.total - sum(
+                k * roots[c][0] for c, k in equation.terms if len(roots[c]) == 1
+            )
+            if not open_terms:
+                if rest:
+                    raise Contradiction
+            elif len(open_terms) == 1:
+                ((cell, k),) = open_terms
+                self.stats.add("linear_steps")
+                digit = rest // k if rest % k == 0 else 0
+                divisor = (
+                    self.algebra.linear(digit) if digit in self.algebra.value else self.algebra.one
+                )
+                if self.restrict(knowledge, cell, divisor):
+                    fixed.append(cell)
         return fixed
 
     def cage_steps(self, knowledge: Knowledge, changed: set[int]) -> list[int]:

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from puzzles.constraints import Constraint, EncoderTable, UnitConstraint
+from puzzles.constraints import Constraint, EncoderTable, PairConstraint, UnitConstraint
 from puzzles.grid import Grid
 from puzzles.rules import Rules
 from solvers.base import NO_NODE_LIMIT, Deadline, Result, SearchOutcome, Solver, Status
 from solvers.engines.propagating import kernel
 from solvers.engines.propagating.solver import ALLDIFF_FROM, intersections, unit_tables
-from solvers.tables import by_shape
+from solvers.tables import by_shape, per_puzzle
 
 CHECK_EVERY = 4096  # search nodes between two returns to Python to read the clock
 SOLUTION_BUFFER = 64  # solutions the kernel keeps before it hands them to Python
@@ -70,19 +70,69 @@ class JitTables:
     units: int
     width: int  # the most alternatives a branch point can have
     blob: Array
+    arrays: list[Array] = field(default_factory=list)  # the shape's arrays, before packing
 
 
-# The kernel's table per kind: the kernel arrays that implement it. Units only (rows,
-# columns and regions are the shape's): pairs, cell digits and cages have no kernel
-# arrays, so puzzles with them are `unsupported` here.
+# The kernel's table per kind: the kernel arrays that implement it. Units (rows, columns
+# and regions are the shape's) and pair relations of any kind (a table per pair of digits,
+# read in the pair's direction); cell digits, cages, tables and linear equations have no
+# kernel arrays, so puzzles with them are `unsupported` here.
 _ENCODERS: tuple[tuple[type[Constraint], tuple[str, ...]], ...] = (
     (UnitConstraint, ("units", "peers", "units_of", "intersections")),
+    (PairConstraint, ("rel", "support")),
 )
 ENCODERS: EncoderTable[tuple[str, ...]] = EncoderTable(dict(_ENCODERS))
 
 
-@by_shape
 def jit_tables(rules: Rules) -> JitTables:
+    """The kernel's tables: the shape's, with the rules' pair relations where it has any."""
+    if any(isinstance(c, PairConstraint) for c in rules.constraints):
+        return _tables_with_relations(rules)
+    return _shape_tables(rules)
+
+
+@per_puzzle
+def _tables_with_relations(rules: Rules) -> JitTables:
+    shape = _shape_tables(rules)
+    return JitTables(
+        shape.size, shape.cells, shape.units, shape.width, pack(shape.arrays + relations(rules))
+    )
+
+
+def relations(rules: Rules) -> list[Array]:
+    """The pair relations as the kernel reads them: `rel[cell]` is the number of the cell's
+    partners, then (partner, row of `support`) for each; a row of `support` gives, for the
+    cell's digit d at slot (1 << d-1) % SLOTS, the mask of digits the partner may hold. Each
+    pair gives a row each way (a relation need not be symmetric); pairs of one relation
+    object share their two rows."""
+    n = rules.size
+    partners: list[list[int]] = [[] for _ in rules.cells]
+    rows: list[list[int]] = []
+    for constraint in rules.constraints:
+        if not isinstance(constraint, PairConstraint):
+            continue
+        allows = constraint.allows
+        forward = [0] * kernel.SLOTS  # first cell's digit -> the second's allowed digits
+        backward = [0] * kernel.SLOTS
+        for d in range(1, n + 1):
+            forward[(1 << (d - 1)) % kernel.SLOTS] = sum(
+                1 << (e - 1) for e in range(1, n + 1) if allows(d, e)
+            )
+            backward[(1 << (d - 1)) % kernel.SLOTS] = sum(
+                1 << (e - 1) for e in range(1, n + 1) if allows(e, d)
+            )
+        first = len(rows)
+        rows += [forward, backward]
+        for a, b in constraint.pairs(rules):
+            partners[a] += [b, first]
+            partners[b] += [a, first + 1]
+    rel, _ = _padded(tuple((len(found) // 2, *found) for found in partners))
+    support = np.array(rows or [[0] * kernel.SLOTS], dtype=np.int64)
+    return [rel, support]
+
+
+@by_shape
+def _shape_tables(rules: Rules) -> JitTables:
     shape = unit_tables(rules)
     houses = list(shape.house_indices)
     # locked candidates need a digit that must appear in the unit: houses only
@@ -103,13 +153,17 @@ def jit_tables(rules: Rules) -> JitTables:
     # the order `kernel.search` unpacks them in
     arrays = [peers, npeers, units, ulen, house, units_of, nunits_of, inter, common, ncommon]
     arrays += [u_rest, nu_rest, v_rest, nv_rest, np.array([(1 << rules.size) - 1])]  # every digit
-    blob = pack(arrays)
+    no_relations = [
+        np.zeros((rules.cell_count, 1), dtype=np.int64),  # no partners
+        np.zeros((1, kernel.SLOTS), dtype=np.int64),
+    ]
     return JitTables(
         size=rules.size,
         cells=rules.cell_count,
         units=len(shape.units),
         width=max(rules.size, int(ulen.max())),
-        blob=blob,
+        blob=pack(arrays + no_relations),
+        arrays=arrays,
     )
 
 
@@ -164,7 +218,8 @@ def workspace(rules: Rules) -> Workspace:
 
 
 class PropagatingJitSolver(Solver[JitModel]):
-    """`propagating`'s singles, locked candidates and dom/wdeg branching, compiled."""
+    """`propagating`'s singles, locked candidates and dom/wdeg branching, compiled; pair
+    relations of any kind filter a placed cell's partners through their digit tables."""
 
     name = "propagating-jit"
     honours_node_limit = True

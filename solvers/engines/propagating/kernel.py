@@ -140,6 +140,8 @@ def propagate(
     stale: np.ndarray,
     scratch: np.ndarray,
     alldiff: bool,
+    rel: np.ndarray,
+    support: np.ndarray,
 ) -> bool:
     """Place the pending cells and everything they imply; False on a contradiction.
 
@@ -149,6 +151,13 @@ def propagate(
     candidates look at every intersection in one pass, and when nothing cheaper is left the
     units scanned in this call (`stale`) get AllDifferent filtering, lowest first, until
     one gives eliminations.
+
+    Pair relations (any `PairConstraint`): `rel[cell, 0]` is the number of a cell's
+    partners, partner k is `rel[cell, 1 + 2k]` and keeps only the digits
+    `support[rel[cell, 2 + 2k], bit % SLOTS]` allows beside the placed digit (the relation's
+    table, read in the pair's direction); a partner left with one digit is placed in turn,
+    so every pair of placed cells has been checked one way or the other. (One matrix, not
+    three: every array argument costs at every call.)
     """
     nunits = units.shape[0]
     ndirty = 0
@@ -197,6 +206,26 @@ def propagate(
                 if _is_single(mask):
                     pending[npending] = peer
                     npending += 1
+            if not ok:
+                break
+            relations = rel[cell, 0]
+            slot = bit % SLOTS if relations else 0  # no modulo for cells without relations
+            for k in range(relations):
+                other = rel[cell, 1 + 2 * k]
+                mask = cand[other]
+                allowed = support[rel[cell, 2 + 2 * k], slot]
+                if mask & ~allowed:
+                    mask &= allowed
+                    cand[other] = mask
+                    if mask == 0:
+                        for j in range(nunits_of[other]):
+                            weights[units_of[other, j]] += 1
+                        ok = False
+                        break
+                    ndirty, low = _mark_units(other, units_of, nunits_of, dirty, ndirty, low)
+                    if _is_single(mask):
+                        pending[npending] = other
+                        npending += 1
             if not ok:
                 break
         if not ok:
@@ -644,6 +673,8 @@ def search(
     v_rest = _matrix(tab, 12)
     nv_rest = _vector(tab, 13)
     full = _vector(tab, 14)[0]  # every digit's bit
+    rel = _matrix(tab, 15)
+    support = _matrix(tab, 16)
     cands = _matrix(work, 0)
     placeds = _matrix(work, 1)
     choice_cells = _matrix(work, 2)
@@ -681,7 +712,7 @@ def search(
         if not propagate(
             cands[0], placeds[0], pending, npending, dirty, changed, peers, npeers, units,
             ulen, house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest,
-            v_rest, nv_rest, full, weights, st, hits, stale, scratch, alldiff,
+            v_rest, nv_rest, full, weights, st, hits, stale, scratch, alldiff, rel, support,
         ):  # fmt: skip
             return EXHAUSTED
         count = choose(
@@ -755,7 +786,7 @@ def search(
         if not propagate(
             trial, trial_placed, pending, 1, dirty, changed, peers, npeers, units, ulen,
             house, units_of, nunits_of, inter, common, ncommon, u_rest, nu_rest, v_rest,
-            nv_rest, full, weights, st, hits, stale, scratch, alldiff,
+            nv_rest, full, weights, st, hits, stale, scratch, alldiff, rel, support,
         ):  # fmt: skip
             continue
         count = choose(
