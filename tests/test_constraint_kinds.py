@@ -119,9 +119,9 @@ EVERY_KIND: dict[str, list[Constraint]] = {
 
 
 def test_every_kind_is_in_the_table_of_examples() -> None:
-    """The kinds of earlier versions are here; the setters' variants (issue 30) have their
-    tables of examples in their own modules (`test_variant_kinds_clues.py`, ...)."""
-    assert {kind.kind for kind in LEGACY_KINDS} == set(EVERY_KIND)
+    """The kinds of earlier versions and the line kinds are here; the dot and clue kinds
+    have their table of examples in `test_variant_kinds_clues.py`."""
+    assert {kind.kind for kind in LEGACY_KINDS} | set(LINE_EXAMPLES) == set(EVERY_KIND)
     assert set(EVERY_KIND) <= {kind.kind for kind in all_kinds()}
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from puzzles.constraints import KINDS, Cage, PairConstraint, Shape, UnitConstraint
+from puzzles.constraints import KINDS, Cage, PairConstraint, Shape, TableConstraint, UnitConstraint
 from puzzles.constraints.base import Conflict
 from puzzles.grid import Grid
 from puzzles.rules import Rules
@@ -49,7 +49,10 @@ class FarApart(PairConstraint, UnwrittenKind):
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.name)
 def test_each_engine_encodes_every_kind(engine: type[Solver[Any]]) -> None:
-    assert [k for k, kind in KINDS.items() if not engine.encoders.encodes(kind)] == []
+    """groebner excepted for tables of fillings, which it answers unsupported."""
+    missing = [k for k, kind in KINDS.items() if not engine.encoders.encodes(kind)]
+    tables = [k for k, kind in KINDS.items() if issubclass(kind, TableConstraint)]
+    assert missing == (tables if engine is GroebnerSolver else [])
 
 
 def test_the_compiled_engine_encodes_units_and_pair_relations_only() -> None:

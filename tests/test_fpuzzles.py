@@ -22,6 +22,7 @@ from puzzles.formats.fpuzzles import (
     entry_from_text,
     fpuzzles_object,
     main_diagonal,
+    rules_of,
 )
 from solvers.registry import create, select
 from tests.cli_contract import documentation
@@ -148,21 +149,26 @@ def test_pair_rules_parity_extra_regions_and_disjoint_groups() -> None:
     assert fpuzzles_object(PuzzleEntry("t", Grid.empty(rules)))["disjointgroups"] is True
 
 
-def test_killer_cages_and_cages_become_cages_with_their_sums() -> None:
+def test_killer_cages_become_cages_with_their_sums_and_a_cosmetic_cage_is_no_rule() -> None:
     data = fpuzzle(
         killercage=[
             {"cells": ["R1C1", "R1C2"], "value": "3"},
             {"cells": ["R2C1", "R2C2"], "value": 17, "outlineC": "#000"},
             {"cells": ["R3C1"]},
         ],
-        cage=[{"cells": ["R4C1", "R4C2"], "value": "10", "fontC": "#000"}],
     )
-    assert rules_read(data).cages == (
-        Cage((0, 1), 3),
-        Cage((9, 10), 17),
-        Cage((18,), None),
-        Cage((27, 28), 10),
-    )
+    cages = (Cage((0, 1), 3), Cage((9, 10), 17), Cage((18,), None))
+    assert rules_read(data).cages == cages
+    # `cage` is f-puzzles' cosmetic cage: refused as a possible rule of the setter's own,
+    # passed over on request, as Rangsk's solver passes it over
+    data["cage"] = [{"cells": ["R4C1", "R4C2"], "value": "10", "fontC": "#000"}]
+    with pytest.raises(PuzzleFormatError, match=r"'cage'.*--ignore-cosmetics"):
+        rules_read(data)
+    assert rules_of(data, ignore_cosmetics=True).cages == cages
+    # with a digital root for its sum it is a rule no kind here holds
+    data["cage"] = [{"cells": ["R4C1", "R4C2"], "value": "DR5"}]
+    with pytest.raises(PuzzleFormatError, match="digital-root sum 'DR5'"):
+        rules_of(data, ignore_cosmetics=True)
 
 
 def test_a_solution_is_read_and_checked() -> None:

@@ -20,7 +20,7 @@ from solving_support import brute_force_solutions
 from variant_support import distinct_group, random_partition_layout
 
 from puzzles.checker import is_solution
-from puzzles.constraints import KINDS
+from puzzles.constraints import KINDS, TableConstraint
 from puzzles.grid import Grid
 from puzzles.rules import Cage, Rules
 from reductions.polynomial import (
@@ -105,8 +105,11 @@ def with_givens(rules: Rules, count: int) -> Grid:
     return Grid(rules, tuple(v if c in keep else 0 for c, v in enumerate(found[0].values)))
 
 
-def test_groebner_declares_every_rule_kind() -> None:
-    assert all(GroebnerSolver.encoders.encodes(kind) for kind in KINDS.values())
+def test_groebner_declares_every_rule_kind_but_tables() -> None:
+    """Pair relations by interpolation, sums and equations linear; a table of fillings has
+    no polynomial form kept small here, so those kinds are answered unsupported."""
+    for kind in KINDS.values():
+        assert GroebnerSolver.encoders.encodes(kind) != issubclass(kind, TableConstraint), kind
     assert all(create(name).accepts(MIXED_4) for name in ("groebner", "groebner-unity"))
 
 

@@ -41,7 +41,7 @@ class Cage(SumConstraint):
     title = "killer cage"
     word = "killer"
     json_keys = ("cages",)
-    fpuzzles_keys = ("killercage", "cage")
+    fpuzzles_keys = ("killercage",)
     reads_digit_values = True
 
     @property
@@ -143,9 +143,8 @@ class Cage(SumConstraint):
     @classmethod
     def from_fpuzzles(cls, reader: FpuzzlesReader, shape: GridShape) -> list[Constraint]:
         return [
-            Cage(reader.group(entry, key), reader.number(entry, key))
-            for key in ("killercage", "cage")
-            for entry in reader.entries(key)
+            Cage(reader.group(entry, "killercage"), reader.number(entry, "killercage"))
+            for entry in reader.entries("killercage")
         ]
 
     @classmethod

@@ -25,10 +25,11 @@ text after `?load=` in `https://www.f-puzzles.com/?load=...`. Its keys, and what
     (a 7x7 grid)               no box tiles it: a cell without "region" is in its row's
                                region, as f-puzzles draws it; the regions read as a jigsaw
     line, circle, rectangle,   cosmetics: passed over where they draw a rule held in its own
-    text                       key (an entry marked `fromConstraint` or `isNewConstraint`, as
+    text, cage                 key (an entry marked `fromConstraint` or `isNewConstraint`, as
                                Rangsk's userscript writes beside renban, whispers, ...; a
                                line over the cells of a rule's line); any other cosmetic is
-                               refused unless `ReadOptions.ignore_cosmetics`
+                               refused unless `ReadOptions.ignore_cosmetics`; a `cage`
+                               whose value is a digital root (`DR5`) is refused always
 
 Each rule kind reads and writes its own keys (`fpuzzles_keys`, `from_fpuzzles` and
 `to_fpuzzles` in its module of `puzzles.constraints`); this module reads the size, the grid
@@ -84,7 +85,10 @@ CELL_KEYS = frozenset(
     {"value", "given", "region", "centerPencilMarks", "cornerPencilMarks", "c", "cArray"}
     | {"highlight", "parity"}
 )
-COSMETIC_KEYS = ("line", "circle", "rectangle", "text")
+# `cage` is f-puzzles' cosmetic cage (its killer cages are `killercage`); Rangsk's solver reads
+# one only when its value is a digital root (`DR5`), a rule no kind here holds
+COSMETIC_KEYS = ("line", "circle", "rectangle", "text", "cage")
+_DIGITAL_ROOT = re.compile(r"DR\d+")
 # what marks a cosmetic entry as the drawing of a rule held in its own key
 DRAWS_A_RULE = ("fromConstraint", "isNewConstraint")
 _CELL_NAME = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
@@ -309,6 +313,13 @@ def _without_cosmetics(data: Mapping[str, Any], ignore_all: bool) -> dict[str, A
         if isinstance(line, list)
         for line in [[str(name).upper() for name in line]]
     }
+    for entry in _listed(data.get("cage")):
+        value = entry.get("value") if isinstance(entry, dict) else None
+        if isinstance(value, str) and _DIGITAL_ROOT.search(value):
+            raise PuzzleFormatError(
+                f"f-puzzles cage with the digital-root sum {value.strip()!r} cannot be "
+                "represented here (a cage whose sum's digital root is given)"
+            )
     for key in COSMETIC_KEYS:
         if not isinstance(data.get(key), list):
             continue
