@@ -21,6 +21,8 @@ from puzzles.constraints.base import (
 )
 
 if TYPE_CHECKING:
+    from random import Random
+
     from puzzles.shape import GridShape
 
 
@@ -74,3 +76,11 @@ class Diagonal(UnitConstraint):
     @classmethod
     def to_fpuzzles(cls, items: Sequence[Constraint], shape: GridShape) -> dict[str, Any]:
         return {"diagonal+": True, "diagonal-": True} if items else {}
+
+    @classmethod
+    def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
+        """Both diagonals when each holds every digit once (rules hold both or neither, so
+        the generator adds and drops them together), else none."""
+        both = Diagonal.pair()
+        kept = all(len({solution[c] for c in d.units(shape)[0]}) == shape.size for d in both)
+        return list(both) if kept else []

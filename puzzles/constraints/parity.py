@@ -26,6 +26,8 @@ from puzzles.constraints.base import (
 from puzzles.errors import RulesError
 
 if TYPE_CHECKING:
+    from random import Random
+
     from puzzles.shape import GridShape
 
 
@@ -115,6 +117,19 @@ class Parity(CellDigits):
                 if cells:
                     data[key] = [{"cell": fpuzzles_cell(shape, c)} for c in sorted(cells)]
         return data
+
+    @classmethod
+    def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
+        """One mark per cell, odd or even as its digit is (rules merge them into one
+        `Parity`)."""
+        marks: list[Constraint] = [
+            Parity(odd=frozenset((cell,)))
+            if solution[cell] % 2
+            else Parity(even=frozenset((cell,)))
+            for cell in shape.cells
+        ]
+        rng.shuffle(marks)
+        return marks
 
 
 def _parities(items: Sequence[Constraint]) -> list[Parity]:
