@@ -13,7 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from puzzles.constraints import marks
 from puzzles.constraints.base import (
+    Canvas,
     Constraint,
     Drawing,
     FpuzzlesReader,
@@ -171,6 +173,12 @@ class ExtraRegion(UnitConstraint):
         return data
 
     @classmethod
+    def svg(cls, items: Sequence[Constraint], shape: GridShape, canvas: Canvas) -> list[str] | None:
+        """The regions' cells shaded light blue."""
+        cells = sorted({cell for region in _regions(items) for cell in region.members})
+        return shaded_units(canvas, cells)
+
+    @classmethod
     def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
         """Connected regions of N cells whose digits are all different (each a house of
         the full grid), grown from random cells into neighbours with digits not yet in;
@@ -185,6 +193,12 @@ class ExtraRegion(UnitConstraint):
             if len(key) == shape.size and key not in houses:
                 found.setdefault(key, ExtraRegion(key))
         return list(found.values())
+
+
+def shaded_units(canvas: Canvas, cells: Sequence[int]) -> list[str]:
+    """Cells of extra units (regions, windows), shaded light blue: the look of every unit
+    kind that draws no other mark."""
+    return marks.shaded(canvas, cells, "#c9d8ef", "extra-unit", opacity=0.8)
 
 
 def orthogonal_neighbours(shape: Shape, cell: int) -> list[int]:

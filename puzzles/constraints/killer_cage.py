@@ -6,8 +6,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from puzzles.constraints import marks
 from puzzles.constraints.base import (
     LABELS,
+    Canvas,
     Checked,
     Conflict,
     Constraint,
@@ -163,6 +165,13 @@ class Cage(SumConstraint):
             for cage in _cages(items)
         ]
         return {"killercage": cages} if cages else {}
+
+    @classmethod
+    def svg(cls, items: Sequence[Constraint], shape: GridShape, canvas: Canvas) -> list[str] | None:
+        """Each cage a dashed outline inside its cells, its sum in its first cell's corner."""
+        return [
+            mark for cage in _cages(items) for mark in marks.cage(canvas, cage.cells, cage.total)
+        ]
 
     @classmethod
     def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
