@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from puzzles.constraints import marks
 from puzzles.constraints.base import Canvas, Constraint, SumConstraint, UnitConstraint
 from puzzles.constraints.extra_region import shaded_units
+from puzzles.errors import SudokuBenchError
 from puzzles.rules import Rules
 from puzzles.symbols import DEFAULT
 
@@ -116,6 +117,20 @@ def grid_svg(grid: Grid, *, given: Sequence[bool] | None = None) -> str:
         f'viewBox="0 0 {width} {height}" font-family="sans-serif">'
         f"<title>{escape(rules.name)}</title>" + "".join(parts) + note + "</svg>"
     )
+
+
+def grid_png(grid: Grid, *, given: Sequence[bool] | None = None, scale: float = 2.0) -> bytes:
+    """The grid's SVG (`grid_svg`) rendered as PNG, `scale` times its pixel size, by cairosvg
+    (`pip install 'sudoku-bench[pictures]'`; without it a `SudokuBenchError` says so)."""
+    try:
+        import cairosvg
+    except (ImportError, OSError):  # OSError: the package is there but not the cairo library
+        raise SudokuBenchError(
+            "PNG pictures need cairosvg (and the cairo library): "
+            "pip install 'sudoku-bench[pictures]'"
+        ) from None
+    png: bytes = cairosvg.svg2png(bytestring=grid_svg(grid, given=given).encode(), scale=scale)
+    return png
 
 
 def _title(kind: type[Constraint]) -> str:

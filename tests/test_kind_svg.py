@@ -91,3 +91,21 @@ def test_a_kind_without_marks_falls_back_to_its_family_then_to_words() -> None:
     assert [p for p in tree.iter(f"{SVG}path") if p.get("class") == "cage"]
     assert "also: unseen rule" in svg
     assert "plain sum" not in svg
+
+
+def test_show_writes_each_puzzles_picture_as_svg_and_png(tmp_path: Any) -> None:
+    import importlib.util
+
+    from harness.cli import main
+
+    assert main(["show", "killer:1", "killer:2", "--svg", str(tmp_path / "svg")]) == 0
+    pictures = sorted(p.name for p in (tmp_path / "svg").iterdir())
+    assert pictures == ["1.svg", "2.svg"]
+    drawn = ET.fromstring((tmp_path / "svg" / "1.svg").read_text())
+    assert [p for p in drawn.iter(f"{SVG}path") if p.get("class") == "cage"]
+    if importlib.util.find_spec("cairosvg") is None:
+        assert main(["show", "killer:1", "--png", str(tmp_path / "png")]) != 0
+        assert not (tmp_path / "png").exists()
+    else:
+        assert main(["show", "killer:1", "--png", str(tmp_path / "png")]) == 0
+        assert (tmp_path / "png" / "1.png").read_bytes().startswith(b"\x89PNG")
