@@ -48,6 +48,7 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|pandas|matplotlib|ortools|sympy|pysat|dask|distributed)(\..*)?"),
     (r"py:.*", r"(str|int|float|bool|bytes|object|None|dict|list|tuple|set|frozenset|type)"),
     (r"py:.*", r"(abc\.ABC|Path|Store)"),
+    (r"py:.*", r"(random\.)?Random"),  # the generator's rng in `Constraint.candidates`
     # type variables and classes below the documented surface (the modules that define them
     # are not part of the reference)
     (r"py:.*", r"(solvers|reductions)\.base\.(ModelT|AnswerT|Verdict)"),
