@@ -14,7 +14,8 @@ back-ends are deterministic, so a seed gives the same puzzles every time.
 
 The setter-style mode mixes 2-4 kinds per puzzle (drawn from the kinds asked for, or from
 every kind with candidates) and prefers no givens: a puzzle that needs more than a few is
-made again from a new grid, and the one with fewest givens is kept.
+made again from a new grid (up to 5 grids), and the one with fewest givens is kept; a random
+mix has at least one kind whose clues come from the grid (not only whole-grid rules).
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ from solvers.registry import get
 COUNTERS = ("cpsat", "sat", "propagating", "milp", "python-constraint", "dlx", "backtracking")
 SETTER_KINDS = (2, 4)  # a setter-style puzzle mixes this many kinds, at least and at most
 # a setter-style puzzle with more givens than this (per 81 cells, at least 1) is made again
+# from a new grid, up to SETTER_TRIES grids in all; the one with fewest givens is kept
 SETTER_GIVENS_9X9 = 2
+SETTER_TRIES = 5
 # a grid under rules that hold for the whole grid (anti-king on 4x4 has none) is searched
 # with restarts; this many before the kinds are called impossible on this size
 GRID_RESTARTS = 30
@@ -182,7 +185,10 @@ class ClueGenerator:
         low, high = SETTER_KINDS
         if self.kinds:  # the kinds asked for are mixed as they are
             return self.pool
-        return tuple(self.rng.sample(self.pool, self.rng.randint(low, min(high, len(self.pool)))))
+        while True:  # at least one kind of clues: whole-grid rules alone need givens
+            drawn = self.rng.sample(self.pool, self.rng.randint(low, min(high, len(self.pool))))
+            if any(not imposed(kind) for kind in drawn):
+                return tuple(drawn)
 
     def one(self) -> CluePuzzle:
         """A unique puzzle; in the setter-style mode the attempt with fewest givens (the
@@ -199,7 +205,7 @@ class ClueGenerator:
                 continue
             if best is None or made.givens < best.givens:
                 best = made
-            if not self.setter or best.givens <= self.most_givens:
+            if not self.setter or best.givens <= self.most_givens or attempt >= SETTER_TRIES:
                 break
         if best is None:
             raise GeneratorError(
