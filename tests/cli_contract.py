@@ -311,18 +311,7 @@ REPORT_RUN = frozenset(
     }
 )
 REPORT_HOST = frozenset(
-    {
-        "host",
-        "cpu",
-        "cores",
-        "os",
-        "python",
-        "load",
-        "versions",
-        "git_commit",
-        "conditions",
-        "tasks",
-    }
+    {"host", "cpu", "cores", "os", "python", "load", "versions", "git_commit", "conditions", "tasks"}
 )
 MACHINE = frozenset({"host", "cpu", "cores", "os", "python", "load"})
 REPORT_RESUME = frozenset(
