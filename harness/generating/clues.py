@@ -188,7 +188,7 @@ class ClueGenerator:
         while True:  # at least one kind of clues: whole-grid rules alone need givens
             drawn = self.rng.sample(self.pool, self.rng.randint(low, min(high, len(self.pool))))
             if any(not imposed(kind) for kind in drawn):
-                return tuple(drawn)
+                return tuple(sorted(drawn, key=lambda kind: kind.kind))  # one name per mix
 
     def one(self) -> CluePuzzle:
         """A unique puzzle; in the setter-style mode the attempt with fewest givens (the
