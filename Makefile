@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup bench report test lint docs clean
+.PHONY: setup bench report test lint docs clean variant-collections
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,14 @@ docs: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+
+# The bundled variant collections (puzzles/data/variants/): for each kind the clue generator
+# can make that has no bundled collection yet, 30 9x9 puzzles of its clues, and 30 setter-style
+# mixes (mixed.jsonl), seed 2026; every puzzle then verified unique by cpsat and sat. Files that
+# exist are kept (delete one to make it again). See harness/generating/build_collections.py.
+variant-collections: setup
+	$(PY) -m harness.generating.build_collections --dir puzzles/data/variants --size 9 \
+	  --count 30 --seed 2026 --verify-with cpsat,sat
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

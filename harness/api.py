@@ -503,14 +503,21 @@ def generate(
     symmetric: bool = False,
     minimal: bool = False,
     attempts: int = 50,
-    counter: str = "propagating",
+    counter: str | None = None,
+    kind: str | Sequence[str] | None = None,
+    setter: bool = False,
 ) -> Any:
     """`sudoku-bench generate`: `count` unique puzzles of the difficulty, from `seed` (the
     same seed, the same puzzles). A DataFrame with the keys of `generate --json` (`puzzle`,
     `solution`, `rating`, `empty`, `seed`, ...) and `grid`, the puzzle as a `Grid`.
+    With `kind` (a kind's name, or several to mix) or `setter`, puzzles made of the kinds'
+    clues (`generate --kind`): the keys of `generate --kind --json` (`kinds`, `clues`,
+    `givens`, ...); `difficulty`, `variant`, `strategy`, `symmetric` and `minimal` then stay
+    at their defaults.
 
         >>> made = generate(3, difficulty="medium", seed=1)
         >>> made.loc[0, "grid"]          # drawn as SVG in a notebook
+        >>> killer = generate(2, size=6, kind="killer_cage", seed=1)
     """
     import random
 
@@ -533,6 +540,10 @@ def generate(
         shape = geometry_argument(geometry) if geometry is not None else None
     except argparse.ArgumentTypeError as error:
         raise SudokuBenchError(f"geometry {geometry!r}: {error}") from None
+    kinds = [kind] if isinstance(kind, str) else list(kind or ())
+    if kinds or setter:
+        return _generate_clues(count, size, shape, sudoku_x, kinds, setter, seed, attempts, counter)
+    counter = counter or "propagating"
     args = argparse.Namespace(
         size=size,
         geometry=shape,
@@ -563,4 +574,45 @@ def generate(
     for number in range(1, count + 1):
         made = generator.one()
         records.append({**command.record(number, made, rules, args), "grid": made.puzzle})
+    return _pandas().DataFrame(records)
+
+
+def _generate_clues(
+    count: int,
+    size: int | None,
+    shape: Any,
+    sudoku_x: bool,
+    kinds: list[str],
+    setter: bool,
+    seed: int | None,
+    attempts: int,
+    counter: str | None,
+) -> Any:
+    """`generate(kind=...)`: the records of `generate --kind --json`, and `grid`."""
+    import random
+
+    from harness.analysing.frame import _pandas
+    from harness.cli.commands import generate as command
+    from harness.cli.commands import generate_clues
+    from harness.generating.clues import ClueGenerator
+
+    args = argparse.Namespace(
+        size=size,
+        geometry=shape,
+        sudoku_x=sudoku_x,
+        kind=kinds,
+        setter=setter,
+        count=count,
+        seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
+        attempts=attempts,
+        counter=counter,
+    )
+    rules = command.geometry_of(args)
+    generator = ClueGenerator(
+        rules, kinds, seed=args.seed, setter=setter, counter=counter, attempts=attempts
+    )
+    records = []
+    for number in range(1, count + 1):
+        made = generator.one()
+        records.append({**generate_clues.record(number, made, rules, args), "grid": made.puzzle})
     return _pandas().DataFrame(records)

@@ -124,6 +124,24 @@ GENERATE = frozenset(
         "seconds",
     }
 )
+# `generate --kind K --json` and `generate --setter --json`: puzzles made of a kind's clues
+GENERATE_CLUES = frozenset(
+    {
+        "id",
+        "puzzle",
+        "solution",
+        "geometry",
+        "rules",
+        "kinds",
+        "setter",
+        "clues",
+        "givens",
+        "counted_by",
+        "seed",
+        "attempts",
+        "seconds",
+    }
+)
 FACTS4X4 = frozenset(
     {"grids", "classes", "class_sizes", "by_givens", "minimum_givens", "counted_by", "counted"}
 )
@@ -493,6 +511,7 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "show --json": SHOW,
     "collections --json": COLLECTIONS,
     "generate --json": GENERATE,
+    "generate --kind --json": GENERATE_CLUES,
     "facts4x4 --json": FACTS4X4,
     "facts4x4 --json by_givens": FACTS4X4_BY_GIVENS,
     "facts --json": FACTS,

@@ -20,6 +20,7 @@ from puzzles.constraints import (
     NonConsecutive,
     Parity,
 )
+from puzzles.constraints.killer_cage import partition
 from puzzles.errors import SudokuBenchError
 from puzzles.grid import Grid
 from puzzles.rules import Cage, Rules
@@ -97,37 +98,8 @@ def _connected(layout: list[int], n: int, region: int) -> bool:
 
 def random_cages(solution: Grid, rng: random.Random, largest: int = 5) -> tuple[Cage, ...]:
     """A random partition of the grid into connected cages of 1 to `largest` cells whose
-    digits differ, with their sums from `solution`. Cells are taken in random order; each
-    starts a cage that grows into free neighbours up to a random size."""
-    rules, values = solution.rules, solution.values
-    n = rules.size
-    free = set(rules.cells)
-    order = list(rules.cells)
-    rng.shuffle(order)
-    cages = []
-    for start in order:
-        if start not in free:
-            continue
-        size = rng.choice([1, 2, 2, 3, 3, 3, 4, 4, 5][: max(1, 2 * largest - 1)])
-        cells = [start]
-        free.discard(start)
-        while len(cells) < min(size, largest):
-            digits = {values[c] for c in cells}
-            around = sorted(
-                {
-                    o
-                    for c in cells
-                    for o in _orthogonal(n, c)
-                    if o in free and values[o] not in digits
-                }
-            )
-            if not around:
-                break
-            chosen = rng.choice(around)
-            cells.append(chosen)
-            free.discard(chosen)
-        cages.append(Cage(tuple(sorted(cells)), sum(values[c] for c in cells)))
-    return tuple(cages)
+    digits differ, with their sums from `solution` (the killer cage kind's own)."""
+    return partition(solution.values, solution.rules.shape, rng, largest)
 
 
 def _killer(rules: Rules, solution: Grid, rng: random.Random) -> Rules:

@@ -3,9 +3,23 @@ different digits."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from puzzles.constraints.base import DistinctPairs, Shape, SingletonRule, move_pairs
+from puzzles.constraints.base import (
+    Constraint,
+    DistinctPairs,
+    Shape,
+    SingletonRule,
+    kept_by,
+    move_pairs,
+)
+
+if TYPE_CHECKING:
+    from random import Random
+
+    from puzzles.shape import GridShape
 
 KING_MOVES = ((1, -1), (1, 0), (1, 1), (0, 1))
 
@@ -21,3 +35,8 @@ class AntiKing(DistinctPairs, SingletonRule):
 
     def pairs(self, shape: Shape) -> tuple[tuple[int, int], ...]:
         return move_pairs(shape, KING_MOVES)
+
+    @classmethod
+    def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
+        """The rule itself when no two cells a king's move apart hold the same digit."""
+        return kept_by(cls(), solution, shape)

@@ -442,6 +442,14 @@ def _move_pairs(n: int, moves: tuple[tuple[int, int], ...]) -> tuple[tuple[int, 
     return tuple(sorted(pairs))
 
 
+def kept_by(rule: PairConstraint, solution: Sequence[int], shape: Shape) -> list[Constraint]:
+    """`[rule]` when every pair of the full grid `solution` keeps it, else `[]`: the
+    candidates of a rule on or off for the whole grid (anti-knight, non-consecutive)."""
+    allows = rule.allows
+    kept = all(allows(solution[a], solution[b]) for a, b in rule.pairs(shape))
+    return [rule] if kept else []
+
+
 class CellDigits(Constraint):
     """Restricts the digits some cells may hold, each cell on its own."""
 

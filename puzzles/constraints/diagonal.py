@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from puzzles.constraints.base import (
+    Canvas,
     Constraint,
     FpuzzlesReader,
     Move,
@@ -21,6 +22,8 @@ from puzzles.constraints.base import (
 )
 
 if TYPE_CHECKING:
+    from random import Random
+
     from puzzles.shape import GridShape
 
 
@@ -74,3 +77,25 @@ class Diagonal(UnitConstraint):
     @classmethod
     def to_fpuzzles(cls, items: Sequence[Constraint], shape: GridShape) -> dict[str, Any]:
         return {"diagonal+": True, "diagonal-": True} if items else {}
+
+    @classmethod
+    def svg(cls, items: Sequence[Constraint], shape: GridShape, canvas: Canvas) -> list[str] | None:
+        """Each diagonal a thin blue line from corner to corner of the grid."""
+        n, drawn = shape.size, []
+        for diagonal in items:
+            anti = isinstance(diagonal, Diagonal) and diagonal.anti
+            x1, y1 = canvas.corner(0, n if anti else 0)
+            x2, y2 = canvas.corner(n, 0 if anti else n)
+            drawn.append(
+                f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#6a8fd0" '
+                'stroke-width="1.5" opacity="0.7" class="diagonal"/>'
+            )
+        return drawn
+
+    @classmethod
+    def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
+        """Both diagonals when each holds every digit once (rules hold both or neither, so
+        the generator adds and drops them together), else none."""
+        both = Diagonal.pair()
+        kept = all(len({solution[c] for c in d.units(shape)[0]}) == shape.size for d in both)
+        return list(both) if kept else []

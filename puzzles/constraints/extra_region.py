@@ -13,7 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from puzzles.constraints import marks
 from puzzles.constraints.base import (
+    Canvas,
     Constraint,
     Drawing,
     FpuzzlesReader,
@@ -30,7 +32,12 @@ from puzzles.constraints.base import (
 from puzzles.errors import RulesError
 
 if TYPE_CHECKING:
+    from random import Random
+
     from puzzles.shape import GridShape
+
+# tries at growing one connected region of N distinct digits; most succeed on a 9x9
+REGION_TRIES = 60
 
 
 @dataclass(frozen=True)
@@ -164,6 +171,78 @@ class ExtraRegion(UnitConstraint):
                 {"cells": [fpuzzles_cell(shape, cell) for cell in group]} for group in extra
             ]
         return data
+
+    @classmethod
+    def svg(cls, items: Sequence[Constraint], shape: GridShape, canvas: Canvas) -> list[str] | None:
+        """The regions' cells shaded light blue."""
+        cells = sorted({cell for region in _regions(items) for cell in region.members})
+        return shaded_units(canvas, cells)
+
+    @classmethod
+    def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
+        """Connected regions of N cells whose digits are all different (each a house of
+        the full grid), grown from random cells into neighbours with digits not yet in;
+        at most N of them, no two alike, in random order."""
+        found: dict[tuple[int, ...], ExtraRegion] = {}
+        houses = {tuple(sorted(unit)) for unit in shape.units}
+        for _ in range(REGION_TRIES):
+            if len(found) >= shape.size:
+                break
+            cells = grown_group(solution, shape, rng, shape.size)
+            key = tuple(sorted(cells))
+            if len(key) == shape.size and key not in houses:
+                found.setdefault(key, ExtraRegion(key))
+        return list(found.values())
+
+
+def shaded_units(canvas: Canvas, cells: Sequence[int]) -> list[str]:
+    """Cells of extra units (regions, windows), shaded light blue: the look of every unit
+    kind that draws no other mark."""
+    return marks.shaded(canvas, cells, "#c9d8ef", "extra-unit", opacity=0.8)
+
+
+def orthogonal_neighbours(shape: Shape, cell: int) -> list[int]:
+    """The cells sharing a side with `cell`."""
+    n = shape.size
+    row, col = divmod(cell, n)
+    steps = ((0, 1), (1, 0), (0, -1), (-1, 0))
+    return [
+        (row + dr) * n + col + dc for dr, dc in steps if 0 <= row + dr < n and 0 <= col + dc < n
+    ]
+
+
+def grown_group(
+    solution: Sequence[int],
+    shape: Shape,
+    rng: Random,
+    size: int,
+    free: set[int] | None = None,
+    start: int | None = None,
+) -> list[int]:
+    """Up to `size` connected cells with different digits in `solution`, from `start` (a
+    random cell by default) into random neighbours among `free` (default: every cell)."""
+    if start is None:
+        start = rng.randrange(shape.cell_count)
+    cells = [start]
+    if free is not None:
+        free.discard(start)
+    while len(cells) < size:
+        digits = {solution[c] for c in cells}
+        around = sorted(
+            {
+                o
+                for c in cells
+                for o in orthogonal_neighbours(shape, c)
+                if (free is None or o in free) and o not in cells and solution[o] not in digits
+            }
+        )
+        if not around:
+            break
+        chosen = rng.choice(around)
+        cells.append(chosen)
+        if free is not None:
+            free.discard(chosen)
+    return cells
 
 
 _NO_DISJOINT_GROUPS = (

@@ -6,8 +6,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from puzzles.constraints import marks
 from puzzles.constraints.base import (
     LABELS,
+    Canvas,
     Checked,
     Conflict,
     Constraint,
@@ -24,12 +26,17 @@ from puzzles.constraints.base import (
     read_cells,
     repeats,
 )
+from puzzles.constraints.extra_region import grown_group
 from puzzles.errors import RulesError
 
 if TYPE_CHECKING:
+    from random import Random
+
     from puzzles.shape import GridShape
 
 LEGEND_WIDTH = 72  # the picture's legend of sums wraps at this width
+# a new cage's number of cells is drawn from these (then cut at the largest size asked)
+CAGE_SIZES = (1, 2, 2, 3, 3, 3, 4, 4, 5)
 
 
 @dataclass(frozen=True)
@@ -157,6 +164,37 @@ class Cage(SumConstraint):
             for cage in _cages(items)
         ]
         return {"killercage": cages} if cages else {}
+
+    @classmethod
+    def svg(cls, items: Sequence[Constraint], shape: GridShape, canvas: Canvas) -> list[str] | None:
+        """Each cage a dashed outline inside its cells, its sum in its first cell's corner."""
+        return [
+            mark for cage in _cages(items) for mark in marks.cage(canvas, cage.cells, cage.total)
+        ]
+
+    @classmethod
+    def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
+        """A partition of the grid into cages of 1 to 5 cells with their sums (`partition`)."""
+        return list(partition(solution, shape, rng))
+
+
+def partition(
+    solution: Sequence[int], shape: GridShape, rng: Random, largest: int = 5
+) -> tuple[Cage, ...]:
+    """A random partition of the grid into connected cages of 1 to `largest` cells whose
+    digits differ, with their sums from the full grid `solution`. Cells are taken in random
+    order; each starts a cage that grows into free neighbours up to a random size."""
+    free = set(shape.cells)
+    order = list(shape.cells)
+    rng.shuffle(order)
+    cages = []
+    for start in order:
+        if start not in free:
+            continue
+        size = rng.choice(CAGE_SIZES[: max(1, 2 * largest - 1)])
+        cells = grown_group(solution, shape, rng, min(size, largest), free, start)
+        cages.append(Cage(tuple(sorted(cells)), sum(solution[c] for c in cells)))
+    return tuple(cages)
 
 
 def legend(cages: Sequence[Cage], shape: Named) -> list[str]:

@@ -14,10 +14,13 @@ from puzzles.constraints.base import (
     PairConstraint,
     Shape,
     SingletonRule,
+    kept_by,
     move_pairs,
 )
 
 if TYPE_CHECKING:
+    from random import Random
+
     from puzzles.shape import GridShape
 
 ORTHOGONAL_MOVES = ((0, 1), (1, 0))
@@ -60,3 +63,8 @@ class NonConsecutive(PairConstraint, SingletonRule):
             f"{values[a]} and {values[b]}"
         )
         return Conflict(self.title, min(values[a], values[b]), (a, b), text)
+
+    @classmethod
+    def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
+        """The rule itself when no two orthogonal neighbours hold consecutive digits."""
+        return kept_by(cls(), solution, shape)

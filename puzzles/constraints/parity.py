@@ -9,7 +9,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from puzzles.constraints import marks
 from puzzles.constraints.base import (
+    Canvas,
     CellDigits,
     Checked,
     Conflict,
@@ -26,6 +28,8 @@ from puzzles.constraints.base import (
 from puzzles.errors import RulesError
 
 if TYPE_CHECKING:
+    from random import Random
+
     from puzzles.shape import GridShape
 
 
@@ -115,6 +119,26 @@ class Parity(CellDigits):
                 if cells:
                     data[key] = [{"cell": fpuzzles_cell(shape, c)} for c in sorted(cells)]
         return data
+
+    @classmethod
+    def svg(cls, items: Sequence[Constraint], shape: GridShape, canvas: Canvas) -> list[str] | None:
+        """A grey circle in each odd cell, a grey square in each even one (f-puzzles' marks)."""
+        odd = sorted(frozenset().union(*(p.odd for p in _parities(items))))
+        even = sorted(frozenset().union(*(p.even for p in _parities(items))))
+        return marks.circles(canvas, odd, "odd") + marks.squares(canvas, even, "even")
+
+    @classmethod
+    def candidates(cls, solution: Sequence[int], shape: GridShape, rng: Random) -> list[Constraint]:
+        """One mark per cell, odd or even as its digit is (rules merge them into one
+        `Parity`)."""
+        marks: list[Constraint] = [
+            Parity(odd=frozenset((cell,)))
+            if solution[cell] % 2
+            else Parity(even=frozenset((cell,)))
+            for cell in shape.cells
+        ]
+        rng.shuffle(marks)
+        return marks
 
 
 def _parities(items: Sequence[Constraint]) -> list[Parity]:

@@ -12,8 +12,10 @@ from typing import Any
 from tabulate import tabulate
 
 from harness.cli.arguments import int64, positive_int
+from harness.cli.commands import generate_clues as clues
 from harness.cli.inputs import geometry_argument
 from harness.cli.output import print_json, write_output
+from harness.generating.clues import generatable_kinds
 from harness.generating.generator import (
     DIFFICULTIES,
     STRATEGIES,
@@ -62,10 +64,27 @@ def add_parser(subparsers: Any) -> None:
         "-o FILE.jsonl (or .json)",
     )
     parser.add_argument(
+        "--kind",
+        action="append",
+        metavar="KIND",
+        help="make puzzles of this kind's clues (thermometer, killer_cage, parity, ...; "
+        "repeat it or give several with commas to mix kinds): a random full grid, its clues of "
+        "the kind added until one solution is left (counted by the first back-end that accepts "
+        "the kind: cpsat first), then the clues and givens it does not need dropped; givens "
+        "only where the clues do not suffice. The kinds that can: sudoku-bench generate "
+        "--kind list",
+    )
+    parser.add_argument(
+        "--setter",
+        action="store_true",
+        help="setter-style puzzles: 2-4 kinds mixed per puzzle (the --kind ones, or drawn at "
+        "random from every kind that can be generated), few or no givens",
+    )
+    parser.add_argument(
         "--difficulty",
         choices=DIFFICULTIES,
-        default="easy",
-        help="the rating the puzzles must have (easy)",
+        default=None,
+        help="the rating the puzzles must have (easy; not with --kind or --setter)",
     )
     parser.add_argument(
         "--strategy",
@@ -96,9 +115,11 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--counter",
-        default="propagating",
+        default=None,
         metavar="SOLVER",
-        help="back-end that counts solutions (propagating)",
+        help="back-end that counts solutions (propagating; with --kind or --setter the first "
+        "of cpsat, sat, propagating, milp, python-constraint, dlx, backtracking that is "
+        "installed and accepts the puzzle's kinds)",
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write the puzzles, one per line")
     parser.add_argument(
@@ -106,7 +127,9 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="one JSON object per puzzle: id, puzzle, solution, geometry, difficulty, seed, "
         "symmetric, minimal, empty, target, rating, hardest, steps, score, techniques, "
-        "estimate, hard_steps, attempts, note, strategy, seconds",
+        "estimate, hard_steps, attempts, note, strategy, seconds (with --kind or --setter: id, "
+        "puzzle, solution, geometry, rules, kinds, setter, clues, givens, counted_by, seed, "
+        "attempts, seconds)",
     )
     parser.set_defaults(run=run)
 
@@ -131,6 +154,13 @@ def geometry_of(args: argparse.Namespace) -> Rules:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.kind and args.kind == ["list"]:
+        print("\n".join(generatable_kinds()))
+        return 0
+    if args.kind or args.setter:
+        return clues.run(args)
+    args.difficulty = args.difficulty or "easy"
+    args.counter = args.counter or "propagating"
     rules = geometry_of(args)
     if args.seed is None:  # a random seed, reported, so that any run can be repeated
         args.seed = random.SystemRandom().randrange(2**31)

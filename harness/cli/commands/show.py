@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from harness.cli.inputs import add_puzzle_arguments, alphabet_of, read_inputs
 from harness.cli.output import print_json
+from puzzles.drawing import grid_png, grid_svg
 from puzzles.formats import PuzzleEntry
 from puzzles.grid import Grid
 from puzzles.picture import marks
@@ -38,12 +41,27 @@ def add_parser(subparsers: Any) -> None:
         help="one JSON object per puzzle: id, geometry, rules, givens, puzzle, picture, "
         "solution, metadata",
     )
+    parser.add_argument(
+        "--svg",
+        type=Path,
+        metavar="DIR",
+        help="also write each puzzle's picture (regions, cages, lines, dots, outside clues: "
+        "each kind's marks) as DIR/<number>.svg",
+    )
+    parser.add_argument(
+        "--png",
+        type=Path,
+        metavar="DIR",
+        help="also write each puzzle's picture as DIR/<number>.png (needs cairosvg: pip "
+        "install 'sudoku-bench[pictures]')",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     alphabet = alphabet_of(args.to_alphabet or args.alphabet)
     entries = read_inputs(args)
+    write_pictures(entries, args.svg, args.png)
     for number, entry in enumerate(entries):
         if args.json:
             print_json(show_record(entry, alphabet))
@@ -52,6 +70,20 @@ def run(args: argparse.Namespace) -> int:
             print()
         print(describe(entry, alphabet, with_solution=args.solution))
     return 0
+
+
+def write_pictures(entries: Sequence[PuzzleEntry], svg: Path | None, png: Path | None) -> None:
+    """Each puzzle's picture as DIR/<number>.svg and .png (numbered from 1 in input order);
+    PNGs are all rendered before any is written, so a missing cairosvg writes nothing."""
+    if png is not None:
+        rendered = [grid_png(entry.puzzle) for entry in entries]
+        png.mkdir(parents=True, exist_ok=True)
+        for number, data in enumerate(rendered, 1):
+            (png / f"{number}.png").write_bytes(data)
+    if svg is not None:
+        svg.mkdir(parents=True, exist_ok=True)
+        for number, entry in enumerate(entries, 1):
+            (svg / f"{number}.svg").write_text(grid_svg(entry.puzzle), encoding="utf-8")
 
 
 def describe(entry: PuzzleEntry, alphabet: Alphabet, *, with_solution: bool = False) -> str:
