@@ -24,6 +24,14 @@ to Python every `check_every` nodes (Python reads the clock, numba cannot) and r
 Counters: `nodes` = 1 (the root) + alternatives tried; `guesses` = branch points opened;
 `naked_singles`, `hidden_singles`, `locked_eliminations` = what propagation did.
 
+Rules beyond the classic ones (extra units such as the diagonals, pair relations such as
+anti-knight or non-consecutive) come as one table, `links`, of shape (81 * 9, 27): row
+9 * cell + d holds, per digit e and band b (index 3 * e + b), the cells of band b that lose
+e when d is placed in `cell` (a unit's cells are a pair relation "different digits" each).
+The table is symmetric in what it forbids, so a placed cell never loses its own digit.
+Classic rules pass None instead, which numba compiles as a variant of its own without the
+table's code. Extra units only eliminate: their hidden singles are not looked for.
+
 Only this module imports numba; every function is compiled with `cache=True` (machine code
 kept on disk and loaded by later processes).
 """
@@ -35,6 +43,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 LEVELS = 82  # the root, and each level places a cell at least
+LINKS = 81 * 9  # rows of a links table (its columns: the 27 digit boards)
 WORDS = 32  # 27 digit boards, 3 unsolved-cell words, 2 spare (a round row)
 UNSOLVED = 27  # the first unsolved-cell word of a position
 BAND = (1 << 27) - 1  # every cell of a band
@@ -107,9 +116,11 @@ def _bit(cell: int) -> int:
 
 
 @njit(cache=True)
-def _place(s: np.ndarray, level: int, digit: int, band: int, bit: int) -> int:
+def _place(s: np.ndarray, level: int, digit: int, band: int, bit: int, links) -> int:  # type: ignore[no-untyped-def]
     """Put `digit` in the cell `bit` of `band`: the cell loses every other digit, its peers
-    lose this one. Returns the digits whose boards changed (bit d), to be scanned again."""
+    lose this one, and with `links` (the rules beyond the classic ones, see `LINKS`) the
+    cells it links to lose the digits its row of `links` names. Returns the digits whose
+    boards changed (bit d), to be scanned again."""
     position = _lowest(bit)
     cell = 27 * band + position
     clear = ~bit
@@ -123,6 +134,14 @@ def _place(s: np.ndarray, level: int, digit: int, band: int, bit: int) -> int:
     s[level, 3 * digit + 1] &= ~PEERS[cell, 1]
     s[level, 3 * digit + 2] &= ~PEERS[cell, 2]
     s[level, UNSOLVED + band] &= clear
+    if links is not None:  # pruned at compile time: the classic variant has no such code
+        masks = links[9 * cell + digit]
+        for index in range(UNSOLVED):
+            word = s[level, index]
+            lost = word & masks[index]
+            if lost:
+                s[level, index] = word ^ lost
+                changed |= 1 << (index // 3)
     return changed
 
 
@@ -137,7 +156,7 @@ def _fold(word: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int) -> bool:
+def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int, links) -> bool:  # type: ignore[no-untyped-def]
     """Singles and locked candidates on position `level` to a fixed point; False on a
     contradiction. `pending`: the digits (bit d) whose boards changed since the position
     was last at a fixed point; only their boards are scanned for hidden singles and locked
@@ -172,7 +191,7 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int) -> bool
                 if digit == 9:  # an earlier single of this pass took its last digit
                     ok = False
                     break
-                pending |= _place(s, level, digit, band, bit)
+                pending |= _place(s, level, digit, band, bit, links)
                 naked += 1
                 progress = True
             if not ok:
@@ -203,7 +222,7 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int) -> bool
                     cell = s[level, base + band] & mask
                     if cell:
                         if s[level, UNSOLVED + band] & cell:
-                            pending |= _place(s, level, digit, band, cell)
+                            pending |= _place(s, level, digit, band, cell, links)
                             hidden += 1
                             progress = True
                         break
@@ -254,7 +273,7 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int) -> bool
                             ok = False
                             break
                         if places & (places - 1) == 0 and places & unsolved:
-                            pending |= _place(s, level, digit, band, places)
+                            pending |= _place(s, level, digit, band, places, links)
                             unsolved = s[level, UNSOLVED + band]
                             hidden += 1
                             progress = True
@@ -379,7 +398,7 @@ def _digits_of(s: np.ndarray, level: int, cell: int) -> int:
 
 
 @njit(cache=True)
-def _start(values, s: np.ndarray) -> bool:  # type: ignore[no-untyped-def]
+def _start(values, s: np.ndarray, links) -> bool:  # type: ignore[no-untyped-def]
     """The root position from the givens (0 = empty); False when two givens clash."""
     for index in range(27):
         s[0, index] = BAND
@@ -393,14 +412,14 @@ def _start(values, s: np.ndarray) -> bool:  # type: ignore[no-untyped-def]
             digit = value - 1
             if not s[0, 3 * digit + band] & bit:
                 return False
-            _place(s, 0, digit, band, bit)
+            _place(s, 0, digit, band, bit, links)
     return True
 
 
 @njit(cache=True)
 def search(  # type: ignore[no-untyped-def]
     values, s: np.ndarray, meta: np.ndarray, solutions: np.ndarray, limit: int,
-    check_every: int, keep_all: bool,
+    check_every: int, keep_all: bool, links,
 ) -> int:  # fmt: skip
     """Run (or resume) the search; EXHAUSTED, AT_LIMIT or PAUSED.
 
@@ -408,12 +427,13 @@ def search(  # type: ignore[no-untyped-def]
     With `keep_all`, every solution is written to the buffer `solutions` (`meta[BUFFERED]`
     of them; the kernel pauses when it holds `limit` rows or is full); without it, only the
     first solution is written, to row 0, and the others are counted.
+    `links`: None for classic rules, else the table of the rules beyond them (`LINKS`).
     """
     capacity = min(limit, solutions.shape[0])
     if meta[STARTED] == 0:
         meta[STARTED] = 1
         meta[NODES] = 1
-        if not _start(values, s) or not propagate(s, 0, meta, ALL_DIGITS):
+        if not _start(values, s, links) or not propagate(s, 0, meta, ALL_DIGITS, links):
             return EXHAUSTED
         cell = choose(s, 0)
         if cell < 0:
@@ -445,8 +465,8 @@ def search(  # type: ignore[no-untyped-def]
         for index in range(UNSOLVED + 3):
             s[depth + 1, index] = s[depth, index]
         cell = meta[CELL + depth]
-        pending = _place(s, depth + 1, _lowest(bit), cell // 27, _bit(cell))
-        if not propagate(s, depth + 1, meta, pending):
+        pending = _place(s, depth + 1, _lowest(bit), cell // 27, _bit(cell), links)
+        if not propagate(s, depth + 1, meta, pending, links):
             continue
         cell = choose(s, depth + 1)
         if cell < 0:
@@ -487,9 +507,9 @@ def solve_many(grids: np.ndarray, limit: int, out: np.ndarray, stats: np.ndarray
         row = out[number : number + 1]
         for cell in range(81):
             row[0, cell] = 0
-        code = search(grids[number], s, meta, row, limit, big, False)
+        code = search(grids[number], s, meta, row, limit, big, False, None)
         while code == PAUSED:
-            code = search(grids[number], s, meta, row, limit, big, False)
+            code = search(grids[number], s, meta, row, limit, big, False, None)
         found = meta[FOUND]
         exhausted = code == EXHAUSTED or meta[UNTRIED] == 0
         if exhausted:
@@ -548,7 +568,7 @@ def solve_run(
             break
         before = meta[NODES]
         meta[BUFFERED] = 0
-        code = search(grids[number], s, meta, buffer[used:], limit, budget - spent, True)
+        code = search(grids[number], s, meta, buffer[used:], limit, budget - spent, True, None)
         for row in range(used, used + meta[BUFFERED]):
             owners[row] = number
         used += meta[BUFFERED]
