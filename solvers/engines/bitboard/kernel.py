@@ -13,9 +13,10 @@ Propagation, to a fixed point:
   "at least two" words; an unsolved cell in neither is a contradiction;
 - when no naked single is left, for each digit whose boards changed since its last scan
   (a placement reports the digits it touched): hidden singles and empty houses (rows and
-  boxes are masks of one band's word, columns fold the three rows of each band), and locked
-  candidates (pointing and claiming) in bands (row x box) and in stacks (column x box), on
-  the same folded words.
+  boxes are masks of one band's word, columns fold the three rows of each band);
+- when no single of either kind is left, for each digit whose boards changed since its last
+  such scan: locked candidates (pointing and claiming) in bands (row x box) and in stacks
+  (column x box), on the same folded words.
 Branching (a portable rule, tdoku's and JCZSolve's): a cell with two candidates if there is
 one, else an unsolved cell with the fewest, its digits in increasing order.
 
@@ -37,6 +38,8 @@ kept on disk and loaded by later processes).
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 from numba import njit
@@ -85,6 +88,36 @@ UNKNOWN = 3
 # The columns of `solve_many`'s stats.
 COUNT, STATUS, VERDICT, STAT_NODES, STAT_GUESSES = 0, 1, 2, 3, 4
 STATS = 5
+
+
+def _lines_boxes_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tables of locked candidates on a 3 x 3 matrix of lines (rows of a band, or
+    columns of a stack) by boxes, bit 3 * line + box: BOXES_OF_ROW (a band row's 9 bits ->
+    the boxes it has places in), SPREAD (3 bits of columns -> the matrix bits of box 0),
+    USABLE (places -> those some permutation of lines over boxes covers) and CELLS_OF (a
+    band's matrix -> its cells)."""
+    boxes_of_row = np.zeros(512, dtype=np.int64)
+    for row in range(512):
+        for box in range(3):
+            if row & (7 << (3 * box)):
+                boxes_of_row[row] |= 1 << box
+    spread = np.array([(c & 1) | ((c & 2) << 2) | ((c & 4) << 4) for c in range(8)], dtype=np.int64)
+    usable = np.zeros(512, dtype=np.int64)
+    for presence in range(512):
+        for lines in itertools.permutations(range(3)):
+            bits = sum(1 << (3 * line + box) for box, line in enumerate(lines))
+            if presence & bits == bits:
+                usable[presence] |= bits
+    cells_of = np.zeros(512, dtype=np.int64)
+    for matrix in range(512):
+        for line in range(3):
+            for box in range(3):
+                if matrix >> (3 * line + box) & 1:
+                    cells_of[matrix] |= (ROW << (9 * line)) & (BOX << (3 * box))
+    return boxes_of_row, spread, usable, cells_of
+
+
+BOXES_OF_ROW, SPREAD, USABLE, CELLS_OF = _lines_boxes_tables()
 
 
 def _peer_table() -> np.ndarray:
@@ -159,11 +192,13 @@ def _fold(word: int) -> tuple[int, int]:
 def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int, links) -> bool:  # type: ignore[no-untyped-def]
     """Singles and locked candidates on position `level` to a fixed point; False on a
     contradiction. `pending`: the digits (bit d) whose boards changed since the position
-    was last at a fixed point; only their boards are scanned for hidden singles and locked
-    candidates (the others have nothing new to give)."""
+    was last at a fixed point; only their boards are scanned for hidden singles, and
+    locked candidates are looked for only when no single is left, on the boards that
+    changed since they were last looked at (singles are cheaper and often settle more)."""
     naked = 0
     hidden = 0
     locked = 0
+    unlocked = 0  # digits whose boards changed since their last locked-candidates scan
     ok = True
     while ok:
         progress = False
@@ -198,13 +233,14 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int, links) 
                 break
         if not ok or progress:
             continue
-        # hidden singles, empty houses and locked candidates, digit by digit
+        # hidden singles and empty houses, digit by digit
         for digit in range(9):
             if not (pending >> digit) & 1:
                 continue
             pending &= ~(1 << digit)
+            unlocked |= 1 << digit
             base = 3 * digit
-            # columns and stacks: the three bands folded
+            # columns: the three bands folded
             o0, t0 = _fold(s[level, base])
             o1, t1 = _fold(s[level, base + 1])
             o2, t2 = _fold(s[level, base + 2])
@@ -226,43 +262,6 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int, links) 
                             hidden += 1
                             progress = True
                         break
-            # claiming in stacks: a column whose places are all in one band empties that
-            # box's other columns; pointing: a box whose places are in one column empties
-            # that column in the other bands
-            folded0, _ = _fold(s[level, base])
-            folded1, _ = _fold(s[level, base + 1])
-            folded2, _ = _fold(s[level, base + 2])
-            for band in range(3):
-                if band == 0:
-                    here, elsewhere = folded0, folded1 | folded2
-                elif band == 1:
-                    here, elsewhere = folded1, folded0 | folded2
-                else:
-                    here, elsewhere = folded2, folded0 | folded1
-                only_here = here & ~elsewhere  # columns whose places are all in this band
-                for stack in range(3):
-                    columns = (here >> (3 * stack)) & 7
-                    claimed = (only_here >> (3 * stack)) & 7
-                    if claimed and columns & ~claimed:
-                        # the box may keep only its claimed columns
-                        keep = COLUMN * (claimed << (3 * stack)) | ~(BOX << (3 * stack))
-                        word = s[level, base + band]
-                        if word & ~keep:
-                            s[level, base + band] = word & keep
-                            locked += 1
-                            pending |= 1 << digit
-                            progress = True
-                    if columns and columns & (columns - 1) == 0:
-                        # pointing: one column of this box; the other bands lose it
-                        column = COLUMN * (columns << (3 * stack))
-                        for other in range(3):
-                            if other != band:
-                                word = s[level, base + other]
-                                if word & column:
-                                    s[level, base + other] = word & ~column
-                                    locked += 1
-                                    pending |= 1 << digit
-                                    progress = True
             for band in range(3):
                 unsolved = s[level, UNSOLVED + band]
                 # rows and boxes of this band
@@ -281,43 +280,52 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int, links) 
                         break
                 if not ok:
                     break
-                # locked candidates in the band: the rows x boxes presence of the digit
-                word = s[level, base + band]
-                for k in range(3):
-                    box = word & (BOX << (3 * k))
-                    row_mask = 0
-                    for r in range(3):
-                        if box & (ROW << (9 * r)):
-                            row_mask |= 1 << r
-                    if row_mask and row_mask & (row_mask - 1) == 0:
-                        # pointing: the box's places are in one row; the row's other boxes
-                        # lose the digit
-                        r = _lowest(row_mask)
-                        outside = (ROW << (9 * r)) & ~(BOX << (3 * k))
-                        if word & outside:
-                            word &= ~outside
-                            locked += 1
-                            pending |= 1 << digit
-                            progress = True
-                for r in range(3):
-                    row = word & (ROW << (9 * r))
-                    box_mask = 0
-                    for k in range(3):
-                        if row & (BOX << (3 * k)):
-                            box_mask |= 1 << k
-                    if box_mask and box_mask & (box_mask - 1) == 0:
-                        # claiming: the row's places are in one box; the box's other rows
-                        # lose the digit
-                        k = _lowest(box_mask)
-                        outside = (BOX << (3 * k)) & ~(ROW << (9 * r))
-                        if word & outside:
-                            word &= ~outside
-                            locked += 1
-                            pending |= 1 << digit
-                            progress = True
-                s[level, base + band] = word
             if not ok:
                 break
+        if not ok or progress:
+            continue
+        # locked candidates, digit by digit, on the boards changed since their last scan:
+        # in each band (rows x boxes) and then each stack (columns x boxes), the digit's
+        # places as a 3 x 3 matrix, reduced to the lines x boxes that some placement of
+        # the digit in the band (one line per box, a different line in each box) uses
+        for digit in range(9):
+            if not (unlocked >> digit) & 1:
+                continue
+            unlocked &= ~(1 << digit)
+            base = 3 * digit
+            for band in range(3):
+                word = s[level, base + band]
+                presence = (
+                    BOXES_OF_ROW[word & ROW]
+                    | BOXES_OF_ROW[(word >> 9) & ROW] << 3
+                    | BOXES_OF_ROW[word >> 18] << 6
+                )
+                usable = USABLE[presence]
+                if usable != presence:
+                    s[level, base + band] = word & CELLS_OF[usable]
+                    locked += 1
+                    pending |= 1 << digit
+                    progress = True
+            folded0, _ = _fold(s[level, base])
+            folded1, _ = _fold(s[level, base + 1])
+            folded2, _ = _fold(s[level, base + 2])
+            for stack in range(3):
+                shift = 3 * stack
+                presence = (
+                    SPREAD[(folded0 >> shift) & 7]
+                    | SPREAD[(folded1 >> shift) & 7] << 1
+                    | SPREAD[(folded2 >> shift) & 7] << 2
+                )
+                usable = USABLE[presence]
+                if usable != presence:
+                    for band in range(3):
+                        lost = (presence & ~usable) >> band
+                        columns = (lost & 1) | ((lost >> 2) & 2) | ((lost >> 4) & 4)
+                        if columns:
+                            s[level, base + band] &= ~(COLUMN * (columns << shift))
+                    locked += 1
+                    pending |= 1 << digit
+                    progress = True
         if not progress:
             break
     meta[NAKED] += naked
