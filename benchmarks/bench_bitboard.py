@@ -16,7 +16,9 @@ Contenders, each on whole sets (top95, 500 forum-hardest, 1,000 17-clue; bundled
 
 Method: CPU time (`time.process_time`) of whole-set passes, the contenders alternating pass
 by pass, `--repeat` passes each (3 by default), the best pass counted (the machine's other
-load only ever slows a pass down). Every grid any contender returns is checked with
+load only ever slows a pass down). A pass times the contender's calls and what keeps their raw
+answers (tdoku's 81 bytes, the batch's arrays, the `Result`s); turning those into digit tuples
+for the check comes after the timing. Every grid any contender returns is checked with
 `puzzles.checker` after its pass, outside the timing; the contenders' answers must agree.
 `--limit` is the solution limit of every call (1: find a solution; 2: prove uniqueness).
 
@@ -51,15 +53,17 @@ from solvers.registry import get
 SETS = (("top95", 95), ("forum-hardest", 500), ("17clue", 1000))
 # per puzzle: the first solution found (its 81 digits; None for none) and the count
 Answers = list[tuple[tuple[int, ...] | None, int]]
-Pass = Callable[[], Answers]
+# a timed pass over the set; what it returns turns its raw answers into `Answers` after the
+# timing (that conversion is this script's work, not the contender's)
+Pass = Callable[[], Callable[[], Answers]]
 
 
 def solver_pass(name: str, puzzles: list[Grid], limit: int) -> Pass:
     solver = get(name).create()  # built (and its kernel loaded) before any timing
 
-    def run() -> Answers:
+    def run() -> Callable[[], Answers]:
         results = [solver.solve(puzzle, limit=limit) for puzzle in puzzles]
-        return [(r.solutions[0].values if r.solutions else None, r.count) for r in results]
+        return lambda: [(r.solutions[0].values if r.solutions else None, r.count) for r in results]
 
     return run
 
@@ -68,13 +72,18 @@ def batch_pass(puzzles: list[Grid], limit: int) -> Pass:
     grids = as_digit_array([puzzle.to_line() for puzzle in puzzles])
     solve_batch(grids[:1], limit=limit, threads=1)  # the kernel loaded before any timing
 
-    def run() -> Answers:
+    def run() -> Callable[[], Answers]:
         batch = solve_batch(grids, limit=limit, threads=1)
-        rows = batch.solutions.tolist()
-        counts = batch.counts.tolist()
-        return [
-            (tuple(row) if count else None, count) for row, count in zip(rows, counts, strict=True)
-        ]
+
+        def answers() -> Answers:
+            rows = batch.solutions.tolist()
+            counts = batch.counts.tolist()
+            return [
+                (tuple(row) if count else None, count)
+                for row, count in zip(rows, counts, strict=True)
+            ]
+
+        return answers
 
     return run
 
@@ -91,17 +100,23 @@ def tdoku_pass(library: ctypes.CDLL, puzzles: list[Grid], limit: int) -> Pass:
     ]
     lines = [puzzle.to_line(blank=".").encode("ascii") for puzzle in puzzles]
 
-    def run() -> Answers:
-        answers: Answers = []
+    def run() -> Callable[[], Answers]:
+        raw: list[tuple[bytes, int]] = []
         out = ctypes.create_string_buffer(82)
         guesses = ctypes.c_size_t(0)
         pointer = ctypes.byref(guesses)
         for line in lines:
             count = solve(line, limit, 0, out, pointer)
-            # tdoku writes the solution only when asked for one (limit 1)
-            answers.append((tuple(out.raw[:81]) if count and limit == 1 else None, count))
-        # digits as bytes '1'..'9' -> 1..9, outside the timed loop's hot path
-        return [(tuple(c - 48 for c in raw) if raw else None, n) for raw, n in answers]
+            raw.append((out.raw[:81], count))
+
+        def answers() -> Answers:
+            # tdoku writes the solution only when asked for one (limit 1); '1'..'9' -> 1..9
+            return [
+                (tuple(c - 48 for c in digits) if count and limit == 1 else None, count)
+                for digits, count in raw
+            ]
+
+        return answers
 
     return run
 
@@ -129,8 +144,9 @@ def compare_sets(args: argparse.Namespace, library: ctypes.CDLL | None) -> None:
         for _ in range(args.repeat):
             for name, run in contenders.items():
                 start = time.process_time()
-                answers = run()
+                finish = run()
                 spent = time.process_time() - start
+                answers = finish()
                 best[name] = min(best[name], spent)
                 checked(name, puzzles, answers)
                 found[name] = [min(n, 2) for _, n in answers]
