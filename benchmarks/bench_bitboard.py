@@ -28,6 +28,10 @@ one chunk), with its CPU time and the process's peak RSS. Each returned grid is 
 the checked solution of its sample puzzle.
 
     PYTHONPATH=. python benchmarks/bench_bitboard.py [--tdoku PATH] [--repeat 3] [--limit 1]
+
+`--variants` measures instead the rules beyond the classic ones: per-call throughput, counting
+to 2, on the bundled Sudoku-X, windoku, anti-knight, anti-king and non-consecutive sets, of
+`bitboard-jit` and of `propagating-jit`, `dlx-jit` and `dlx` where they take the rules.
 """
 
 from __future__ import annotations
@@ -171,6 +175,42 @@ def compare_sets(args: argparse.Namespace, library: ctypes.CDLL | None) -> None:
     )
 
 
+VARIANT_SETS = ("sudoku-x", "windoku", "anti-knight", "anti-king", "non-consecutive")
+VARIANT_PEERS = ("bitboard-jit", "propagating-jit", "dlx-jit", "dlx")
+
+
+def compare_variants(repeat: int) -> None:
+    """Per-call throughput on the bundled variant collections, counting to 2, of
+    `bitboard-jit` and the back-ends among VARIANT_PEERS that take the set's rules."""
+    rows = []
+    for collection in VARIANT_SETS:
+        puzzles = [entry.puzzle for entry in load(collection)]
+        contenders: dict[str, Pass] = {}
+        for name in VARIANT_PEERS:
+            if get(name).create().accepts(puzzles[0].rules):
+                contenders[name] = solver_pass(name, puzzles, 2)
+        best = dict.fromkeys(contenders, float("inf"))
+        found: dict[str, list[int]] = {}
+        for _ in range(repeat):
+            for name, run in contenders.items():
+                start = time.process_time()
+                finish = run()
+                best[name] = min(best[name], time.process_time() - start)
+                answers = finish()
+                checked(name, puzzles, answers)
+                found[name] = [count for _, count in answers]
+        assert len({tuple(counts) for counts in found.values()}) == 1, "contenders disagree"
+        for name, spent in best.items():
+            rows.append([collection, len(puzzles), name, f"{len(puzzles) / spent:,.0f}"])
+    print(
+        tabulate(
+            rows,
+            headers=["set", "puzzles", "back-end", "puzzles per CPU-second (limit 2)"],
+            tablefmt="github",
+        )
+    )
+
+
 def batch_at_scale(total: int, chunk: int, limit: int) -> None:
     sample = [entry.puzzle for entry in load("17clue")]
     grids = as_digit_array([puzzle.to_line() for puzzle in sample])
@@ -203,7 +243,17 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=1, help="solutions to look for (1 or 2)")
     parser.add_argument("--batch", type=int, default=1_000_000, help="batch puzzles (0: skip)")
     parser.add_argument("--chunk", type=int, default=100_000, help="puzzles per batch call")
+    parser.add_argument(
+        "--variants",
+        action="store_true",
+        help="only the variant collections (extra units, pair relations), beside other back-ends",
+    )
     args = parser.parse_args()
+    if args.variants:
+        print(f"load average before: {os.getloadavg()}")
+        compare_variants(args.repeat)
+        print(f"load average after: {os.getloadavg()}")
+        return
     print(f"load average before: {os.getloadavg()}")
     library = None
     if args.tdoku is None:
