@@ -149,6 +149,9 @@ def test_variant_collections_agree_with_dlx(solver: BitboardJitSolver, name: str
         first = solver.solve(puzzle, limit=1)
         assert first.count == min(expected.count, 1)
         assert all(is_solution(puzzle, grid) for grid in first.solutions)
+        # the general path (a node budget) builds the same table
+        budgeted = solver.solve(puzzle, limit=2, node_limit=10**6)
+        assert (budgeted.count, set(budgeted.solutions)) == (got.count, set(got.solutions))
 
 
 class _Smaller(PairConstraint, UnwrittenKind):

@@ -70,17 +70,28 @@ def _forbid(links: np.ndarray, a: int, first: int, b: int, second: int) -> None:
     links[9 * b + second - 1, 3 * (first - 1) + a // 27] |= 1 << (a % 27)
 
 
-LinkEncoder = Callable[[Any, Rules, np.ndarray], None]
+# an encoder writes a constraint into the links table and may add units of nine cells (three
+# band masks each) in which the kernel looks for hidden singles
+LinkEncoder = Callable[[Any, Rules, np.ndarray, list[list[int]]], None]
 
 
-def _link_units(constraint: UnitConstraint, rules: Rules, links: np.ndarray) -> None:
+def _link_units(
+    constraint: UnitConstraint, rules: Rules, links: np.ndarray, units: list[list[int]]
+) -> None:
     for unit in constraint.units(rules):
         for a, b in itertools.combinations(unit, 2):
             for digit in range(1, 10):
                 _forbid(links, a, digit, b, digit)
+        if len(unit) == 9:  # every digit once: a house for hidden singles too
+            masks = [0, 0, 0]
+            for cell in unit:
+                masks[cell // 27] |= 1 << (cell % 27)
+            units.append(masks)
 
 
-def _link_pairs(constraint: PairConstraint, rules: Rules, links: np.ndarray) -> None:
+def _link_pairs(
+    constraint: PairConstraint, rules: Rules, links: np.ndarray, units: list[list[int]]
+) -> None:
     allows = constraint.allows
     forbidden = [
         (first, second)
@@ -100,17 +111,22 @@ _ENCODERS: dict[type, LinkEncoder] = {UnitConstraint: _link_units, PairConstrain
 
 @functools.lru_cache(maxsize=32)
 def link_table(rules: Rules) -> np.ndarray | None:
-    """The kernel's `links` table for these rules (`kernel.LINKS` rows), None for classic
-    rules; built once per rules (puzzles of one collection share theirs)."""
+    """The kernel's `links` table for these rules (`kernel.LINKS` rows of links, then a row
+    per extra unit of nine cells), None for classic rules; built once per rules (puzzles of
+    one collection share theirs)."""
     if not rules.constraints:
         return None
     links = np.zeros((kernel.LINKS, kernel.UNSOLVED), dtype=np.int64)
+    units: list[list[int]] = []
     for constraint in rules.constraints:
-        BitboardJitSolver.encoders.encoder(constraint)(constraint, rules, links)
+        BitboardJitSolver.encoders.encoder(constraint)(constraint, rules, links, units)
     for cell in range(81):  # a cell's own candidates are the cell's business, not a link's
         for digit in range(9):
             links[9 * cell + digit, 3 * digit + cell // 27] &= ~(1 << (cell % 27))
-    return links
+    rows = np.zeros((len(units), kernel.UNSOLVED), dtype=np.int64)
+    for row, masks in zip(rows, units, strict=True):
+        row[:3] = masks
+    return np.concatenate([links, rows])
 
 
 def is_classic_9x9(rules: Rules) -> bool:
@@ -172,18 +188,20 @@ class BitboardJitSolver(Solver[tuple[bytearray, np.ndarray | None]]):
         timeout: float | None = None,
         node_limit: int | None = None,
     ) -> Result:
-        """`Solver.solve`, the same result by a shorter path when the rules are the kernel's
+        """`Solver.solve`, the same result by a shorter path when the kernel takes the rules
         (the general path's model, outcome and deadline objects cost about as much as an
         easy puzzle)."""
         rules = puzzle.rules
-        short = limit >= 1 and (timeout is None or timeout > 0) and is_classic_9x9(rules)
+        classic = is_classic_9x9(rules)
+        short = limit >= 1 and (timeout is None or timeout > 0) and (classic or self.accepts(rules))
         if not short or node_limit is not None:  # a node budget: the general path's messages
             return super().solve(puzzle, limit=limit, timeout=timeout, node_limit=node_limit)
         start = time.perf_counter()
         values = bytearray(puzzle.values)
+        links = None if classic else link_table(rules)
         built = time.perf_counter()
         deadline = math.inf if timeout is None else start + timeout
-        found, exhausted, timed_out, meta = run(values, self._space, limit, deadline)
+        found, exhausted, timed_out, meta = run(values, self._space, limit, deadline, links=links)
         solutions = [_grid(rules, digits) for digits in found]
         end = time.perf_counter()
         if timed_out:

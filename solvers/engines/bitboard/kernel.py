@@ -30,8 +30,9 @@ anti-knight or non-consecutive) come as one table, `links`, of shape (81 * 9, 27
 9 * cell + d holds, per digit e and band b (index 3 * e + b), the cells of band b that lose
 e when d is placed in `cell` (a unit's cells are a pair relation "different digits" each).
 The table is symmetric in what it forbids, so a placed cell never loses its own digit.
-Classic rules pass None instead, which numba compiles as a variant of its own without the
-table's code. Extra units only eliminate: their hidden singles are not looked for.
+Rows past `LINKS` are the extra units of nine cells (three band masks each, in columns 0-2),
+in which hidden singles and empty units are looked for as in the houses. Classic rules pass
+None instead, which numba compiles as a variant of its own without the table's code.
 
 Only this module imports numba; every function is compiled with `cache=True` (machine code
 kept on disk and loaded by later processes).
@@ -282,6 +283,23 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int, links) 
                     break
             if not ok:
                 break
+            if links is not None:  # the extra units of nine cells, after the table's links
+                for unit in range(LINKS, links.shape[0]):
+                    places0 = s[level, base] & links[unit, 0]
+                    places1 = s[level, base + 1] & links[unit, 1]
+                    places2 = s[level, base + 2] & links[unit, 2]
+                    if (places0 | places1 | places2) == 0:
+                        ok = False
+                        break
+                    if (places0 != 0) + (places1 != 0) + (places2 != 0) == 1:
+                        band = 0 if places0 else (1 if places1 else 2)
+                        places = places0 | places1 | places2
+                        if places & (places - 1) == 0 and places & s[level, UNSOLVED + band]:
+                            pending |= _place(s, level, digit, band, places, links)
+                            hidden += 1
+                            progress = True
+                if not ok:
+                    break
         if not ok or progress:
             continue
         # locked candidates, digit by digit, on the boards changed since their last scan:
