@@ -16,7 +16,9 @@ Contenders, each on whole sets (top95, 500 forum-hardest, 1,000 17-clue; bundled
 
 Method: CPU time (`time.process_time`) of whole-set passes, the contenders alternating pass
 by pass, `--repeat` passes each (3 by default), the best pass counted (the machine's other
-load only ever slows a pass down). Every grid any contender returns is checked with
+load only ever slows a pass down). A pass times the contender's calls and what keeps their raw
+answers (tdoku's 81 bytes, the batch's arrays, the `Result`s); turning those into digit tuples
+for the check comes after the timing. Every grid any contender returns is checked with
 `puzzles.checker` after its pass, outside the timing; the contenders' answers must agree.
 `--limit` is the solution limit of every call (1: find a solution; 2: prove uniqueness).
 
@@ -26,6 +28,10 @@ one chunk), with its CPU time and the process's peak RSS. Each returned grid is 
 the checked solution of its sample puzzle.
 
     PYTHONPATH=. python benchmarks/bench_bitboard.py [--tdoku PATH] [--repeat 3] [--limit 1]
+
+`--variants` measures instead the rules beyond the classic ones: per-call throughput, counting
+to 2, on the bundled Sudoku-X, windoku, anti-knight, anti-king and non-consecutive sets, of
+`bitboard-jit` and of `propagating-jit`, `dlx-jit` and `dlx` where they take the rules.
 """
 
 from __future__ import annotations
@@ -51,15 +57,17 @@ from solvers.registry import get
 SETS = (("top95", 95), ("forum-hardest", 500), ("17clue", 1000))
 # per puzzle: the first solution found (its 81 digits; None for none) and the count
 Answers = list[tuple[tuple[int, ...] | None, int]]
-Pass = Callable[[], Answers]
+# a timed pass over the set; what it returns turns its raw answers into `Answers` after the
+# timing (that conversion is this script's work, not the contender's)
+Pass = Callable[[], Callable[[], Answers]]
 
 
 def solver_pass(name: str, puzzles: list[Grid], limit: int) -> Pass:
     solver = get(name).create()  # built (and its kernel loaded) before any timing
 
-    def run() -> Answers:
+    def run() -> Callable[[], Answers]:
         results = [solver.solve(puzzle, limit=limit) for puzzle in puzzles]
-        return [(r.solutions[0].values if r.solutions else None, r.count) for r in results]
+        return lambda: [(r.solutions[0].values if r.solutions else None, r.count) for r in results]
 
     return run
 
@@ -68,13 +76,18 @@ def batch_pass(puzzles: list[Grid], limit: int) -> Pass:
     grids = as_digit_array([puzzle.to_line() for puzzle in puzzles])
     solve_batch(grids[:1], limit=limit, threads=1)  # the kernel loaded before any timing
 
-    def run() -> Answers:
+    def run() -> Callable[[], Answers]:
         batch = solve_batch(grids, limit=limit, threads=1)
-        rows = batch.solutions.tolist()
-        counts = batch.counts.tolist()
-        return [
-            (tuple(row) if count else None, count) for row, count in zip(rows, counts, strict=True)
-        ]
+
+        def answers() -> Answers:
+            rows = batch.solutions.tolist()
+            counts = batch.counts.tolist()
+            return [
+                (tuple(row) if count else None, count)
+                for row, count in zip(rows, counts, strict=True)
+            ]
+
+        return answers
 
     return run
 
@@ -91,17 +104,23 @@ def tdoku_pass(library: ctypes.CDLL, puzzles: list[Grid], limit: int) -> Pass:
     ]
     lines = [puzzle.to_line(blank=".").encode("ascii") for puzzle in puzzles]
 
-    def run() -> Answers:
-        answers: Answers = []
+    def run() -> Callable[[], Answers]:
+        raw: list[tuple[bytes, int]] = []
         out = ctypes.create_string_buffer(82)
         guesses = ctypes.c_size_t(0)
         pointer = ctypes.byref(guesses)
         for line in lines:
             count = solve(line, limit, 0, out, pointer)
-            # tdoku writes the solution only when asked for one (limit 1)
-            answers.append((tuple(out.raw[:81]) if count and limit == 1 else None, count))
-        # digits as bytes '1'..'9' -> 1..9, outside the timed loop's hot path
-        return [(tuple(c - 48 for c in raw) if raw else None, n) for raw, n in answers]
+            raw.append((out.raw[:81], count))
+
+        def answers() -> Answers:
+            # tdoku writes the solution only when asked for one (limit 1); '1'..'9' -> 1..9
+            return [
+                (tuple(c - 48 for c in digits) if count and limit == 1 else None, count)
+                for digits, count in raw
+            ]
+
+        return answers
 
     return run
 
@@ -129,8 +148,9 @@ def compare_sets(args: argparse.Namespace, library: ctypes.CDLL | None) -> None:
         for _ in range(args.repeat):
             for name, run in contenders.items():
                 start = time.process_time()
-                answers = run()
+                finish = run()
                 spent = time.process_time() - start
+                answers = finish()
                 best[name] = min(best[name], spent)
                 checked(name, puzzles, answers)
                 found[name] = [min(n, 2) for _, n in answers]
@@ -150,6 +170,42 @@ def compare_sets(args: argparse.Namespace, library: ctypes.CDLL | None) -> None:
         tabulate(
             rows,
             headers=["set", "contender", "puzzles per CPU-second", "tdoku / this"],
+            tablefmt="github",
+        )
+    )
+
+
+VARIANT_SETS = ("sudoku-x", "windoku", "anti-knight", "anti-king", "non-consecutive")
+VARIANT_PEERS = ("bitboard-jit", "propagating-jit", "dlx-jit", "dlx")
+
+
+def compare_variants(repeat: int) -> None:
+    """Per-call throughput on the bundled variant collections, counting to 2, of
+    `bitboard-jit` and the back-ends among VARIANT_PEERS that take the set's rules."""
+    rows = []
+    for collection in VARIANT_SETS:
+        puzzles = [entry.puzzle for entry in load(collection)]
+        contenders: dict[str, Pass] = {}
+        for name in VARIANT_PEERS:
+            if get(name).create().accepts(puzzles[0].rules):
+                contenders[name] = solver_pass(name, puzzles, 2)
+        best = dict.fromkeys(contenders, float("inf"))
+        found: dict[str, list[int]] = {}
+        for _ in range(repeat):
+            for name, run in contenders.items():
+                start = time.process_time()
+                finish = run()
+                best[name] = min(best[name], time.process_time() - start)
+                answers = finish()
+                checked(name, puzzles, answers)
+                found[name] = [count for _, count in answers]
+        assert len({tuple(counts) for counts in found.values()}) == 1, "contenders disagree"
+        for name, spent in best.items():
+            rows.append([collection, len(puzzles), name, f"{len(puzzles) / spent:,.0f}"])
+    print(
+        tabulate(
+            rows,
+            headers=["set", "puzzles", "back-end", "puzzles per CPU-second (limit 2)"],
             tablefmt="github",
         )
     )
@@ -187,7 +243,17 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=1, help="solutions to look for (1 or 2)")
     parser.add_argument("--batch", type=int, default=1_000_000, help="batch puzzles (0: skip)")
     parser.add_argument("--chunk", type=int, default=100_000, help="puzzles per batch call")
+    parser.add_argument(
+        "--variants",
+        action="store_true",
+        help="only the variant collections (extra units, pair relations), beside other back-ends",
+    )
     args = parser.parse_args()
+    if args.variants:
+        print(f"load average before: {os.getloadavg()}")
+        compare_variants(args.repeat)
+        print(f"load average after: {os.getloadavg()}")
+        return
     print(f"load average before: {os.getloadavg()}")
     library = None
     if args.tdoku is None:

@@ -4,8 +4,12 @@
 The kernel (`solvers.engines.bitboard.kernel`) keeps one 27-bit word per digit and band,
 propagates naked and hidden singles and locked candidates on bit masks and branches on a
 cell with two candidates when there is one (else one with the fewest). It knows one
-geometry: 9x9 with 3x3 boxes and no other rule; `accepts` says no to everything else and
-`solve` answers those puzzles `unsupported`.
+geometry: 9x9 with 3x3 boxes. Beyond it, the families its encoder table names: extra units
+(`UnitConstraint`: the diagonals of Sudoku-X, windoku, extra regions) and pair relations
+(`PairConstraint`: anti-knight, anti-king, non-consecutive, any kind of the family), both
+as a table of which placements remove which candidates (`link_table`), solved by the
+kernel's variant compiled with that table. `accepts` says no to every other shape or kind
+and `solve` answers those puzzles `unsupported`. `solve_batch` takes classic puzzles only.
 
 Compilation: `cache=True` (machine code on disk, reused by later processes); the kernel is
 loaded when the solver is built or `solve_batch` first runs, never inside a timed `solve`.
@@ -13,18 +17,19 @@ loaded when the solver is built or `solve_batch` first runs, never inside a time
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import os
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from puzzles.constraints import EncoderTable
+from puzzles.constraints import EncoderTable, PairConstraint, UnitConstraint
 from puzzles.errors import PuzzleFormatError
 from puzzles.grid import Grid
 from puzzles.rules import Rules
@@ -53,49 +58,120 @@ class Workspace:
         self.buffer = np.zeros((SOLUTION_BUFFER, 81), dtype=np.uint8)
 
 
+def is_9x9_boxes(rules: Rules) -> bool:
+    """A 9x9 grid with 3x3 boxes (any constraints): the geometry of the kernel's boards."""
+    return rules.size == 9 and (rules.box_rows, rules.box_cols) == (3, 3) and rules.layout is None
+
+
+def _forbid(links: np.ndarray, a: int, first: int, b: int, second: int) -> None:
+    """Digits `first` in cell a and `second` in cell b may not stand together: placing either
+    removes the other (both directions, so that a placed cell never loses its own digit)."""
+    links[9 * a + first - 1, 3 * (second - 1) + b // 27] |= 1 << (b % 27)
+    links[9 * b + second - 1, 3 * (first - 1) + a // 27] |= 1 << (a % 27)
+
+
+# an encoder writes a constraint into the links table and may add units of nine cells (three
+# band masks each) in which the kernel looks for hidden singles
+LinkEncoder = Callable[[Any, Rules, np.ndarray, list[list[int]]], None]
+
+
+def _link_units(
+    constraint: UnitConstraint, rules: Rules, links: np.ndarray, units: list[list[int]]
+) -> None:
+    for unit in constraint.units(rules):
+        for a, b in itertools.combinations(unit, 2):
+            for digit in range(1, 10):
+                _forbid(links, a, digit, b, digit)
+        if len(unit) == 9:  # every digit once: a house for hidden singles too
+            masks = [0, 0, 0]
+            for cell in unit:
+                masks[cell // 27] |= 1 << (cell % 27)
+            units.append(masks)
+
+
+def _link_pairs(
+    constraint: PairConstraint, rules: Rules, links: np.ndarray, units: list[list[int]]
+) -> None:
+    allows = constraint.allows
+    forbidden = [
+        (first, second)
+        for first in range(1, 10)
+        for second in range(1, 10)
+        if not allows(first, second)
+    ]
+    for a, b in constraint.pairs(rules):
+        for first, second in forbidden:
+            _forbid(links, a, first, b, second)
+
+
+# The kernel's table per family: what writes a constraint into the links table. A kind of
+# another family (cages, parity, ...) has no encoder: its puzzles are refused.
+_ENCODERS: dict[type, LinkEncoder] = {UnitConstraint: _link_units, PairConstraint: _link_pairs}
+
+
+@functools.lru_cache(maxsize=32)
+def link_table(rules: Rules) -> np.ndarray | None:
+    """The kernel's `links` table for these rules (`kernel.LINKS` rows of links, then a row
+    per extra unit of nine cells), None for classic rules; built once per rules (puzzles of
+    one collection share theirs)."""
+    if not rules.constraints:
+        return None
+    links = np.zeros((kernel.LINKS, kernel.UNSOLVED), dtype=np.int64)
+    units: list[list[int]] = []
+    for constraint in rules.constraints:
+        BitboardJitSolver.encoders.encoder(constraint)(constraint, rules, links, units)
+    for cell in range(81):  # a cell's own candidates are the cell's business, not a link's
+        for digit in range(9):
+            links[9 * cell + digit, 3 * digit + cell // 27] &= ~(1 << (cell % 27))
+    rows = np.zeros((len(units), kernel.UNSOLVED), dtype=np.int64)
+    for row, masks in zip(rows, units, strict=True):
+        row[:3] = masks
+    return np.concatenate([links, rows])
+
+
 def is_classic_9x9(rules: Rules) -> bool:
     """Rows, columns and 3x3 boxes of a 9x9 grid and no other rule: all the kernel knows."""
-    return (
-        rules.size == 9
-        and (rules.box_rows, rules.box_cols) == (3, 3)
-        and rules.layout is None
-        and not rules.constraints
-    )
+    return is_9x9_boxes(rules) and not rules.constraints
 
 
-class BitboardJitSolver(Solver[bytearray]):
-    """Classic 9x9 Sudoku on per-digit bitboards: singles, locked candidates, bivalue-first
-    branching, compiled with numba."""
+class BitboardJitSolver(Solver[tuple[bytearray, np.ndarray | None]]):
+    """9x9 Sudoku on per-digit bitboards: singles, locked candidates, bivalue-first
+    branching, compiled with numba; extra units and pair relations as a links table."""
 
     name = "bitboard-jit"
     honours_node_limit = True
-    # no constraint beyond the shape: the kernel knows rows, columns and 3x3 boxes only
-    encoders: ClassVar[EncoderTable[Any]] = EncoderTable({})
+    encoders: ClassVar[EncoderTable[LinkEncoder]] = EncoderTable(_ENCODERS)
 
     def __init__(self) -> None:
         warm_up()
         self._space = Workspace()
 
     def accepts(self, rules: Rules) -> bool:
-        """Classic 9x9 with 3x3 boxes only: the board layout is fixed in the kernel."""
-        return is_classic_9x9(rules)
+        """9x9 with 3x3 boxes (the board layout is fixed in the kernel), and constraints of
+        the families in the encoder table only."""
+        return is_9x9_boxes(rules) and self.encoders.accepts(rules.constraints)
 
     def unsupported_because(self, rules: Rules) -> str:
         if self.encoders.missing(rules.constraints):  # a rule it has no encoder for: named
             return super().unsupported_because(rules)
         return (
-            f"the {self.name} back-end solves classic 9x9 Sudoku with 3x3 boxes only, "
-            f"not {rules} puzzles"
+            f"the {self.name} back-end solves 9x9 Sudoku with 3x3 boxes only, not {rules} puzzles"
         )
 
-    def _build(self, puzzle: Grid, deadline: Deadline) -> bytearray:
-        return bytearray(puzzle.values)  # numba reads it as uint8: the cheapest conversion
+    def _build(self, puzzle: Grid, deadline: Deadline) -> tuple[bytearray, np.ndarray | None]:
+        # a bytearray: numba reads it as uint8, the cheapest conversion
+        return bytearray(puzzle.values), link_table(puzzle.rules)
 
     def _search(
-        self, model: bytearray, puzzle: Grid, limit: int, deadline: Deadline
+        self,
+        model: tuple[bytearray, np.ndarray | None],
+        puzzle: Grid,
+        limit: int,
+        deadline: Deadline,
     ) -> SearchOutcome:
+        values, links = model
         found, exhausted, timed_out, meta = run(
-            model, self._space, limit, deadline.at, deadline.nodes_at
+            values, self._space, limit, deadline.at, deadline.nodes_at, links
         )
         return SearchOutcome(
             [_grid(puzzle.rules, digits) for digits in found],
@@ -112,18 +188,20 @@ class BitboardJitSolver(Solver[bytearray]):
         timeout: float | None = None,
         node_limit: int | None = None,
     ) -> Result:
-        """`Solver.solve`, the same result by a shorter path when the rules are the kernel's
+        """`Solver.solve`, the same result by a shorter path when the kernel takes the rules
         (the general path's model, outcome and deadline objects cost about as much as an
         easy puzzle)."""
         rules = puzzle.rules
-        short = limit >= 1 and (timeout is None or timeout > 0) and is_classic_9x9(rules)
+        classic = is_classic_9x9(rules)
+        short = limit >= 1 and (timeout is None or timeout > 0) and (classic or self.accepts(rules))
         if not short or node_limit is not None:  # a node budget: the general path's messages
             return super().solve(puzzle, limit=limit, timeout=timeout, node_limit=node_limit)
         start = time.perf_counter()
         values = bytearray(puzzle.values)
+        links = None if classic else link_table(rules)
         built = time.perf_counter()
         deadline = math.inf if timeout is None else start + timeout
-        found, exhausted, timed_out, meta = run(values, self._space, limit, deadline)
+        found, exhausted, timed_out, meta = run(values, self._space, limit, deadline, links=links)
         solutions = [_grid(rules, digits) for digits in found]
         end = time.perf_counter()
         if timed_out:
@@ -312,15 +390,18 @@ def run(
     limit: int,
     deadline: float,
     node_limit: int = NO_NODE_LIMIT,
+    links: np.ndarray | None = None,
 ) -> tuple[list[tuple[int, ...]], bool, bool, list[int]]:
     """Search to the limit, to `deadline` (a `time.perf_counter` reading; math.inf: none) or
-    past `node_limit` nodes (read where the clock is): (solutions' digits, exhausted, timed out, the meta vector's state part as a list)."""
+    past `node_limit` nodes (read where the clock is), under the rules of `links`
+    (`link_table`; None: classic): (solutions' digits, exhausted, timed out, the meta
+    vector's state part as a list)."""
     meta = space.meta
     meta[: kernel.STATE_SIZE] = 0
     buffer = space.buffer
     found: list[tuple[int, ...]] = []
     while True:
-        code = kernel.search(values, space.positions, meta, buffer, limit, CHECK_EVERY, True)
+        code = kernel.search(values, space.positions, meta, buffer, limit, CHECK_EVERY, True, links)
         state = meta[: kernel.STATE_SIZE].tolist()
         buffered = state[kernel.BUFFERED]
         if buffered:
@@ -465,6 +546,9 @@ def warm_up() -> None:
     if _warm:
         return
     run(bytearray(81), Workspace(), 2, math.inf)
+    # the variant for rules beyond the classic ones (a table of no links: the same answers)
+    no_links = np.zeros((kernel.LINKS, kernel.UNSOLVED), dtype=np.int64)
+    run(bytearray(81), Workspace(), 2, math.inf, links=no_links)
     kernel.solve_many(
         np.zeros((1, 81), dtype=np.uint8),
         1,

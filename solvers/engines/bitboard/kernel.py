@@ -13,9 +13,10 @@ Propagation, to a fixed point:
   "at least two" words; an unsolved cell in neither is a contradiction;
 - when no naked single is left, for each digit whose boards changed since its last scan
   (a placement reports the digits it touched): hidden singles and empty houses (rows and
-  boxes are masks of one band's word, columns fold the three rows of each band), and locked
-  candidates (pointing and claiming) in bands (row x box) and in stacks (column x box), on
-  the same folded words.
+  boxes are masks of one band's word, columns fold the three rows of each band);
+- when no single of either kind is left, for each digit whose boards changed since its last
+  such scan: locked candidates (pointing and claiming) in bands (row x box) and in stacks
+  (column x box), on the same folded words.
 Branching (a portable rule, tdoku's and JCZSolve's): a cell with two candidates if there is
 one, else an unsolved cell with the fewest, its digits in increasing order.
 
@@ -24,17 +25,29 @@ to Python every `check_every` nodes (Python reads the clock, numba cannot) and r
 Counters: `nodes` = 1 (the root) + alternatives tried; `guesses` = branch points opened;
 `naked_singles`, `hidden_singles`, `locked_eliminations` = what propagation did.
 
+Rules beyond the classic ones (extra units such as the diagonals, pair relations such as
+anti-knight or non-consecutive) come as one table, `links`, of shape (81 * 9, 27): row
+9 * cell + d holds, per digit e and band b (index 3 * e + b), the cells of band b that lose
+e when d is placed in `cell` (a unit's cells are a pair relation "different digits" each).
+The table is symmetric in what it forbids, so a placed cell never loses its own digit.
+Rows past `LINKS` are the extra units of nine cells (three band masks each, in columns 0-2),
+in which hidden singles and empty units are looked for as in the houses. Classic rules pass
+None instead, which numba compiles as a variant of its own without the table's code.
+
 Only this module imports numba; every function is compiled with `cache=True` (machine code
 kept on disk and loaded by later processes).
 """
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 LEVELS = 82  # the root, and each level places a cell at least
+LINKS = 81 * 9  # rows of a links table (its columns: the 27 digit boards)
 WORDS = 32  # 27 digit boards, 3 unsolved-cell words, 2 spare (a round row)
 UNSOLVED = 27  # the first unsolved-cell word of a position
 BAND = (1 << 27) - 1  # every cell of a band
@@ -78,6 +91,36 @@ COUNT, STATUS, VERDICT, STAT_NODES, STAT_GUESSES = 0, 1, 2, 3, 4
 STATS = 5
 
 
+def _lines_boxes_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tables of locked candidates on a 3 x 3 matrix of lines (rows of a band, or
+    columns of a stack) by boxes, bit 3 * line + box: BOXES_OF_ROW (a band row's 9 bits ->
+    the boxes it has places in), SPREAD (3 bits of columns -> the matrix bits of box 0),
+    USABLE (places -> those some permutation of lines over boxes covers) and CELLS_OF (a
+    band's matrix -> its cells)."""
+    boxes_of_row = np.zeros(512, dtype=np.int64)
+    for row in range(512):
+        for box in range(3):
+            if row & (7 << (3 * box)):
+                boxes_of_row[row] |= 1 << box
+    spread = np.array([(c & 1) | ((c & 2) << 2) | ((c & 4) << 4) for c in range(8)], dtype=np.int64)
+    usable = np.zeros(512, dtype=np.int64)
+    for presence in range(512):
+        for lines in itertools.permutations(range(3)):
+            bits = sum(1 << (3 * line + box) for box, line in enumerate(lines))
+            if presence & bits == bits:
+                usable[presence] |= bits
+    cells_of = np.zeros(512, dtype=np.int64)
+    for matrix in range(512):
+        for line in range(3):
+            for box in range(3):
+                if matrix >> (3 * line + box) & 1:
+                    cells_of[matrix] |= (ROW << (9 * line)) & (BOX << (3 * box))
+    return boxes_of_row, spread, usable, cells_of
+
+
+BOXES_OF_ROW, SPREAD, USABLE, CELLS_OF = _lines_boxes_tables()
+
+
 def _peer_table() -> np.ndarray:
     """Per cell, the three band words of its peers (itself excluded)."""
     table = np.zeros((81, 3), dtype=np.int64)
@@ -107,9 +150,11 @@ def _bit(cell: int) -> int:
 
 
 @njit(cache=True)
-def _place(s: np.ndarray, level: int, digit: int, band: int, bit: int) -> int:
+def _place(s: np.ndarray, level: int, digit: int, band: int, bit: int, links) -> int:  # type: ignore[no-untyped-def]
     """Put `digit` in the cell `bit` of `band`: the cell loses every other digit, its peers
-    lose this one. Returns the digits whose boards changed (bit d), to be scanned again."""
+    lose this one, and with `links` (the rules beyond the classic ones, see `LINKS`) the
+    cells it links to lose the digits its row of `links` names. Returns the digits whose
+    boards changed (bit d), to be scanned again."""
     position = _lowest(bit)
     cell = 27 * band + position
     clear = ~bit
@@ -123,6 +168,14 @@ def _place(s: np.ndarray, level: int, digit: int, band: int, bit: int) -> int:
     s[level, 3 * digit + 1] &= ~PEERS[cell, 1]
     s[level, 3 * digit + 2] &= ~PEERS[cell, 2]
     s[level, UNSOLVED + band] &= clear
+    if links is not None:  # pruned at compile time: the classic variant has no such code
+        masks = links[9 * cell + digit]
+        for index in range(UNSOLVED):
+            word = s[level, index]
+            lost = word & masks[index]
+            if lost:
+                s[level, index] = word ^ lost
+                changed |= 1 << (index // 3)
     return changed
 
 
@@ -137,14 +190,16 @@ def _fold(word: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int) -> bool:
+def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int, links) -> bool:  # type: ignore[no-untyped-def]
     """Singles and locked candidates on position `level` to a fixed point; False on a
     contradiction. `pending`: the digits (bit d) whose boards changed since the position
-    was last at a fixed point; only their boards are scanned for hidden singles and locked
-    candidates (the others have nothing new to give)."""
+    was last at a fixed point; only their boards are scanned for hidden singles, and
+    locked candidates are looked for only when no single is left, on the boards that
+    changed since they were last looked at (singles are cheaper and often settle more)."""
     naked = 0
     hidden = 0
     locked = 0
+    unlocked = 0  # digits whose boards changed since their last locked-candidates scan
     ok = True
     while ok:
         progress = False
@@ -172,20 +227,21 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int) -> bool
                 if digit == 9:  # an earlier single of this pass took its last digit
                     ok = False
                     break
-                pending |= _place(s, level, digit, band, bit)
+                pending |= _place(s, level, digit, band, bit, links)
                 naked += 1
                 progress = True
             if not ok:
                 break
         if not ok or progress:
             continue
-        # hidden singles, empty houses and locked candidates, digit by digit
+        # hidden singles and empty houses, digit by digit
         for digit in range(9):
             if not (pending >> digit) & 1:
                 continue
             pending &= ~(1 << digit)
+            unlocked |= 1 << digit
             base = 3 * digit
-            # columns and stacks: the three bands folded
+            # columns: the three bands folded
             o0, t0 = _fold(s[level, base])
             o1, t1 = _fold(s[level, base + 1])
             o2, t2 = _fold(s[level, base + 2])
@@ -203,47 +259,10 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int) -> bool
                     cell = s[level, base + band] & mask
                     if cell:
                         if s[level, UNSOLVED + band] & cell:
-                            pending |= _place(s, level, digit, band, cell)
+                            pending |= _place(s, level, digit, band, cell, links)
                             hidden += 1
                             progress = True
                         break
-            # claiming in stacks: a column whose places are all in one band empties that
-            # box's other columns; pointing: a box whose places are in one column empties
-            # that column in the other bands
-            folded0, _ = _fold(s[level, base])
-            folded1, _ = _fold(s[level, base + 1])
-            folded2, _ = _fold(s[level, base + 2])
-            for band in range(3):
-                if band == 0:
-                    here, elsewhere = folded0, folded1 | folded2
-                elif band == 1:
-                    here, elsewhere = folded1, folded0 | folded2
-                else:
-                    here, elsewhere = folded2, folded0 | folded1
-                only_here = here & ~elsewhere  # columns whose places are all in this band
-                for stack in range(3):
-                    columns = (here >> (3 * stack)) & 7
-                    claimed = (only_here >> (3 * stack)) & 7
-                    if claimed and columns & ~claimed:
-                        # the box may keep only its claimed columns
-                        keep = COLUMN * (claimed << (3 * stack)) | ~(BOX << (3 * stack))
-                        word = s[level, base + band]
-                        if word & ~keep:
-                            s[level, base + band] = word & keep
-                            locked += 1
-                            pending |= 1 << digit
-                            progress = True
-                    if columns and columns & (columns - 1) == 0:
-                        # pointing: one column of this box; the other bands lose it
-                        column = COLUMN * (columns << (3 * stack))
-                        for other in range(3):
-                            if other != band:
-                                word = s[level, base + other]
-                                if word & column:
-                                    s[level, base + other] = word & ~column
-                                    locked += 1
-                                    pending |= 1 << digit
-                                    progress = True
             for band in range(3):
                 unsolved = s[level, UNSOLVED + band]
                 # rows and boxes of this band
@@ -254,7 +273,7 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int) -> bool
                             ok = False
                             break
                         if places & (places - 1) == 0 and places & unsolved:
-                            pending |= _place(s, level, digit, band, places)
+                            pending |= _place(s, level, digit, band, places, links)
                             unsolved = s[level, UNSOLVED + band]
                             hidden += 1
                             progress = True
@@ -262,43 +281,69 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int) -> bool
                         break
                 if not ok:
                     break
-                # locked candidates in the band: the rows x boxes presence of the digit
-                word = s[level, base + band]
-                for k in range(3):
-                    box = word & (BOX << (3 * k))
-                    row_mask = 0
-                    for r in range(3):
-                        if box & (ROW << (9 * r)):
-                            row_mask |= 1 << r
-                    if row_mask and row_mask & (row_mask - 1) == 0:
-                        # pointing: the box's places are in one row; the row's other boxes
-                        # lose the digit
-                        r = _lowest(row_mask)
-                        outside = (ROW << (9 * r)) & ~(BOX << (3 * k))
-                        if word & outside:
-                            word &= ~outside
-                            locked += 1
-                            pending |= 1 << digit
-                            progress = True
-                for r in range(3):
-                    row = word & (ROW << (9 * r))
-                    box_mask = 0
-                    for k in range(3):
-                        if row & (BOX << (3 * k)):
-                            box_mask |= 1 << k
-                    if box_mask and box_mask & (box_mask - 1) == 0:
-                        # claiming: the row's places are in one box; the box's other rows
-                        # lose the digit
-                        k = _lowest(box_mask)
-                        outside = (BOX << (3 * k)) & ~(ROW << (9 * r))
-                        if word & outside:
-                            word &= ~outside
-                            locked += 1
-                            pending |= 1 << digit
-                            progress = True
-                s[level, base + band] = word
             if not ok:
                 break
+            if links is not None:  # the extra units of nine cells, after the table's links
+                for unit in range(LINKS, links.shape[0]):
+                    places0 = s[level, base] & links[unit, 0]
+                    places1 = s[level, base + 1] & links[unit, 1]
+                    places2 = s[level, base + 2] & links[unit, 2]
+                    if (places0 | places1 | places2) == 0:
+                        ok = False
+                        break
+                    if (places0 != 0) + (places1 != 0) + (places2 != 0) == 1:
+                        band = 0 if places0 else (1 if places1 else 2)
+                        places = places0 | places1 | places2
+                        if places & (places - 1) == 0 and places & s[level, UNSOLVED + band]:
+                            pending |= _place(s, level, digit, band, places, links)
+                            hidden += 1
+                            progress = True
+                if not ok:
+                    break
+        if not ok or progress:
+            continue
+        # locked candidates, digit by digit, on the boards changed since their last scan:
+        # in each band (rows x boxes) and then each stack (columns x boxes), the digit's
+        # places as a 3 x 3 matrix, reduced to the lines x boxes that some placement of
+        # the digit in the band (one line per box, a different line in each box) uses
+        for digit in range(9):
+            if not (unlocked >> digit) & 1:
+                continue
+            unlocked &= ~(1 << digit)
+            base = 3 * digit
+            for band in range(3):
+                word = s[level, base + band]
+                presence = (
+                    BOXES_OF_ROW[word & ROW]
+                    | BOXES_OF_ROW[(word >> 9) & ROW] << 3
+                    | BOXES_OF_ROW[word >> 18] << 6
+                )
+                usable = USABLE[presence]
+                if usable != presence:
+                    s[level, base + band] = word & CELLS_OF[usable]
+                    locked += 1
+                    pending |= 1 << digit
+                    progress = True
+            folded0, _ = _fold(s[level, base])
+            folded1, _ = _fold(s[level, base + 1])
+            folded2, _ = _fold(s[level, base + 2])
+            for stack in range(3):
+                shift = 3 * stack
+                presence = (
+                    SPREAD[(folded0 >> shift) & 7]
+                    | SPREAD[(folded1 >> shift) & 7] << 1
+                    | SPREAD[(folded2 >> shift) & 7] << 2
+                )
+                usable = USABLE[presence]
+                if usable != presence:
+                    for band in range(3):
+                        lost = (presence & ~usable) >> band
+                        columns = (lost & 1) | ((lost >> 2) & 2) | ((lost >> 4) & 4)
+                        if columns:
+                            s[level, base + band] &= ~(COLUMN * (columns << shift))
+                    locked += 1
+                    pending |= 1 << digit
+                    progress = True
         if not progress:
             break
     meta[NAKED] += naked
@@ -379,7 +424,7 @@ def _digits_of(s: np.ndarray, level: int, cell: int) -> int:
 
 
 @njit(cache=True)
-def _start(values, s: np.ndarray) -> bool:  # type: ignore[no-untyped-def]
+def _start(values, s: np.ndarray, links) -> bool:  # type: ignore[no-untyped-def]
     """The root position from the givens (0 = empty); False when two givens clash."""
     for index in range(27):
         s[0, index] = BAND
@@ -393,14 +438,14 @@ def _start(values, s: np.ndarray) -> bool:  # type: ignore[no-untyped-def]
             digit = value - 1
             if not s[0, 3 * digit + band] & bit:
                 return False
-            _place(s, 0, digit, band, bit)
+            _place(s, 0, digit, band, bit, links)
     return True
 
 
 @njit(cache=True)
 def search(  # type: ignore[no-untyped-def]
     values, s: np.ndarray, meta: np.ndarray, solutions: np.ndarray, limit: int,
-    check_every: int, keep_all: bool,
+    check_every: int, keep_all: bool, links,
 ) -> int:  # fmt: skip
     """Run (or resume) the search; EXHAUSTED, AT_LIMIT or PAUSED.
 
@@ -408,12 +453,13 @@ def search(  # type: ignore[no-untyped-def]
     With `keep_all`, every solution is written to the buffer `solutions` (`meta[BUFFERED]`
     of them; the kernel pauses when it holds `limit` rows or is full); without it, only the
     first solution is written, to row 0, and the others are counted.
+    `links`: None for classic rules, else the table of the rules beyond them (`LINKS`).
     """
     capacity = min(limit, solutions.shape[0])
     if meta[STARTED] == 0:
         meta[STARTED] = 1
         meta[NODES] = 1
-        if not _start(values, s) or not propagate(s, 0, meta, ALL_DIGITS):
+        if not _start(values, s, links) or not propagate(s, 0, meta, ALL_DIGITS, links):
             return EXHAUSTED
         cell = choose(s, 0)
         if cell < 0:
@@ -445,8 +491,8 @@ def search(  # type: ignore[no-untyped-def]
         for index in range(UNSOLVED + 3):
             s[depth + 1, index] = s[depth, index]
         cell = meta[CELL + depth]
-        pending = _place(s, depth + 1, _lowest(bit), cell // 27, _bit(cell))
-        if not propagate(s, depth + 1, meta, pending):
+        pending = _place(s, depth + 1, _lowest(bit), cell // 27, _bit(cell), links)
+        if not propagate(s, depth + 1, meta, pending, links):
             continue
         cell = choose(s, depth + 1)
         if cell < 0:
@@ -487,9 +533,9 @@ def solve_many(grids: np.ndarray, limit: int, out: np.ndarray, stats: np.ndarray
         row = out[number : number + 1]
         for cell in range(81):
             row[0, cell] = 0
-        code = search(grids[number], s, meta, row, limit, big, False)
+        code = search(grids[number], s, meta, row, limit, big, False, None)
         while code == PAUSED:
-            code = search(grids[number], s, meta, row, limit, big, False)
+            code = search(grids[number], s, meta, row, limit, big, False, None)
         found = meta[FOUND]
         exhausted = code == EXHAUSTED or meta[UNTRIED] == 0
         if exhausted:
@@ -548,7 +594,7 @@ def solve_run(
             break
         before = meta[NODES]
         meta[BUFFERED] = 0
-        code = search(grids[number], s, meta, buffer[used:], limit, budget - spent, True)
+        code = search(grids[number], s, meta, buffer[used:], limit, budget - spent, True, None)
         for row in range(used, used + meta[BUFFERED]):
             owners[row] = number
         used += meta[BUFFERED]
