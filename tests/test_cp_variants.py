@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import xml.etree.ElementTree as ElementTree
 from functools import cache
 from typing import Any
 
 import pytest
-from solving_support import brute_force_solutions
+from solving_support import brute_force_solutions, shuffled_grid
 
 from puzzles.checker import is_solution
 from puzzles.collections import load
@@ -94,6 +95,31 @@ CASES: dict[str, Grid] = {
     },
 }
 
+
+
+def clue_case(kind: str) -> Grid | None:
+    """A 4x4 puzzle of `kind` alone with two or more solutions (all 288 grids are quick to
+    enumerate): clues of the kind a 4x4 grid keeps, from its `candidates`, added until the
+    solutions are few (2 to 24); None when no 4x4 grid gives such clues."""
+    for seed in range(20):
+        rng = random.Random(seed)
+        solution = shuffled_grid(FOUR, rng)
+        found = KINDS[kind].candidates(solution.values, FOUR.shape, rng)
+        for count in range(1, min(len(found), 6) + 1):
+            puzzle = Grid.empty(Rules.from_constraints(FOUR.shape, found[:count]))
+            if 2 <= len(brute_force_solutions(puzzle, limit=25)) <= 24:
+                return puzzle
+    return None
+
+
+# the kinds above by hand; the others from their candidates (dots, clues, cells)
+_BY_HAND = {c.kind for puzzle in CASES.values() for c in puzzle.rules.constraints}
+_CLUE_CASES = {kind: clue_case(kind) for kind in sorted(set(KINDS) - _BY_HAND - {"diagonal"})}
+CASES.update((kind, case) for kind, case in _CLUE_CASES.items() if case is not None)
+# kinds with no 4x4 case (their 6x6 puzzles are in the variant matrix test)
+NO_4X4_CASE = {kind for kind, case in _CLUE_CASES.items() if case is None}
+
+
 # Every configuration of the three methods: encodings, cage encodings, counting methods,
 # MILP solvers and python-constraint's algorithms (min-conflicts cannot count: apart below).
 CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
@@ -121,7 +147,8 @@ def truth(case: str) -> frozenset[Grid]:
 
 def test_the_cases_cover_every_rule_kind_with_several_solutions() -> None:
     kinds = {c.kind for puzzle in CASES.values() for c in puzzle.rules.constraints}
-    assert set(KINDS) - kinds <= {"diagonal"}  # Sudoku-X has tests of its own
+    assert {"row_indexer", "column_indexer", "box_indexer"} >= NO_4X4_CASE
+    assert set(KINDS) - kinds <= {"diagonal", *NO_4X4_CASE}  # Sudoku-X has tests of its own
     assert any(puzzle.rules.layout is not None for puzzle in CASES.values())  # a jigsaw
     for name in CASES:
         assert len(truth(name)) >= 2, name

@@ -84,7 +84,7 @@ def test_the_random_puzzles_cover_every_rule_kind() -> None:
     # the properties above are only as strong as the rules they are drawn over
     rng = random.Random(2026)
     seen = set()
-    for _ in range(30):
+    for _ in range(200):
         puzzle = puzzle_with_known_solution(6, rng, 0.5)
         seen |= kinds_of(puzzle.rules)
         assert brute_force_solutions(puzzle, limit=1)  # built around a solution: it has one

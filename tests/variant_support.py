@@ -19,10 +19,9 @@ from puzzles.grid import Grid
 from puzzles.rules import Cage, Rules
 
 PAIR_RULES = ("anti_knight", "anti_king", "non_consecutive")
-LINE_KINDS = (
-    "thermometer", "slow_thermometer", "arrow", "whispers", "palindrome", "renban",
-    "between_line", "clone", "entropic_line", "zipper_line", "region_sum_line",
-)  # fmt: skip
+# the kinds drawn above by hand; every other kind is drawn from its own `candidates`
+DRAWN_BY_HAND = frozenset({*PAIR_RULES, "diagonal", "extra_region", "parity", "killer_cage"})
+CLUE_KINDS = tuple(sorted(set(KINDS) - DRAWN_BY_HAND))
 
 
 def random_partition_layout(solution: Grid, rng: random.Random) -> tuple[int, ...]:
@@ -107,9 +106,9 @@ def variant_rules_around(solution: Grid, rng: random.Random) -> Rules:
             if not conflicts(Grid(trial, solution.values)):
                 changes[flag] = True
     chosen = rules.with_rules(**changes)
-    for _ in range(2):  # now and then one or two lines of a line kind, from the solution
+    for _ in range(2):  # now and then one or two clues of another kind, from the solution
         if rng.random() < 0.5:
-            kind = KINDS[rng.choice(LINE_KINDS)]
+            kind = KINDS[rng.choice(CLUE_KINDS)]
             # candidates draw many numbers: from a private generator seeded here, so that a
             # hypothesis-driven `rng` records one draw, not hundreds
             walker = random.Random(rng.getrandbits(64))
