@@ -134,10 +134,12 @@ def test_difficulty_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert_complete(record)
     text = record["text"]
     assert "### Spearman correlations with the rating" in text
+    assert "### Against Sudoku Explainer's ratings" in text
     for backend in ("`propagating`", "`dlx`", "`logic`"):
         assert backend in text
     assert len(record["plots"]) == 2
-    assert "Pelánek" in text.split("## Compared with the paper")[1]
+    compared = text.split("## Compared with the paper")[1]
+    assert "Pelánek" in compared and "our rating follows Sudoku Explainer's" in compared
 
 
 def test_a_stored_logic_result_rates_as_the_result_itself() -> None:
