@@ -65,6 +65,14 @@ HARDEST_SET = "forum-hardest"
 HARDEST_COUNT = 100
 HARDEST_SE = 11.0  # tdoku's selection: Sudoku Explainer rating above 11.0
 SE_RATINGS = "se-ratings.csv"  # in puzzles/data: puzzle line -> SE's ER/EP/ED
+# Pelánek's figures for ratings against human solving times (Pearson's r of his metrics)
+PELANEK_BEST = 0.95
+PELANEK_SIMPLE = 0.88
+PELANEK_SOURCE = (
+    'R. Pelánek, "Difficulty rating of Sudoku puzzles by a computational model", FLAIRS '
+    "2011, abstract (readkong.com/page/dif-culty-rating-of-sudoku-puzzles-by-a-computational-"
+    "model-6604579): 0.95 for the best metric, 0.88 for one with few Sudoku-specific details"
+)
 # The verdict on separating the hardest: our ratings of the forum-hardest sample take at least
 # this many distinct values (one value for all of them is what the rating gave before).
 SPREAD_VALUES = 5
@@ -421,6 +429,50 @@ class Difficulty(Experiment):
                 f"{percent(share(value > HARDEST_SE for value in hardest))} of them are above "
                 f"{HARDEST_SE:g} too."
             )
+        doc.heading("Paper vs us")
+        plain = next((item for item in found if item.solver == "backtracking"), None)
+        plain_rho = plain.nodes.rho if plain is not None and plain.nodes is not None else None
+        overall = (
+            spearman([o for _, o, _ in pairs], [e for _, _, e in pairs]) if len(pairs) > 2 else None
+        )
+        doc.table(
+            ["finding", "paper", "source of the paper's figure", "us", "agrees"],
+            [
+                [
+                    "a backtracking search's effort follows human difficulty only weakly",
+                    "weak (no figure read)",
+                    "Pelánek 2014, arXiv:1403.7373, as this experiment's question states it "
+                    "(its tables could not be read from the stored pages)",
+                    f"`backtracking` nodes rho {_number(plain_rho)} with our rating",
+                    "–" if plain_rho is None else ("yes" if 0 < plain_rho < WEAK_RHO else "no"),
+                ],
+                [
+                    "a rating built on the techniques a human needs follows human difficulty",
+                    f"{PELANEK_BEST} (best metric), {PELANEK_SIMPLE} (few Sudoku specifics)",
+                    PELANEK_SOURCE,
+                    f"rho {_rho(overall)} with Sudoku Explainer over {len(pairs)} puzzles (SE "
+                    "stands in for human times, which we do not have)",
+                    "–"
+                    if overall is None or math.isnan(overall.rho)
+                    else ("yes" if overall.rho >= PELANEK_SIMPLE else "no"),
+                ],
+                [
+                    f"the forum's hardest puzzles rate above {HARDEST_SE:g} with SE",
+                    f"all above {HARDEST_SE:g}",
+                    "tdoku's data notes: puzzles5_forum_hardest_1905_11+ is the subset of the "
+                    "forum's hardest list with SE rating above 11.0",
+                    f"{len(set(hardest))} distinct values, "
+                    f"{percent(share(value > HARDEST_SE for value in hardest))} above "
+                    f"{HARDEST_SE:g}"
+                    if hardest
+                    else "not rated in this run (quick mode)",
+                    "–" if not hardest else ("yes" if len(set(hardest)) >= SPREAD_VALUES else "no"),
+                ],
+            ],
+            caption="agrees: the row's verdict, which the figures could have turned the other "
+            f"way (row 2: a rho of {PELANEK_SIMPLE} or more; row 3: at least {SPREAD_VALUES} "
+            "distinct ratings of the hardest puzzles).",
+        )
         doc.heading("Spearman correlations with the rating")
         table = []
         for item in found:
