@@ -233,3 +233,17 @@ def test_a_fingerprint_changes_with_what_makes_a_different_run() -> None:
     ):
         assert changed.fingerprint("e") != batch.fingerprint("e")
     assert batch.fingerprint("other") != batch.fingerprint("e")
+
+
+def test_the_bundled_se_ratings_cover_the_design_and_agree_on_an_easy_puzzle() -> None:
+    from harness.experiments.difficulty import se_ratings
+    from puzzles.collections import load
+    from harness.generating.rating import rate
+
+    published = se_ratings()
+    for name in ("easy50", "top95"):
+        for entry in load(name):
+            assert entry.puzzle.to_line().replace("0", ".") in published, entry.id
+    assert all(1.0 <= value <= 12.0 for value in published.values())
+    first = load("top95")[0].puzzle  # SE: 2.6, a pointing pair at most
+    assert rate(first).estimate == published[first.to_line().replace("0", ".")] == 2.6
