@@ -32,6 +32,7 @@ from harness.experiments.difficulty import (
 from harness.generating.rating import rating_from
 from puzzles.grid import Grid
 from solvers.engines.logic import LogicSolver
+from solvers.engines.logic.techniques import BY_KEY
 
 # the weights the forcing techniques had before SE-style ratings, and the old "beyond" value
 OLD_WEIGHTS = {"forcing_chain": 8.3, "forcing_net": 9.0, "nested_forcing_net": 9.5}
@@ -47,10 +48,12 @@ def rated(line: str) -> tuple[float | None, float | None]:
         return None, None
     if now.label == "beyond logic":
         return now.estimate, OLD_BEYOND
-    counters.pop("step_weight_max", None)
-    before = rating_from(result.status, counters)
-    forcing = [weight for key, weight in OLD_WEIGHTS.items() if counters.get(key)]
-    old = max([*(forcing or []), before.estimate or 0.0])
+    # before: the hardest technique's fixed weight, the forcing ones at their old values
+    old = (
+        max(OLD_WEIGHTS.get(key, BY_KEY[key].weight) for key in BY_KEY if counters.get(key))
+        if any(counters.get(key) for key in BY_KEY)
+        else BY_KEY["naked_single"].weight
+    )
     return now.estimate, old
 
 

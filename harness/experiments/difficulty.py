@@ -436,22 +436,24 @@ class Difficulty(Experiment):
             spearman([o for _, o, _ in pairs], [e for _, _, e in pairs]) if len(pairs) > 2 else None
         )
         doc.table(
-            ["finding", "paper", "source of the paper's figure", "us", "agrees"],
+            ["finding", "paper", "source of the paper's figure", "us", "measured as", "agrees"],
             [
                 [
                     "a backtracking search's effort follows human difficulty only weakly",
                     "weak (no figure read)",
                     "Pelánek 2014, arXiv:1403.7373, as this experiment's question states it "
                     "(its tables could not be read from the stored pages)",
-                    f"`backtracking` nodes rho {_number(plain_rho)} with our rating",
+                    _number(plain_rho),
+                    "Spearman's rho of `backtracking`'s nodes with our rating",
                     "–" if plain_rho is None else ("yes" if 0 < plain_rho < WEAK_RHO else "no"),
                 ],
                 [
                     "a rating built on the techniques a human needs follows human difficulty",
                     f"{PELANEK_BEST} (best metric), {PELANEK_SIMPLE} (few Sudoku specifics)",
                     PELANEK_SOURCE,
-                    f"rho {_rho(overall)} with Sudoku Explainer over {len(pairs)} puzzles (SE "
-                    "stands in for human times, which we do not have)",
+                    _rho(overall),
+                    f"Spearman's rho of our rating with Sudoku Explainer's over {len(pairs)} "
+                    "puzzles (SE stands in for human times, which we do not have)",
                     "–"
                     if overall is None or math.isnan(overall.rho)
                     else ("yes" if overall.rho >= PELANEK_SIMPLE else "no"),
@@ -461,11 +463,12 @@ class Difficulty(Experiment):
                     f"all above {HARDEST_SE:g}",
                     "tdoku's data notes: puzzles5_forum_hardest_1905_11+ is the subset of the "
                     "forum's hardest list with SE rating above 11.0",
-                    f"{len(set(hardest))} distinct values, "
-                    f"{percent(share(value > HARDEST_SE for value in hardest))} above "
+                    len(set(hardest)),
+                    f"distinct ratings of the {len(hardest)} {HARDEST_SET} puzzles rated, "
+                    f"{percent(share(value > HARDEST_SE for value in hardest))} of them above "
                     f"{HARDEST_SE:g}"
                     if hardest
-                    else "not rated in this run (quick mode)",
+                    else f"not rated in this run (quick mode rates no {HARDEST_SET} puzzle)",
                     "–" if not hardest else ("yes" if len(set(hardest)) >= SPREAD_VALUES else "no"),
                 ],
             ],
