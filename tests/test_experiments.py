@@ -237,8 +237,8 @@ def test_a_fingerprint_changes_with_what_makes_a_different_run() -> None:
 
 def test_the_bundled_se_ratings_cover_the_design_and_agree_on_an_easy_puzzle() -> None:
     from harness.experiments.difficulty import se_ratings
-    from puzzles.collections import load
     from harness.generating.rating import rate
+    from puzzles.collections import load
 
     published = se_ratings()
     for name in ("easy50", "top95"):
