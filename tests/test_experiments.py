@@ -115,9 +115,18 @@ def test_propagation_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     record = run_quick("propagation", tmp_path, capsys)
     assert_complete(record)
     text = record["text"]
-    for level in ("propagating-singles", "propagating-alldiff", "logic-easy", "logic-extreme"):
+    for level in (
+        "propagating-singles",
+        "propagating-alldiff",
+        "propagating-sac-singles",
+        "propagating-sac",
+        "logic-easy",
+        "logic-extreme",
+    ):
         assert f"`{level}`" in text
-    assert "agree" in text.split("## Compared with the paper")[1]
+    compared = text.split("## Compared with the paper")[1]
+    # the prediction is checked puzzle by puzzle against PySAT's failed literals
+    assert "Prediction held" in compared and "Verdict: the prediction held" in compared
 
 
 def test_difficulty_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -125,10 +134,12 @@ def test_difficulty_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert_complete(record)
     text = record["text"]
     assert "### Spearman correlations with the rating" in text
+    assert "### Against Sudoku Explainer's ratings" in text
     for backend in ("`propagating`", "`dlx`", "`logic`"):
         assert backend in text
     assert len(record["plots"]) == 2
-    assert "Pelánek" in text.split("## Compared with the paper")[1]
+    compared = text.split("## Compared with the paper")[1]
+    assert "Pelánek" in compared and "our rating follows Sudoku Explainer's" in compared
 
 
 def test_a_stored_logic_result_rates_as_the_result_itself() -> None:
@@ -222,3 +233,17 @@ def test_a_fingerprint_changes_with_what_makes_a_different_run() -> None:
     ):
         assert changed.fingerprint("e") != batch.fingerprint("e")
     assert batch.fingerprint("other") != batch.fingerprint("e")
+
+
+def test_the_bundled_se_ratings_cover_the_design_and_agree_on_an_easy_puzzle() -> None:
+    from harness.experiments.difficulty import se_ratings
+    from harness.generating.rating import rate
+    from puzzles.collections import load
+
+    published = se_ratings()
+    for name in ("easy50", "top95"):
+        for entry in load(name):
+            assert entry.puzzle.to_line().replace("0", ".") in published, entry.id
+    assert all(1.0 <= value <= 12.0 for value in published.values())
+    first = load("top95")[0].puzzle  # SE: 2.6, a pointing pair at most
+    assert rate(first).estimate == published[first.to_line().replace("0", ".")] == 2.6

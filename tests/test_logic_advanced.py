@@ -23,6 +23,13 @@ from tests.logic_positions import ALL, NINE, column_cells, position, row_cells, 
 
 POSITIONS = json.loads((Path(__file__).parent / "logic_advanced_positions.json").read_text())
 
+# Sue de Coq and Franken fish come after the chains in the table, which leave them few
+# positions of their own; these positions (from top95, reached with them moved in front of
+# the chains) test each one alone: its exact moves and wording, and every move against the
+# puzzle's true solution.
+HODOKU_POSITIONS = json.loads((Path(__file__).parent / "logic_hodoku_positions.json").read_text())
+HODOKU_KEYS = ("sue_de_coq", "franken_x_wing", "franken_swordfish", "franken_jellyfish")
+
 
 def only_first(key: str, state: Candidates) -> Step:
     """The step of `key`, after checking that every simpler technique (of the full table,
@@ -113,10 +120,52 @@ def test_nested_forcing_net_on_the_first_of_forum_hardest() -> None:
     step = only_first("nested_forcing_net", Candidates.from_grid(puzzle))
     assert step.eliminations == ((NINE.cell(0, 2), 2),) and step.placements == ()
     assert solution[NINE.cell(0, 2)] != 2
-    assert step.describe(NINE) == (
+    assert step.describe(NINE).startswith(
         "nested forcing net (if r1c3 were 2, 25 singles and 60 eliminations by inner forcing "
-        "nets later r7c7 loses every candidate) removes 2 from r1c3"
+        "nets later r7c7 loses every candidate; singles: "
     )
+    assert "removed by inner nets: " in step.describe(NINE)
+    # Sudoku Explainer's nested level (dynamic chains inside) plus its length bonus
+    assert step.weight is not None and 10.5 < step.weight < 13.0
+
+
+def test_a_forcing_net_lists_singles_a_learner_can_replay() -> None:
+    """Each single the net lists is, in order, a naked or a hidden single of the position
+    with the assumption and the singles before it placed."""
+    from solvers.engines.logic.forcing import propagate
+
+    case = POSITIONS["forcing_net"]
+    state = Candidates.from_marks(NINE, case["marks"])
+    step = BY_KEY["forcing_net"].find(state)
+    assert step is not None and step.weight is not None and step.weight >= 8.5
+    cell, digit = step.eliminations[0]
+    outcome = propagate(state, cell, digit)
+    assert outcome.contradiction and len(outcome.singles) == outcome.placed > 0
+    replay = state.copy()
+    replay.place(cell, digit)
+    for single_cell, single_digit in outcome.singles:
+        naked = replay.masks[single_cell] == 1 << (single_digit - 1)
+        hidden = any(
+            replay.places(NINE.units[index], single_digit) == [single_cell]
+            for index in NINE.houses
+            if single_cell in NINE.units[index]
+        )
+        assert naked or hidden, NINE.cell_name(single_cell)
+        replay.place(single_cell, single_digit)
+    assert f"{NINE.cell_name(outcome.singles[0][0])}={outcome.singles[0][1]}" in step.reason
+
+
+def test_forcing_steps_are_rated_as_sudoku_explainer_rates_chains() -> None:
+    from solvers.engines.logic.forcing import length_bonus
+
+    # SE's thresholds on the size less 2: 4, 6, 8, 12, 16, 24, 32, 48, 64, ...
+    assert [length_bonus(size) for size in (6, 7, 9, 11, 14, 15, 19, 27, 35)] == [
+        0.0, 0.1, 0.2, 0.3, 0.3, 0.4, 0.5, 0.6, 0.7,
+    ]  # fmt: skip
+    chain = BY_KEY["forcing_chain"].find(
+        Candidates.from_marks(NINE, POSITIONS["forcing_chain"]["marks"])
+    )
+    assert chain is not None and chain.weight is not None and 8.0 <= chain.weight < 8.5 + 1
 
 
 def test_bug_plus_one_on_a_deadly_grid_of_pairs() -> None:
@@ -247,7 +296,7 @@ def test_uniqueness_techniques_are_off_by_default() -> None:
 
 
 def test_every_new_technique_has_a_test() -> None:
-    tested = set(POSITIONS) | {
+    tested = set(POSITIONS) | set(HODOKU_POSITIONS) | {
         "remote_pairs", "bug_plus_one", "nice_loop", "nested_forcing_net",
         "distinct_pairs", "non_consecutive",
         "cage_combinations", "cage_unit", "innies_outies",
@@ -268,3 +317,40 @@ def test_rules_of_every_kind_are_accepted() -> None:
         anti_knight=True, non_consecutive=True, odd=frozenset({0}), cages=(Cage((1, 2), 5),)
     )
     assert solver.accepts(rules)
+
+
+@pytest.mark.parametrize("key", HODOKU_KEYS)
+def test_a_hodoku_technique_on_a_position_from_a_real_puzzle(key: str) -> None:
+    case = HODOKU_POSITIONS[key]
+    state = Candidates.from_marks(NINE, case["marks"])
+    step = BY_KEY[key].find(state)
+    assert step is not None and step.technique == key
+    assert step.describe(NINE) == case["text"]
+    assert sorted(map(list, step.eliminations)) == sorted(case["eliminations"])
+    solution = Grid.from_string(case["solution"])
+    assert all(solution[c] != d for c, d in step.eliminations)
+
+
+def test_the_hodoku_techniques_replay_soundly_on_whole_puzzles() -> None:
+    """Every step of Sue de Coq and Franken fish, with them tried before the chains, on
+    puzzles where they fire, is checked against the true solution."""
+    from puzzles.collections import load
+    from solvers.engines.logic.techniques import choose
+    from solvers.engines.propagating.solver import PropagatingSolver
+
+    base = [t for t in choose(None) if t.level != "extreme" and t.key not in HODOKU_KEYS]
+    at = [t.key for t in base].index("finned_jellyfish") + 1
+    chosen = (*base[:at], *(BY_KEY[key] for key in HODOKU_KEYS), *base[at:])
+    fired: set[str] = set()
+    for entry in [e for e in load("top95") if e.id in ("top95:12", "top95:14", "top95:22")]:
+        solution = PropagatingSolver().solve(entry.puzzle).solutions[0]
+        state = Candidates.from_grid(entry.puzzle)
+        while not state.solved:
+            step = next_step(state, chosen)
+            if step is None:
+                break
+            if step.technique in HODOKU_KEYS:
+                fired.add(step.technique)
+                assert all(solution[c] != d for c, d in step.eliminations), (entry.id, step)
+            state.apply(step)
+    assert {"sue_de_coq", "franken_x_wing", "franken_swordfish"} <= fired

@@ -140,3 +140,54 @@ def test_random_puzzles_of_every_geometry_solve_consistently(
     result = SOLVER.solve(puzzle, timeout=30)
     assert result.status in (Status.SOLVED, Status.LIMIT)
     assert is_solution(puzzle, result.solutions[0])
+
+
+SHAVERS = (
+    PropagatingSolver(locked=False, alldiff=False, restarts=False, shaving=True),
+    PropagatingSolver(alldiff=True, restarts=False, shaving=True),
+)
+
+
+@pytest.mark.parametrize("shaver", SHAVERS, ids=["over-singles", "over-alldiff"])
+def test_shaving_keeps_every_solution_and_counts_its_probes(shaver: PropagatingSolver) -> None:
+    # multi-solution puzzles: a candidate shaving removed wrongly would lose a solution
+    counted = probes = 0
+    for entry in [*load("multi")[:12], *load("hardest")[:4]]:
+        plain = SOLVER.solve(entry.puzzle, limit=200, timeout=30)
+        if not plain.exact:
+            continue  # too many solutions to compare whole
+        counted += plain.count > 1
+        shaved = shaver.solve(entry.puzzle, limit=200, timeout=30)
+        assert shaved.exact, entry.id
+        assert set(shaved.solutions) == set(plain.solutions), entry.id
+        probes += shaved.counters["shaving_probes"]
+    assert probes > 0
+    assert counted >= 3  # puzzles with several solutions, each one kept
+
+
+def test_shaving_solves_without_search_what_singles_must_search() -> None:
+    puzzle = load("top95")[0].puzzle
+    singles = PropagatingSolver(locked=False, alldiff=False, restarts=False).solve(puzzle)
+    shaved = SHAVERS[0].solve(puzzle)
+    assert singles.counters["guesses"] > 0
+    assert shaved.status is Status.SOLVED and shaved.counters["guesses"] == 0
+    assert shaved.counters["shaving_eliminations"] > 0
+    assert "shaving_probes" not in singles.counters
+
+
+@given(st.integers(0, 10_000))
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_shaving_on_sparse_random_puzzles_counts_as_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    for size in (4, 6):
+        rules = Rules.of_size(size)
+        grid = shuffled_grid(rules, rng)
+        cells = rng.sample(range(size * size), size * size * rng.randint(4, 6) // 10)
+        assert_shaving_counts_as_brute_force(remove_cells(grid, cells))
+
+
+def assert_shaving_counts_as_brute_force(puzzle: Grid) -> None:
+    expected = brute_force_solutions(puzzle)
+    for shaver in SHAVERS:
+        result = shaver.solve(puzzle, limit=1000)
+        assert set(result.solutions) == set(expected)

@@ -8,6 +8,12 @@ the rating. A search that did not finish is censored at the top: it ranks above 
 finished puzzle of that back-end, tied with the other censored ones (its true effort is at
 least the limit), which rank correlation takes without inventing a value.
 
+The rating is set against ratings people publish: Sudoku Explainer's (SE, the forum's standard
+rater) for every puzzle of the design, computed once with SE's `serate` and bundled as
+`puzzles/data/se-ratings.csv` (its SOURCES.md says how), and the forum-hardest sample, which
+tdoku gathered as puzzles SE rates above 11: Spearman's rho of our rating with SE's, and
+whether our rating spreads the hardest puzzles apart rather than giving them one value.
+
 Where the censoring comes from decides whether the result depends on the machine. The
 back-ends that count search nodes run under a node budget (`Solver.honours_node_limit`): which
 puzzles are censored is then the same on any machine at any load, and so is their nodes
@@ -18,15 +24,27 @@ load, so they are reported beside the headline, never in it.
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from harness.analysing.correlation import Correlation, spearman
-from harness.experiments.base import Batch, Design, Experiment, Results, picked, timed_out
+from harness.experiments.base import (
+    Batch,
+    Design,
+    Experiment,
+    Results,
+    picked,
+    share,
+    timed_out,
+)
 from harness.experiments.document import Document, percent
 from harness.generating.rating import LABELS, Rating, rating_from
 from harness.running.session import choose_backends
@@ -35,10 +53,29 @@ from solvers.registry import get
 
 LABEL = "all"
 RATING_LABEL = "rating"  # the full design rates each puzzle in a run of its own
-RATING_TIMEOUT_S = 30.0  # the rating should not depend on the back-ends' time limit
+# The rater's budget is its steps (the nested forcing nets have a budget of inner nets of
+# their own), so the ratings are the same on any machine; the time limit is a safety net.
+RATING_STEP_BUDGET = 2_000
+RATING_TIMEOUT_S = 600.0
 RATER = "logic"
 SETS = ("easy50", "top95", "hardest", "17clue")
 FULL_COUNTS = {"easy50": None, "top95": None, "hardest": None, "17clue": 100}
+# rated only (no back-end runs): the hardest puzzles the forum knows, SE 11 and above
+HARDEST_SET = "forum-hardest"
+HARDEST_COUNT = 100
+HARDEST_SE = 11.0  # tdoku's selection: Sudoku Explainer rating above 11.0
+SE_RATINGS = "se-ratings.csv"  # in puzzles/data: puzzle line -> SE's ER/EP/ED
+# Pelánek's figures for ratings against human solving times (Pearson's r of his metrics)
+PELANEK_BEST = 0.95
+PELANEK_SIMPLE = 0.88
+PELANEK_SOURCE = (
+    'R. Pelánek, "Difficulty rating of Sudoku puzzles by a computational model", FLAIRS '
+    "2011, abstract (readkong.com/page/dif-culty-rating-of-sudoku-puzzles-by-a-computational-"
+    "model-6604579): 0.95 for the best metric, 0.88 for one with few Sudoku-specific details"
+)
+# The verdict on separating the hardest: our ratings of the forum-hardest sample take at least
+# this many distinct values (one value for all of them is what the rating gave before).
+SPREAD_VALUES = 5
 QUICK_PER_SET = 2
 FULL_TIMEOUT_S = 3.0  # the time limit of the back-ends without a node budget
 QUICK_TIMEOUT_S = 0.5
@@ -120,6 +157,39 @@ def ratings(results: Results) -> dict[tuple[str, str], Rating]:
         for row in results.rows(source)
         if row["solver"] == RATER and row["status"] in MEASURED
     }
+
+
+@cache
+def se_ratings() -> dict[str, float]:
+    """Sudoku Explainer's rating (ER, the hardest step) of each bundled puzzle it rated, by the
+    puzzle's line (`.` for empty)."""
+    text = resources.files("puzzles").joinpath("data", SE_RATINGS).read_text("utf-8")
+    return {row["puzzle"]: float(row["se_er"]) for row in csv.DictReader(io.StringIO(text))}
+
+
+def se_pairs(results: Results) -> list[tuple[str, float, float]]:
+    """(collection, our estimate, SE's rating) of every rated puzzle SE rated too."""
+    published = se_ratings()
+    lines = {
+        entry.id: entry.puzzle.to_line().replace("0", ".")
+        for label in results.batches
+        for entry in results[label].batch.entries
+    }
+    found = []
+    for (collection, puzzle_id), rating in ratings(results).items():
+        line = lines.get(puzzle_id)
+        if rating.estimate is not None and line in published:
+            found.append((collection, rating.estimate, published[line]))
+    return found
+
+
+def hardest_estimates(results: Results) -> list[float]:
+    """Our rating of each puzzle of the forum-hardest sample (rated, not run)."""
+    return [
+        rating.estimate
+        for (collection, _), rating in ratings(results).items()
+        if collection == HARDEST_SET and rating.estimate is not None
+    ]
 
 
 def rating_value(rating: Rating) -> float:
@@ -240,7 +310,15 @@ class Difficulty(Experiment):
             inputs,
         )
         # quick mode rates from the back-ends' run: a second pool of workers costs seconds
-        rating = Batch(RATING_LABEL, entries, (get(RATER),), RATING_TIMEOUT_S, inputs)
+        hardest, hardest_inputs = picked([(HARDEST_SET, HARDEST_COUNT)])
+        rating = Batch(
+            RATING_LABEL,
+            entries + hardest,
+            (get(RATER),),
+            RATING_TIMEOUT_S,
+            inputs + hardest_inputs,
+            node_limit=RATING_STEP_BUDGET,
+        )
         batches = (batch, timed) if timed.backends else (batch,)
         return Design(
             batches if quick else (*batches, rating),
@@ -254,12 +332,23 @@ class Difficulty(Experiment):
                 "is a safety net far above what the budget costs. The others "
                 f"(`{TIMED_LABEL}`) have no budget and run under the time limit.",
                 f"The rating is the `{RATER}` back-end's result, rated as `sudoku-bench rate` "
-                "does: the hardest technique's weight (1.2 for a naked single up to 9.0 for a "
-                "forcing net, 10.0 when the solver gives up), ties broken by the number of "
-                f"steps at level hard or above. The full design rates in a run of its own "
-                f"(`{RATING_LABEL}`, {RATING_TIMEOUT_S:g} s per puzzle), so that the rating does "
-                "not depend on the back-ends' time limit; quick mode takes the rater's row of "
-                "the back-ends' run. A puzzle whose rating timed out is left out.",
+                "does: the hardest step's weight (1.2 for a naked single up; forcing steps "
+                "as Sudoku Explainer rates chains, by kind and size: 8.0 and up for forcing "
+                "chains, 8.5 and up for forcing nets, 10.5 and up for nested nets; 13.0 when "
+                "the solver gives up), ties broken by the number of steps at level hard or "
+                f"above. The full design rates in a run of its own (`{RATING_LABEL}`, a budget "
+                f"of {RATING_STEP_BUDGET:,} steps; its {RATING_TIMEOUT_S:g} s time limit is only "
+                "a safety net), so that the rating depends on no clock, and rates a sample "
+                f"of {HARDEST_SET} as well; quick mode takes the rater's row of the back-ends' "
+                "run. A puzzle whose rating did not finish is left out.",
+                "The ratings people publish: Sudoku Explainer's (`serate`, SukakuExplainer "
+                "1.x; its ER, the hardest step) for every puzzle of the design, bundled in "
+                f"`puzzles/data/{SE_RATINGS}`, and the {HARDEST_SET} sample, which tdoku "
+                f"gathered as puzzles SE rates above {HARDEST_SE:g}. Spearman's rho of our "
+                "rating with SE's, over every puzzle both rated; the verdict on the hardest "
+                f"puzzles: our ratings of the {HARDEST_SET} sample take at least "
+                f"{SPREAD_VALUES} distinct values (before SE-style forcing ratings every one "
+                "was 9.5).",
                 "Spearman's rho between the rating and each back-end's `nodes` counter and "
                 "total time (build + search). A search that did not finish (over the node "
                 "budget, or past the time limit) is censored at the top: it ranks above "
@@ -295,6 +384,97 @@ class Difficulty(Experiment):
             counts,
             caption=f"Puzzles per logic level (from `{RATER}`); "
             f"{len({puzzle_key(r) for r in rows}) - len(rated)} puzzle(s) had no rating.",
+        )
+        doc.heading("Against Sudoku Explainer's ratings")
+        pairs = se_pairs(results)
+        groups = [name for name in (*SETS, HARDEST_SET) if any(c == name for c, _, _ in pairs)]
+        published = []
+        for name in [*groups, "all"]:
+            chosen = [(o, e) for c, o, e in pairs if name in ("all", c)]
+            ours, theirs = [o for o, _ in chosen], [e for _, e in chosen]
+            published.append(
+                [
+                    name,
+                    len(chosen),
+                    statistics.median(theirs) if theirs else None,
+                    statistics.median(ours) if ours else None,
+                    len(set(ours)),
+                    percent(share(abs(o - e) <= 0.05 for o, e in chosen)),
+                    _rho(spearman(ours, theirs)) if len(chosen) > 2 else "–",
+                ]
+            )
+        doc.table(
+            [
+                "set",
+                "puzzles rated by both",
+                "SE median",
+                "ours median",
+                "our distinct values",
+                "same as SE",
+                "rho with SE",
+            ],
+            published,
+            caption="SE: Sudoku Explainer's rating (ER) from `serate`; ours: the logic "
+            "rating's estimate; same as SE: within 0.05; rho: Spearman's rank correlation "
+            f"within the set. {HARDEST_SET}: tdoku's sample of puzzles SE rates above "
+            f"{HARDEST_SE:g}.",
+        )
+        hardest = sorted(hardest_estimates(results))
+        if hardest:
+            doc.paragraph(
+                f"Our ratings of the {len(hardest)} {HARDEST_SET} puzzles (SE above "
+                f"{HARDEST_SE:g}, by tdoku's selection) run from {hardest[0]:.1f} to "
+                f"{hardest[-1]:.1f} (median {statistics.median(hardest):.1f}), take "
+                f"{len(set(hardest))} distinct values, and "
+                f"{percent(share(value > HARDEST_SE for value in hardest))} of them are above "
+                f"{HARDEST_SE:g} too."
+            )
+        doc.heading("Paper vs us")
+        plain = next((item for item in found if item.solver == "backtracking"), None)
+        plain_rho = plain.nodes.rho if plain is not None and plain.nodes is not None else None
+        overall = (
+            spearman([o for _, o, _ in pairs], [e for _, _, e in pairs]) if len(pairs) > 2 else None
+        )
+        doc.table(
+            ["finding", "paper", "source of the paper's figure", "us", "measured as", "agrees"],
+            [
+                [
+                    "a backtracking search's effort follows human difficulty only weakly",
+                    "weak (no figure read)",
+                    "Pelánek 2014, arXiv:1403.7373, as this experiment's question states it "
+                    "(its tables could not be read from the stored pages)",
+                    _number(plain_rho),
+                    "Spearman's rho of `backtracking`'s nodes with our rating",
+                    "–" if plain_rho is None else ("yes" if 0 < plain_rho < WEAK_RHO else "no"),
+                ],
+                [
+                    "a rating built on the techniques a human needs follows human difficulty",
+                    f"{PELANEK_BEST} (best metric), {PELANEK_SIMPLE} (few Sudoku specifics)",
+                    PELANEK_SOURCE,
+                    _rho(overall),
+                    f"Spearman's rho of our rating with Sudoku Explainer's over {len(pairs)} "
+                    "puzzles (SE stands in for human times, which we do not have)",
+                    "–"
+                    if overall is None or math.isnan(overall.rho)
+                    else ("yes" if overall.rho >= PELANEK_SIMPLE else "no"),
+                ],
+                [
+                    f"the forum's hardest puzzles rate above {HARDEST_SE:g} with SE",
+                    f"all above {HARDEST_SE:g}",
+                    "tdoku's data notes: puzzles5_forum_hardest_1905_11+ is the subset of the "
+                    "forum's hardest list with SE rating above 11.0",
+                    len(set(hardest)),
+                    f"distinct ratings of the {len(hardest)} {HARDEST_SET} puzzles rated, "
+                    f"{percent(share(value > HARDEST_SE for value in hardest))} of them above "
+                    f"{HARDEST_SE:g}"
+                    if hardest
+                    else f"not rated in this run (quick mode rates no {HARDEST_SET} puzzle)",
+                    "–" if not hardest else ("yes" if len(set(hardest)) >= SPREAD_VALUES else "no"),
+                ],
+            ],
+            caption="agrees: the row's verdict, which the figures could have turned the other "
+            f"way (row 2: a rho of {PELANEK_SIMPLE} or more; row 3: at least {SPREAD_VALUES} "
+            "distinct ratings of the hardest puzzles).",
         )
         doc.heading("Spearman correlations with the rating")
         table = []
@@ -475,7 +655,7 @@ class Difficulty(Experiment):
                 + ", ".join(f"{value:.2f} on {name}" for name, value in told.items())
                 + "."
             )
-        verdict = _verdict(plain, median_nodes, told)
+        verdict = _verdict(plain, median_nodes, told) + " " + _published_verdict(results)
         share_censored = {
             item.solver: (item.timeouts / item.puzzles, censored_by(results, item))
             for item in found
@@ -491,6 +671,36 @@ class Difficulty(Experiment):
                 + "."
             )
         return " ".join([*sentences, verdict])
+
+
+def _published_verdict(results: Results) -> str:
+    """Our rating against Sudoku Explainer's: the rank correlation, and whether the hardest
+    puzzles spread (the verdict that could have gone the other way)."""
+    pairs = se_pairs(results)
+    if len(pairs) < 3:
+        return "No puzzle of this run has a Sudoku Explainer rating to compare with."
+    overall = spearman([o for _, o, _ in pairs], [e for _, _, e in pairs])
+    words = (
+        f"Against ratings people publish: our rating follows Sudoku Explainer's with "
+        f"Spearman's rho {overall.rho:.2f} over {len(pairs)} puzzles both rated"
+    )
+    hardest = hardest_estimates(results)
+    if not hardest:
+        return words + f" (no {HARDEST_SET} puzzle in this run: quick mode)."
+    distinct = len(set(hardest))
+    spread = (
+        f"they spread over {distinct} distinct values from {min(hardest):.1f} to "
+        f"{max(hardest):.1f}, so the rating separates the hardest puzzles"
+        if distinct >= SPREAD_VALUES
+        else f"they take only {distinct} distinct value(s), so the rating does not separate "
+        "the hardest puzzles"
+    )
+    return (
+        words + f". Of the {len(hardest)} {HARDEST_SET} puzzles (SE above {HARDEST_SE:g}), "
+        f"{spread} (the verdict asked for at least {SPREAD_VALUES} values); "
+        f"{percent(share(value > HARDEST_SE for value in hardest))} of them rate above "
+        f"{HARDEST_SE:g} here too."
+    )
 
 
 def _verdict(plain: Effort | None, median_nodes: float, within: dict[str, float]) -> str:
@@ -607,7 +817,7 @@ def _scatter_drawer(
             if done or (censored and what == "time"):
                 axes.set_yscale("log")
                 axes.yaxis.set_minor_formatter(ticker.NullFormatter())  # 10^k labels only
-            axes.set_xlim(0.5, 10.5)  # the rating's scale: 1.2 (naked single) .. 10 (beyond)
+            axes.set_xlim(0.5, 13.5)  # the rating's scale: 1.2 (naked single) .. 13 (beyond)
             axes.set_title(solver, fontsize="small")
             axes.tick_params(labelsize="x-small")
         figure.supxlabel("logic rating (the hardest technique's weight)", fontsize="small")

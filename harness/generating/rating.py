@@ -6,10 +6,14 @@ score adds a weight per step (1 for an easy step, 3 medium, 10 hard, 30 expert, 
 extreme), so it grows with both the difficulty and the number of steps.
 
 The numeric rating (`estimate`) is in the spirit of Sudoku Explainer: each technique has a
-weight on a scale from 1.0 (a pair rule's elimination) to 9.5 (a nested forcing net), and the
-hardest step decides. `hard_steps`, the number of steps at level hard or above, breaks ties:
-`(estimate, hard_steps)` orders puzzles. A puzzle the solver cannot finish gets
-`BEYOND_ESTIMATE` (at least that hard), one with no solution none.
+weight on a scale from 1.0 (a pair rule's elimination) up, and the hardest step decides. A
+forcing step is rated as SE rates chains, by its kind and its size (8.0 for static forcing
+chains, 8.5 for forcing nets, 10.5 for nested nets, plus SE's length bonus:
+`solvers.engines.logic.forcing`), so the hardest puzzles spread out instead of sharing one
+value; the logic run's `step_weight_max` counter holds it (a result stored before that counter
+existed is rated by its techniques' weights). `hard_steps`, the number of steps at level hard
+or above, breaks ties: `(estimate, hard_steps)` orders puzzles. A puzzle the solver cannot
+finish gets `BEYOND_ESTIMATE` (at least that hard), one with no solution none.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from solvers.engines.logic.techniques import BY_KEY
 
 NO_SOLUTION = "no solution"
 LEVEL_WEIGHTS = {"easy": 1, "medium": 3, "hard": 10, "expert": 30, "extreme": 100}
-BEYOND_ESTIMATE = 10.0  # past the heaviest technique: the logic solver could not finish
+# the logic solver could not finish: above what its nested nets reach within their budget
+BEYOND_ESTIMATE = 13.0
 HARD_LEVELS = ("hard", "expert", "extreme")
 LABELS = (*LEVELS, BEYOND_LOGIC)
 
@@ -80,6 +85,8 @@ def rating_from(status: Status | str, counters: Mapping[str, float]) -> Rating:
     # the hardest step decides: the heaviest technique (the later one in the table on a tie)
     hardest = max(used, key=lambda t: (t.weight, order.index(t.key))) if used else None
     heaviest = hardest.weight if hardest else BY_KEY["naked_single"].weight
+    if counters.get("step_weight_max"):  # each step's own weight (forcing: by its size)
+        heaviest = round(float(counters["step_weight_max"]), 1)
     hard_steps = sum(n for key, n in counts.items() if BY_KEY[key].level in HARD_LEVELS)
     estimate: float | None = heaviest
     if status is Status.NO_SOLUTION:

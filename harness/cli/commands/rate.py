@@ -25,7 +25,8 @@ def add_parser(subparsers: Any) -> None:
         "(its level is the label; extreme = forcing chains or nets, nested too) and the number of steps "
         "(the score weighs each step 1 easy, 3 medium, 10 hard, 30 expert, 100 extreme). The "
         "estimate is a number in the spirit of Sudoku Explainer: the weight of the hardest "
-        "step (1.0-9.5; 10.0 when the solver gives up), with the number of hard steps to "
+        "step (1.0 up; forcing steps as SE rates chains, by kind and size: 8.0 and up; 13.0 "
+        "when the solver gives up), with the number of hard steps to "
         "break ties. 'beyond logic': no technique finishes it (it has several solutions, or "
         "needs more than nested forcing nets). --levels prints the technique table with weights.",
     )

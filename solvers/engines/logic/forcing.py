@@ -12,16 +12,32 @@ error made systematic, which is why a teacher reaches for them last.
 - Nested forcing nets also remove, on each assumption's copy, the candidates whose own
   forcing net contradicts it, and follow the singles that this gives (nets inside a net,
   two levels deep, within a budget of inner nets).
+
+Each step is rated as Sudoku Explainer rates chains (`ChainingHint.getLengthDifficulty` and
+`Chaining.getDifficulty` in SE's source): a base by kind, static forcing chains 8.0, dynamic
+ones (our nets: singles followed on a copy) 8.5, dynamic chains with dynamic chains nested
+inside 10.5 (SE's nesting level 4), plus 0.1 each time the step's size, less 2, passes the
+next of 4, 6, 8, 12, 16, 24, 32, 48, ... (alternately times 3/2 and 4/3). The size is the
+candidates the chains or nets set or remove, inner nets included, as SE counts a chain's
+potentials. A forcing net's text lists the singles of each branch in order, so that a
+learner can replay it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from puzzles.rules import Rules
 from solvers.engines.logic.links import CELL, UNIT, Graph, bits, build, closure, eureka, path
-from solvers.engines.logic.state import Candidates, Move, Step, bit, digits_of
+from solvers.engines.logic.state import (
+    Candidates,
+    Move,
+    Step,
+    bit,
+    digits_of,
+    removals_text,
+)
 from solvers.engines.logic.structure import logic_tables
 from solvers.tables import by_shape
 
@@ -30,6 +46,29 @@ MAX_BRANCHES = 4  # cells and house-digits with more possibilities are not tried
 # cannot crack (one with several solutions, say) is not searched for minutes; a step on the
 # first 100 of forum-hardest needed at most 7,610
 NESTED_BUDGET = 20_000
+# Sudoku Explainer's bases (see the module)
+STATIC_BASE = 8.0
+DYNAMIC_BASE = 8.5
+NESTED_BASE = 10.5
+
+
+def length_bonus(size: int) -> float:
+    """Sudoku Explainer's addition for a chain of `size` potentials: 0.1 per threshold
+    passed (4, 6, 8, 12, 16, 24, 32, ...: alternately times 3/2 and 4/3, rounded down)."""
+    added = 0
+    ceiling = 4
+    length = size - 2
+    odd = False
+    while length > ceiling:
+        added += 1
+        ceiling = ceiling * 3 // 2 if not odd else ceiling * 4 // 3
+        odd = not odd
+    return added / 10
+
+
+def rated(base: float, size: int) -> float:
+    """A step's weight: its base plus the length bonus, to one decimal."""
+    return round(base + length_bonus(size), 1)
 
 
 # ----- forcing chains: the static links ------------------------------------------------------
@@ -81,6 +120,7 @@ def forcing_chains(state: Candidates) -> Step | None:
                 "forcing_chain",
                 f"contradiction forcing chain (if {rules.cell_name(cell)} were {digit + 1}, {why})",
                 eliminations=((cell, digit + 1),),
+                weight=rated(STATIC_BASE, (on | off).bit_count()),
             )
     for options, what in _choices(state):
         nodes = [cell * n + digit - 1 for cell, digit in options]
@@ -137,8 +177,10 @@ def _step(
     eliminations: tuple[Move, ...] = (),
 ) -> Step:
     branches = []
+    size = 0
     for node in nodes:
         chain = path(graph, node, True, goal, goal_on)
+        size += len(chain)
         branches.append(eureka(graph, chain, True) if len(chain) > 1 else f"{graph.name(node)}")
     kind = "cell" if what.startswith("cell") else "unit"
     return Step(
@@ -146,6 +188,7 @@ def _step(
         f"{kind} forcing chains on {what} (" + "; ".join(branches) + ")",
         placements=placements,
         eliminations=eliminations,
+        weight=rated(STATIC_BASE, size),
     )
 
 
@@ -161,6 +204,8 @@ class Outcome:
     masks: list[int]
     placed: int  # how many singles followed
     contradiction: str = ""
+    singles: tuple[Move, ...] = ()  # the singles placed, in order
+    size: int = 0  # candidates set or removed on the copy: the net's size, as SE counts it
 
 
 def propagate(state: Candidates, cell: int, digit: int) -> Outcome:
@@ -169,15 +214,32 @@ def propagate(state: Candidates, cell: int, digit: int) -> Outcome:
     follows."""
     values = list(state.values)
     masks = list(state.masks)
-    placed, contradiction = follow_singles(state.rules, values, masks, [(cell, digit)])
-    return Outcome(values, masks, placed - 1, contradiction)  # the assumption is no single
+    trail: list[Move] = []
+    placed, contradiction = follow_singles(state.rules, values, masks, [(cell, digit)], trail)
+    size = sum(
+        (old & ~(1 << (values[c] - 1) if values[c] else masks[c])).bit_count()
+        for c, old in enumerate(state.masks)
+        if old
+    )
+    # the assumption is no single
+    return Outcome(values, masks, placed - 1, contradiction, tuple(trail[1:]), size + placed)
+
+
+def singles_text(rules: Rules, singles: tuple[Move, ...]) -> str:
+    """The singles of a net in order, for a learner to replay: `r1c2=3, r4c5=7`."""
+    return ", ".join(f"{rules.cell_name(c)}={d}" for c, d in singles) or "none"
 
 
 def follow_singles(
-    rules: Rules, values: list[int], masks: list[int], queue: list[Move]
+    rules: Rules,
+    values: list[int],
+    masks: list[int],
+    queue: list[Move],
+    trail: list[Move] | None = None,
 ) -> tuple[int, str]:
     """Place the moves of `queue` in `values`/`masks` (changed in place) and every naked and
-    hidden single that follows: (how many placements, the contradiction reached or "")."""
+    hidden single that follows: (how many placements, the contradiction reached or ""); the
+    placements are appended to `trail` when given."""
     tables = logic_tables(rules)
     peers = tables.peers
     neighbours = tables.neighbours
@@ -196,6 +258,8 @@ def follow_singles(
             values[c] = d
             masks[c] = 0
             placed += 1
+            if trail is not None:
+                trail.append((c, d))
             clear = ~bit(d)
             near = 0
             if d > 1:
@@ -262,8 +326,10 @@ def forcing_nets(state: Candidates) -> Step | None:
                 return Step(
                     "forcing_net",
                     f"contradiction forcing net (if {rules.cell_name(cell)} were {digit}, "
-                    f"{result.placed} singles later {result.contradiction})",
+                    f"{result.placed} singles later {result.contradiction}; singles: "
+                    f"{singles_text(rules, result.singles)})",
                     eliminations=((cell, digit),),
+                    weight=rated(DYNAMIC_BASE, result.size),
                 )
     for options, what in _choices(state):
         results = [outcome(move) for move in options]
@@ -271,7 +337,8 @@ def forcing_nets(state: Candidates) -> Step | None:
         if agreed:
             placements, eliminations = agreed
             branches = "; ".join(
-                f"{rules.cell_name(c)} = {d} leads by {r.placed} singles"
+                f"{rules.cell_name(c)} = {d} leads by {r.placed} singles "
+                f"({singles_text(rules, r.singles)})"
                 for (c, d), r in zip(options, results, strict=True)
             )
             kind = "cell" if what.startswith("cell") else "unit"
@@ -280,6 +347,7 @@ def forcing_nets(state: Candidates) -> Step | None:
                 f"{kind} forcing net on {what} ({branches}, each to the same result)",
                 placements=placements,
                 eliminations=eliminations,
+                weight=rated(DYNAMIC_BASE, sum(r.size for r in results)),
             )
     return None
 
@@ -320,6 +388,9 @@ class Net:
     placed: int
     inner: int
     contradiction: str = ""
+    size: int = 0  # the outer net's size plus every inner net's (SE's count of potentials)
+    singles: list[Move] = field(default_factory=list)  # the outer singles, in order
+    removed: list[Move] = field(default_factory=list)  # what the inner nets removed, in order
 
 
 def nested_forcing_nets(state: Candidates) -> Step | None:
@@ -338,7 +409,7 @@ def nested_forcing_nets(state: Candidates) -> Step | None:
     budget = [NESTED_BUDGET]  # inner nets left
     for move in moves:
         try:
-            net = _nested(state, alone[move], alive, full, budget)
+            net = _nested(state, alone[move], alone, alive, full, budget)
         except OutOfBudget:
             return None
         if net.contradiction:
@@ -346,8 +417,11 @@ def nested_forcing_nets(state: Candidates) -> Step | None:
             return Step(
                 "nested_forcing_net",
                 f"nested forcing net (if {rules.cell_name(cell)} were {digit}, "
-                f"{_how(net)} later {net.contradiction})",
+                f"{_how(net)} later {net.contradiction}; singles: "
+                f"{singles_text(rules, tuple(net.singles))}; removed by inner nets: "
+                f"{removals_text(rules, net.removed) or 'none'})",
                 eliminations=(move,),
+                weight=rated(NESTED_BASE, net.size),
             )
     return None
 
@@ -361,9 +435,10 @@ class OutOfBudget(Exception):
 
 
 def _contradicted(
-    rules: Rules, values: list[int], masks: list[int], budget: list[int]
+    rules: Rules, values: list[int], masks: list[int], budget: list[int], sizes: list[int]
 ) -> list[Move]:
-    """The candidates whose own net, followed on this copy, reaches a contradiction."""
+    """The candidates whose own net, followed on this copy, reaches a contradiction (each
+    such net's placements, plus one, are added to `sizes[0]`)."""
     found = []
     for cell in rules.cells:
         if not values[cell]:
@@ -371,20 +446,26 @@ def _contradicted(
                 budget[0] -= 1
                 if budget[0] < 0:
                     raise OutOfBudget
-                _, why = follow_singles(rules, list(values), list(masks), [(cell, digit)])
+                placed, why = follow_singles(rules, list(values), list(masks), [(cell, digit)])
                 if why:
                     found.append((cell, digit))
+                    sizes[0] += placed + 1
     return found
 
 
 def _nested(
-    state: Candidates, start: Outcome, alive: dict[Move, int], full: int, budget: list[int]
+    state: Candidates,
+    start: Outcome,
+    alone: dict[Move, Outcome],
+    alive: dict[Move, int],
+    full: int,
+    budget: list[int],
 ) -> Net:
     """Follow one assumption (its forcing net is `start`) with the nets of `alive` inside."""
     rules = state.rules
     n = rules.size
     values, masks = list(start.values), list(start.masks)
-    net = Net(values, masks, start.placed, 0, start.contradiction)
+    net = Net(values, masks, start.placed, 0, start.contradiction, start.size, list(start.singles))
     while not net.contradiction:
         here = _alive(values, masks, n)
         ruled_out = [
@@ -394,10 +475,15 @@ def _nested(
             for digit in digits_of(masks[cell])
             if (cell, digit) not in alive or not _every_cell(here & alive[cell, digit], n, full)
         ]
-        if not ruled_out:
-            ruled_out = _contradicted(rules, values, masks, budget)
+        if ruled_out:
+            net.size += sum(alone[move].size for move in ruled_out if move in alone)
+        else:
+            sizes = [0]
+            ruled_out = _contradicted(rules, values, masks, budget, sizes)
+            net.size += sizes[0]
         if not ruled_out:
             break
+        net.removed += ruled_out
         queue: list[Move] = []
         for cell, digit in ruled_out:
             masks[cell] &= ~bit(digit)
@@ -409,8 +495,9 @@ def _nested(
                     return net
                 if not masks[cell] & (masks[cell] - 1):
                     queue.append((cell, masks[cell].bit_length()))
-        placed, net.contradiction = follow_singles(rules, values, masks, queue)
+        placed, net.contradiction = follow_singles(rules, values, masks, queue, net.singles)
         net.placed += placed
+        net.size += placed
     return net
 
 

@@ -106,6 +106,11 @@ def run_logic(
     return run
 
 
+def step_weight(step: Step) -> float:
+    """A step's rating: its own weight (forcing steps), else its technique's."""
+    return step.weight if step.weight is not None else BY_KEY[step.technique].weight
+
+
 def step_record(step: Step, puzzle: Grid) -> dict[str, Any]:
     """A step for `--json`: technique key, text, and the moves as (cell name, digit) pairs."""
     rules = puzzle.rules
@@ -168,6 +173,8 @@ class LogicSolver(Solver[Candidates | Contradiction]):
             "steps": len(run.steps),
             "placements": sum(len(s.placements) for s in run.steps),
             "eliminations": sum(len(s.eliminations) for s in run.steps),
+            # the heaviest step's weight (a forcing step's own, by its size): the rating
+            "step_weight_max": max((step_weight(s) for s in run.steps), default=0.0),
             **{t.key: counts[t.key] for t in self.techniques},
         }
         hardest = run.hardest

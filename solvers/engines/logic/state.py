@@ -65,13 +65,16 @@ class Step:
     """One deduction: the technique's key, what it places and removes, and why, in words.
 
     `reason` is the solver's phrase ("hidden single in box 5", "pointing pair of 3s in box
-    1"); `describe` adds the placement or the eliminations.
+    1"); `describe` adds the placement or the eliminations. `weight` is this step's rating
+    where it depends on the step (forcing chains and nets: by their size, as Sudoku
+    Explainer rates chains); None: the technique's weight.
     """
 
     technique: str
     reason: str
     placements: tuple[Move, ...] = ()
     eliminations: tuple[Move, ...] = ()
+    weight: float | None = None
 
     def describe(self, rules: Rules) -> str:
         if self.placements:

@@ -26,6 +26,7 @@ from solvers.engines.logic.fish import (
     swordfish,
     x_wing,
 )
+from solvers.engines.logic.franken import franken_jellyfish, franken_swordfish, franken_x_wing
 from solvers.engines.logic.intersections import box_line_reduction, pointing
 from solvers.engines.logic.singles import hidden_single, naked_single
 from solvers.engines.logic.state import Candidates, Step
@@ -37,6 +38,7 @@ from solvers.engines.logic.subsets import (
     naked_quad,
     naked_triple,
 )
+from solvers.engines.logic.sue_de_coq import sue_de_coq
 from solvers.engines.logic.wings import w_wing, wxyz_wing, xyz_wing
 
 # Difficulty levels, easiest first; a puzzle no technique finishes is "beyond logic".
@@ -55,6 +57,7 @@ class Technique:
     level: str  # one of LEVELS
     find: Callable[[Candidates], Step | None]
     weight: float  # the numeric rating of one step, on a scale in the spirit of Sudoku Explainer
+    # (forcing: the least; each step adds to it by its size, `Step.weight`)
     default: bool = True  # uniqueness techniques are off unless asked for
     applies: Callable[[Rules], bool] = always  # the rules it is meant for (variants)
 
@@ -111,10 +114,17 @@ TECHNIQUES: tuple[Technique, ...] = (
     T("als_xy_wing", "ALS-XY-wing", "expert", als_xy_wing, 7.2),
     T("nice_loop", "nice loop", "expert", nice_loop, 7.3),
     T("aic", "alternating inference chain (grouped)", "expert", aic, 7.4),
-    T("forcing_chain", "forcing chains (last resort)", "extreme", forcing.forcing_chains, 8.3),
-    T("forcing_net", "forcing nets (last resort)", "extreme", forcing.forcing_nets, 9.0),
+    T("franken_x_wing", "Franken X-wing (finned too)", "expert", franken_x_wing, 6.5),
+    T("franken_swordfish", "Franken swordfish (finned too)", "expert", franken_swordfish, 6.7),
+    T("franken_jellyfish", "Franken jellyfish (finned too)", "expert", franken_jellyfish, 6.9),
+    T("sue_de_coq", "Sue de Coq", "expert", sue_de_coq, 6.5),
+    # forcing: the base of Sudoku Explainer's rating; each step adds SE's length bonus
+    T("forcing_chain", "forcing chains (last resort)", "extreme", forcing.forcing_chains,
+      forcing.STATIC_BASE),
+    T("forcing_net", "forcing nets (last resort)", "extreme", forcing.forcing_nets,
+      forcing.DYNAMIC_BASE),
     T("nested_forcing_net", "nested forcing nets (last resort)", "extreme",
-      forcing.nested_forcing_nets, 9.5),
+      forcing.nested_forcing_nets, forcing.NESTED_BASE),
 )  # fmt: skip
 del T
 

@@ -28,6 +28,11 @@ still possible). Propagation runs to a fixpoint:
   candidates, a digit whose term lies outside the total less the other terms' range goes);
   tables of admissible fillings by support (a cell keeps a digit only while a row still
   possible uses it).
+- with `shaving=True` (off by default), singleton consistency (shaving, SAC) on top of the
+  rules above, at every node: each candidate of each open cell is assumed on a copy and
+  propagated by the rules above; one that leads to a contradiction is removed (and its
+  consequences propagated), until a whole pass removes nothing. Its probes are not search
+  nodes: a puzzle it settles at the root has `guesses` 0.
 Search branches on the open cell with the highest ratio of weight to candidates
 (dom/wdeg, Boussemart et al. 2004: a unit's weight counts the contradictions found in it,
 a cell's weight is the sum over its units), or, when that cell has three candidates or
@@ -507,9 +512,15 @@ class PropagatingSolver(Solver[PropagatingModel]):
     encoders = ENCODERS
 
     def __init__(
-        self, *, locked: bool = True, alldiff: bool | None = None, restarts: bool | None = None
+        self,
+        *,
+        locked: bool = True,
+        alldiff: bool | None = None,
+        restarts: bool | None = None,
+        shaving: bool = False,
     ) -> None:
         self.locked = locked
+        self.shaving = shaving
         self.restarts = restarts  # None: with AllDifferent filtering
         self.alldiff = alldiff  # None: on for grids of ALLDIFF_FROM digits or more
 
@@ -532,7 +543,13 @@ class PropagatingSolver(Solver[PropagatingModel]):
         restarts = alldiff if self.restarts is None else self.restarts
         engine = _VariantSearch if model.tables.variant else _Search
         search = engine(
-            model.tables, limit, deadline, locked=self.locked, alldiff=alldiff, restarts=restarts
+            model.tables,
+            limit,
+            deadline,
+            locked=self.locked,
+            alldiff=alldiff,
+            restarts=restarts,
+            shaving=self.shaving,
         )
         state = State(list(model.start.candidates), list(model.start.placed))
         exhausted = search.run(state, list(model.pending))
@@ -556,6 +573,14 @@ class PropagatingSolver(Solver[PropagatingModel]):
                 "relation_eliminations": search.relation_eliminations,
                 "equation_eliminations": search.equation_eliminations,
                 "table_eliminations": search.table_eliminations,
+                **(
+                    {
+                        "shaving_probes": search.shaving_probes,
+                        "shaving_eliminations": search.shaving_eliminations,
+                    }
+                    if self.shaving
+                    else {}
+                ),
             },
         )
 
@@ -578,8 +603,10 @@ class _Search:
         locked: bool,
         alldiff: bool,
         restarts: bool,
+        shaving: bool = False,
     ) -> None:
         self.tables = tables
+        self.shaving = shaving
         self.intersections = tables.intersections if locked else ()
         self.alldiff = alldiff
         # branching on a digit's two places helps singles, not the full filtering (measured)
@@ -601,6 +628,8 @@ class _Search:
         self.relation_eliminations = 0  # candidates removed by pair relations (no support)
         self.equation_eliminations = 0  # candidates removed by linear equations' bounds
         self.table_eliminations = 0  # candidates no admissible filling left uses
+        self.shaving_probes = 0  # candidates assumed and propagated by shaving
+        self.shaving_eliminations = 0  # candidates whose probe reached a contradiction
         # per unit (then per cage, equation and table): 1 + the contradictions found in it
         self.weights = [1] * tables.weight_count
         self.untried = 0  # branch points on the current path with alternatives still to try
@@ -619,6 +648,12 @@ class _Search:
             return True
         if not self.propagate(state.candidates, state.placed, pending, every_unit):
             return True
+        if self.shaving:
+            try:
+                if not self.shave(state.candidates, state.placed):
+                    return True
+            except _Stop:
+                return False
         budget = RESTART_FIRST
         seen: list[list[int]] = []
         while True:
@@ -657,13 +692,56 @@ class _Search:
             trial = candidates.copy()
             trial[cell] = bit
             trial_placed = placed.copy()
-            if self.propagate(trial, trial_placed, [cell], unit_bits[cell]):
+            consistent = self.propagate(trial, trial_placed, [cell], unit_bits[cell])
+            if consistent and self.shaving:
+                consistent = self.shave(trial, trial_placed)
+            if consistent:
                 if number < last:
                     self.untried += 1
                     self.branch(trial, trial_placed)
                     self.untried -= 1
                 else:
                     self.branch(trial, trial_placed)
+
+    def shave(self, candidates: list[int], placed: list[int]) -> bool:
+        """Singleton consistency over `propagate`: each candidate of each open cell is
+        assumed on a copy and propagated; one that reaches a contradiction is removed from
+        `candidates` (changed in place) and the removal propagated; passes repeat until one
+        removes nothing. False when the state itself is contradictory."""
+        unit_bits = self.tables.unit_bits
+        cells = range(len(candidates))
+        while True:
+            removed = False
+            for cell in cells:
+                rest = candidates[cell]
+                if not rest & (rest - 1):
+                    continue
+                while rest:
+                    bit = rest & -rest
+                    rest ^= bit
+                    self.shaving_probes += 1
+                    if self.shaving_probes % CHECK_EVERY == 0 and self.deadline.spent(self.nodes):
+                        self.timed_out = True
+                        raise _Stop
+                    trial = candidates.copy()
+                    trial[cell] = bit
+                    if self.propagate(trial, placed.copy(), [cell], unit_bits[cell]):
+                        continue
+                    self.shaving_eliminations += 1
+                    removed = True
+                    left = candidates[cell] & ~bit
+                    candidates[cell] = left
+                    if not left:
+                        return False
+                    pending = [] if left & (left - 1) else [cell]
+                    if not self.propagate(candidates, placed, pending, unit_bits[cell]):
+                        return False
+                    left = candidates[cell]
+                    if not left & (left - 1):
+                        break  # settled: a single candidate is not probed
+                    rest &= left  # what the propagation left of this cell
+            if not removed:
+                return True
 
     def choices(self, candidates: list[int]) -> list[tuple[int, int]]:
         """The alternatives (cell, digit bit) to branch on; empty when the grid is full.
