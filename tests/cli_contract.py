@@ -150,6 +150,22 @@ FACTS_BURNSIDE = frozenset(
 FACTS_PROOF = frozenset({"grid", "clues", "unavoidable_sets", "added_sets", "nodes", "checked"})
 FACTS_EXAMPLE = FACTS_PROOF | {"puzzle", "checked_by", "solutions"}
 FACTS_CPU = frozenset({"grids", "classes", "burnside", "minimum_clues"})
+MINIMUM_CLUES = frozenset(
+    {"grid", "unavoidable_sets", "set_sizes", "collect_cpu_s", "cpu_s", "stages"}
+)
+MINIMUM_CLUES_STAGE = frozenset(
+    {
+        "clues",
+        "puzzles",
+        "exhaustive",
+        "proven_none",
+        "tasks",
+        "nodes",
+        "tests",
+        "added_sets",
+        "cpu_s",
+    }
+)
 FACTS_BANDS = frozenset(
     {
         "size",
@@ -474,6 +490,8 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "facts --json example": FACTS_EXAMPLE,
     "facts --json cpu_s": FACTS_CPU,
     "facts --bands --json": FACTS_BANDS,
+    "minimum-clues --json": MINIMUM_CLUES,
+    "minimum-clues --json stages": MINIMUM_CLUES_STAGE,
     **{f"reduce --to {target} --json": keys for target, keys in REDUCE.items()},
     "reduce --to exact-cover before/after": MATRIX_SIZE,
     "compare --json": COMPARE,
