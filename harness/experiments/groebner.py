@@ -78,8 +78,8 @@ class Groebner(Experiment):
         formulations = tuple(get(name) for name in FORMULATIONS)
         reference = get(REFERENCE)
         small, small_inputs = picked((("4x4", 4 if quick else 30),))
-        nine, nine_inputs = picked((("easy50", 2 if quick else 20), ("top95", 0 if quick else 10)))
-        timeout = 10.0 if quick else 60.0
+        nine, nine_inputs = picked((("easy50", 2 if quick else 20), ("top95", 0 if quick else 5)))
+        timeout = 10.0 if quick else 30.0
         batches = (
             Batch(
                 "count",
