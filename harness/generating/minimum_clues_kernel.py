@@ -129,10 +129,16 @@ def _evaluate(
     grid: np.ndarray, sets: np.ndarray, stats: np.ndarray, c_low: int, c_high: int,
     d_low: int, d_high: int, placed: int, clues: int, found: np.ndarray,
     values: np.ndarray, s: np.ndarray, meta: np.ndarray, buffer: np.ndarray,
+    lists: np.ndarray, counts: np.ndarray, level: int,
 ) -> tuple[int, int, int]:  # fmt: skip
     """One node: clue set (c_low, c_high) of `placed` cells, dead cells (d_low, d_high) that
     no later clue may take. Returns (code, low, high): code 0 with the cells to branch on
     (none: nothing below this node), or a `hitting_search` outcome to stop with.
+
+    Only the sets its parent left unhit are looked at (`lists[level]`, `counts[level]` of
+    them); the ones this node leaves unhit go to `lists[level + 1]` for its children. A set
+    learnt here is unhit by every ancestor too (their clues are fewer), so it joins every
+    list up to this node's.
 
     The cells to branch on are the live cells (not dead) of the unhit unavoidable set with
     the fewest of them, or, when one clue is left, the cells common to every unhit set. The
@@ -151,7 +157,9 @@ def _evaluate(
         i_high = -1
         disjoint = 0
         unhit = False
-        for index in range(stats[SETS]):
+        kept = 0
+        for position in range(counts[level]):
+            index = lists[level, position]
             s_low = sets[index, 0]
             s_high = sets[index, 1]
             if (s_low & c_low) != 0 or (s_high & c_high) != 0:
@@ -162,6 +170,8 @@ def _evaluate(
             if size == 0:
                 return EXHAUSTED, 0, 0
             unhit = True
+            lists[level + 1, kept] = index
+            kept += 1
             if size < best:
                 best = size
                 b_low = l_low
@@ -174,6 +184,7 @@ def _evaluate(
                 u_high |= l_high
             i_low &= l_low
             i_high &= l_high
+        counts[level + 1] = kept
         if unhit:
             if left == 1:
                 return EXHAUSTED, i_low, i_high
@@ -192,6 +203,9 @@ def _evaluate(
         if stats[SETS] < sets.shape[0]:
             sets[stats[SETS], 0] = n_low
             sets[stats[SETS], 1] = n_high
+            for upper in range(level + 1):
+                lists[upper, counts[upper]] = stats[SETS]
+                counts[upper] += 1
             stats[SETS] += 1
             stats[ADDED] += 1
             continue  # look at this node again with the new set
@@ -224,9 +238,15 @@ def hitting_search(
     cand = np.zeros((depth + 1, 2), dtype=np.int64)
     chosen = np.zeros((depth + 1, 2), dtype=np.int64)
     dead = np.zeros((depth + 1, 2), dtype=np.int64)
+    # lists[0]: every set; lists[l + 1]: the sets the node at level l leaves unhit
+    lists = np.zeros((depth + 2, sets.shape[0]), dtype=np.int32)
+    counts = np.zeros(depth + 2, dtype=np.int64)
+    for index in range(stats[SETS]):
+        lists[0, index] = index
+    counts[0] = stats[SETS]
     code, low, high = _evaluate(
         grid, sets, stats, c_low, c_high, d_low, d_high, placed, clues, found,
-        values, s, meta, buffer,
+        values, s, meta, buffer, lists, counts, 0,
     )  # fmt: skip
     if code != EXHAUSTED:
         return code
@@ -255,7 +275,8 @@ def hitting_search(
         n_high = chosen[level, 1] | bit_high
         code, low, high = _evaluate(
             grid, sets, stats, n_low, n_high, dead[level, 0], dead[level, 1],
-            placed + level + 1, clues, found, values, s, meta, buffer,
+            placed + level + 1, clues, found, values, s, meta, buffer, lists, counts,
+            level + 1,
         )  # fmt: skip
         # the later branches of this node may not take this cell
         dead[level, 0] |= bit_low
