@@ -212,6 +212,11 @@ class Groebner(Experiment):
         ratio, done, total = self._ratio(results)
         counted = count == SHIDOKU_BOARDS and exact
         slow = ratio is not None and ratio >= SLOWER
+        whole = sum(
+            counter(r, "full_bases") > 0
+            for r in results["9x9"].by_solver().get("groebner", [])
+            if answered(r)
+        )
         return (
             "Arnold, Lucas and Taalman count the Shidoku boards from a Groebner basis: "
             f"{SHIDOKU_BOARDS}. Here the leaf bases of the empty 4x4 ideal (split first: one "
@@ -229,7 +234,8 @@ class Groebner(Experiment):
                 if slow
                 else "Why, as far as the data show: the groebner back-end settles 9x9 puzzles "
                 "mostly by univariate gcd propagation and splitting, computing bases only of "
-                "small residues (its `full_bases` counter is 0 on every 9x9 task above), so it "
+                "small residues (a whole basis on "
+                f"{whole} of its {total} 9x9 tasks, its `full_bases` counter), so it "
                 "is no longer the pure basis computation the paper judged; a basis of a whole "
                 "9x9 ideal stays out of reach (the design notes of the polynomial back-end). "
             )
