@@ -122,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
     for stage in found.stages:
         if stage.proven_none:
             verdict = f"none: no puzzle of {stage.clues} clues or fewer (exhaustive search)"
+            if required:
+                verdict += " among the clue sets that hold the --require cells"
         elif stage.puzzles:
             verdict = f"{len(stage.puzzles)} found" + (
                 "" if stage.exhaustive else " (stopped at the first)"
