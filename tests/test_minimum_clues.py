@@ -92,3 +92,12 @@ def test_three_grids_of_royles_list_have_no_16_and_their_17(line: int) -> None:
     sixteen, seventeen = found.stages
     assert sixteen.proven_none
     assert seventeen.puzzles == (puzzle,)
+
+
+def test_the_python_api_answers_as_the_command() -> None:
+    from harness.api import minimum_clues
+
+    found = minimum_clues(PUZZLE, clues=(16, 17), require=CLUE_CELLS[:12])
+    sixteen, seventeen = found.stages
+    assert sixteen.proven_none and seventeen.puzzles == (PUZZLE,)
+    assert found.cpu_s >= sixteen.cpu_s + seventeen.cpu_s

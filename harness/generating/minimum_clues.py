@@ -359,9 +359,8 @@ def minimum_clues(
 
     `state_path` keeps the progress after every task; with `resume` the search continues from
     it (the grid and settings are taken from the file)."""
-    values = parse_grid(grid) if isinstance(grid, str) else tuple(int(v) for v in grid)
-    if isinstance(grid, str) is False:
-        parse_grid("".join(map(str, values)))
+    text = grid if isinstance(grid, str) else "".join(str(int(v)) for v in grid)
+    values = parse_grid(text)
     line = "".join(map(str, values))
     if resume:
         if state_path is None or not state_path.exists():
