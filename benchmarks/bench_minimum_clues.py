@@ -34,7 +34,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lines", type=int, nargs="+", default=[0, 400, 800])
     parser.add_argument("--state-dir", type=Path, default=None)
+    parser.add_argument(
+        "--known-task",
+        action="store_true",
+        help="with --state-dir: run only the 17-clue task that holds the list's puzzle, with "
+        "the sets the grid's state file has learnt (the time to find it, not a whole stage)",
+    )
     args = parser.parse_args()
+    if args.known_task:
+        for line in args.lines:
+            known_task(line, args.state_dir)
+        return
     entries = load("17clue")
     for line in args.lines:
         puzzle = entries[line].puzzle.to_line()
@@ -70,6 +80,49 @@ def main() -> None:
             "load_after": os.getloadavg(),
         }
         print(json.dumps(record), flush=True)
+
+
+def known_task(line: int, state_dir: Path) -> None:
+    """The 17-clue task (clues, dead cells) whose clue sets include the list's puzzle: its
+    search, timed alone, says how long finding that puzzle takes once the search gets there."""
+    import numpy as np
+
+    from harness.generating import minimum_clues as search
+    from harness.generating import minimum_clues_kernel as compiled
+
+    puzzle = load("17clue")[line].puzzle.to_line()
+    state = search.State.load(state_dir / f"grid-{line}.json")
+    known = search.mask_of(c for c, ch in enumerate(puzzle) if ch not in ".0")
+    stage = next(stage for stage in state.stages if stage.clues == 17)
+    index, (clue_hex, dead_hex, placed) = next(
+        (i, task)
+        for i, task in enumerate(stage.tasks)
+        if int(task[0], 16) & known == int(task[0], 16) and not int(task[1], 16) & known
+    )
+    sets = [int(s, 16) for s in state.sets]
+    table = search._array(sets, len(sets) + search.LEARNT_ROOM)
+    stats = np.zeros(compiled.STATISTICS, dtype=np.int64)
+    stats[compiled.SETS] = len(sets)
+    stats[compiled.STOP_AT_FIRST] = 1
+    found = np.zeros((16, 2), dtype=np.int64)
+    grid = np.array([int(ch) for ch in state.grid], dtype=np.uint8)
+    started = time.process_time()
+    compiled.hitting_search(
+        grid, table, stats, *search._words(int(clue_hex, 16)), *search._words(int(dead_hex, 16)),
+        int(placed), 17, found,
+    )  # fmt: skip
+    spent = time.process_time() - started
+    first = search._mask(*found[0]) if stats[compiled.FOUND] else None
+    record = {
+        "line": line,
+        "task": index,
+        "tasks": len(stage.tasks),
+        "found_known": first == known,
+        "cpu_s": round(spent, 1),
+        "nodes": int(stats[compiled.NODES]),
+        "load": os.getloadavg(),
+    }
+    print(json.dumps(record), flush=True)
 
 
 if __name__ == "__main__":
