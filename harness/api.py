@@ -52,6 +52,7 @@ __all__ = [
     "check",
     "count",
     "generate",
+    "minimum_clues",
     "rate",
     "read_puzzles",
 ]
@@ -616,3 +617,33 @@ def _generate_clues(
         made = generator.one()
         records.append({**generate_clues.record(number, made, rules, args), "grid": made.puzzle})
     return _pandas().DataFrame(records)
+
+
+def minimum_clues(
+    grid: str,
+    *,
+    clues: Sequence[int] = (16, 17),
+    all_puzzles: bool = False,
+    require: Sequence[int] = (),
+    state: str | Path | None = None,
+    resume: bool = False,
+) -> Any:
+    """`sudoku-bench minimum-clues`: search one 9x9 grid (81 digits, or a puzzle line with one
+    solution) for unique puzzles of each k in `clues`, in order; a stage with no puzzle that
+    searched every clue set proves there is none of k clues (or fewer). Returns a
+    `harness.generating.minimum_clues.MinimumClues` (its `stages`, `cpu_s`).
+
+        >>> found = minimum_clues(puzzle_line, clues=(16, 17))
+        >>> [(s.clues, s.proven_none, s.puzzles) for s in found.stages]
+    """
+    from harness.generating import minimum_clues as search
+
+    values = search.grid_of_puzzle(grid)
+    return search.minimum_clues(
+        values,
+        clues=clues,
+        first_only=not all_puzzles,
+        required=require,
+        state_path=None if state is None else Path(state),
+        resume=resume,
+    )

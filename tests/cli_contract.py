@@ -168,6 +168,22 @@ FACTS_BURNSIDE = frozenset(
 FACTS_PROOF = frozenset({"grid", "clues", "unavoidable_sets", "added_sets", "nodes", "checked"})
 FACTS_EXAMPLE = FACTS_PROOF | {"puzzle", "checked_by", "solutions"}
 FACTS_CPU = frozenset({"grids", "classes", "burnside", "minimum_clues"})
+MINIMUM_CLUES = frozenset(
+    {"grid", "unavoidable_sets", "set_sizes", "collect_cpu_s", "cpu_s", "stages"}
+)
+MINIMUM_CLUES_STAGE = frozenset(
+    {
+        "clues",
+        "puzzles",
+        "exhaustive",
+        "proven_none",
+        "tasks",
+        "nodes",
+        "tests",
+        "added_sets",
+        "cpu_s",
+    }
+)
 FACTS_BANDS = frozenset(
     {
         "size",
@@ -493,6 +509,8 @@ EXPERIMENT_LIST = EXPERIMENT_LIST | VERSIONED
 EXPERIMENT_RUN = EXPERIMENT_RUN | VERSIONED
 REPORT_JSON = REPORT_JSON | VERSIONED
 REPORT_DIFF = REPORT_DIFF | VERSIONED
+GENERATE_CLUES = GENERATE_CLUES | VERSIONED
+MINIMUM_CLUES = MINIMUM_CLUES | VERSIONED
 REDUCE = {target: keys | VERSIONED for target, keys in REDUCE.items()}
 
 DOCUMENTED: dict[str, frozenset[str]] = {
@@ -520,6 +538,8 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "facts --json example": FACTS_EXAMPLE,
     "facts --json cpu_s": FACTS_CPU,
     "facts --bands --json": FACTS_BANDS,
+    "minimum-clues --json": MINIMUM_CLUES,
+    "minimum-clues --json stages": MINIMUM_CLUES_STAGE,
     **{f"reduce --to {target} --json": keys for target, keys in REDUCE.items()},
     "reduce --to exact-cover before/after": MATRIX_SIZE,
     "compare --json": COMPARE,

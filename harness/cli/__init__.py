@@ -38,6 +38,7 @@ COMMANDS = (
     "harness.cli.commands.generate",
     "harness.cli.commands.facts4x4",
     "harness.cli.commands.facts",
+    "harness.cli.commands.minimum_clues",
     "harness.cli.commands.experiment",
 )
 

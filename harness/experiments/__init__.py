@@ -19,6 +19,8 @@ EXPERIMENTS: dict[str, str] = {
     "models": "harness.experiments.models:Models",
     "difficulty": "harness.experiments.difficulty:Difficulty",
     "clues": "harness.experiments.clues:Clues",
+    "weber": "harness.experiments.weber:Weber",
+    "groebner": "harness.experiments.groebner:Groebner",
 }
 
 

@@ -45,6 +45,7 @@ from harness.experiments.base import (
     timed_out,
 )
 from harness.experiments.document import Document, number, percent
+from harness.experiments.paper import PaperRow, agrees, paper_vs_us
 from harness.generating.exhaustive4x4 import Exhaustive, exhaustive
 from harness.generating.facts4x4 import FOUR, all_grids
 from harness.generating.givens import GivensPuzzle, givens_puzzles
@@ -362,6 +363,13 @@ class Clues(Experiment):
             "dotted: where 50% are unique)",
             lambda figure: draw_effort(figure, nine, four, nine_counts, table, (cutoff9, cutoff4)),
             size=(11.0, 8.0),
+        )
+        paper_vs_us(
+            doc,
+            paper_rows(found),
+            caption="The phase-transition view publishes no Sudoku figure: the first row sets "
+            "our effort peaks against its prediction; the other two set the fewest givens of a "
+            "unique puzzle against the proven minima, which a sample can only stay above.",
         )
 
     def compare(self, results: Results) -> str:
@@ -891,6 +899,46 @@ def comparison_text(found: Findings) -> str:
             )
         )
     return text
+
+
+PHASE_SOURCE = (
+    "none published for Sudoku: the prediction of the phase-transition view (Cheeseman, "
+    "Kanefsky, Taylor, IJCAI 1991; Achlioptas, Gomes, Kautz, Selman, AAAI 2000, Latin squares)"
+)
+NINE_MINIMUM = 17  # McGuire, Tugemann, Civario 2012: no 16-clue 9x9 puzzle
+FOUR_MINIMUM = 4  # the fewest givens of a unique 4x4 puzzle
+
+
+def paper_rows(found: Findings) -> list[PaperRow]:
+    """The prediction (effort peaks at the transition, for most back-ends) and the two proven
+    minima beside the fewest givens of a unique puzzle here."""
+    placed = [p for p in found.peaks if p.time_verdict in ("at", "below", "above")]
+    at = sum(p.time_verdict == "at" for p in placed)
+    nine_onset = onset(found.nine_counts)
+    four_onset = onset(four_counts(found.table))
+    return [
+        PaperRow(
+            "back-ends whose median time peaks at the transition",
+            "most of them",
+            PHASE_SOURCE,
+            f"{at} of {len(placed)}",
+            agrees(bool(placed) and at * 2 > len(placed)),
+        ),
+        PaperRow(
+            "9x9: fewest givens of a unique puzzle in the sample",
+            f"at least {NINE_MINIMUM}",
+            "McGuire, Tugemann, Civario, arXiv:1201.0749 (2012), abstract: no 16-clue puzzle",
+            number(nine_onset),
+            agrees(nine_onset is not None and nine_onset >= NINE_MINIMUM),
+        ),
+        PaperRow(
+            "4x4: fewest givens of a unique puzzle (every puzzle counted)",
+            str(FOUR_MINIMUM),
+            "the thesis's 4x4 fact (the project's `facts4x4`; no paper read here)",
+            number(four_onset),
+            agrees(four_onset == FOUR_MINIMUM),
+        ),
+    ]
 
 
 # ----- plots ----------------------------------------------------------------------------------
