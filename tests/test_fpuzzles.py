@@ -302,7 +302,15 @@ def test_variant_puzzles_round_trip_through_f_puzzles(seed: int) -> None:
     puzzle = puzzle_with_known_solution(rng.choice([4, 6]), rng, 0.6)
     entry = PuzzleEntry("t:1", puzzle)
     for fmt in ("fpuzzles", "fpuzzles-url"):
-        (read,) = read_text(write_text([entry], fmt), "t", fmt)
+        try:
+            text = write_text([entry], fmt)
+        except PuzzleFormatError as refused:
+            # a negative rule's exceptions are read from the dots beside it: beside dots of
+            # another kind drawn at random, f-puzzles would read other exceptions
+            assert "negative" in str(refused)
+            assert any(c.kind.endswith("_negative") for c in puzzle.rules.constraints)
+            return
+        (read,) = read_text(text, "t", fmt)
         assert read.puzzle == puzzle
 
 

@@ -112,8 +112,10 @@ def variant_rules_around(solution: Grid, rng: random.Random) -> Rules:
             # candidates draw many numbers: from a private generator seeded here, so that a
             # hypothesis-driven `rng` records one draw, not hundreds
             walker = random.Random(rng.getrandbits(64))
-            lines = kind.candidates(solution.values, chosen.shape, walker)[: rng.randint(1, 2)]
-            chosen = Rules.from_constraints(chosen.shape, [*chosen.constraints, *lines])
+            clues = kind.candidates(solution.values, chosen.shape, walker)[: rng.randint(1, 2)]
+            # a negative rule's exceptions stand beside it as its dots, as f-puzzles states it
+            marks = [m for c in clues if hasattr(c, "marks") for m in c.marks(solution.values)]
+            chosen = Rules.from_constraints(chosen.shape, [*chosen.constraints, *clues, *marks])
     return chosen
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from puzzles.collections import load
+from puzzles.collections import BUNDLED, VARIANTS_FOLDER, load
 from puzzles.formats import PuzzleEntry
 
 
@@ -40,6 +40,13 @@ DEFAULT_SUITE: tuple[Part, ...] = (
     Part("odd-even", 3),
     Part("killer", 5),
     Part("ortools-killer"),
+    # the setters' variants (thermometers, arrows, dots, outside clues, ...): 2 of each
+    # generated collection and of the mixes
+    *(
+        Part(name, 2)
+        for name, bundled in sorted(BUNDLED.items())
+        if bundled.file.startswith(f"{VARIANTS_FOLDER}/")
+    ),
 )
 
 

@@ -1,4 +1,4 @@
-"""Build the bundled variant collections: `python -m harness.generating.build_collections`
+"""Build the bundled variant collections: `python -m harness.cli.build_collections`
 (`make variant-collections`).
 
 For each kind the clue generator can make (`generate --kind list`) that has no bundled
@@ -74,7 +74,7 @@ def verify(path: Path, solvers: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--dir", type=Path, default=Path("puzzles/data/variants"))
-    parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--size", type=int, default=6)  # see SOURCES.md: 9x9 is too slow
     parser.add_argument("--count", type=int, default=30)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
