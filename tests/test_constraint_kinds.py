@@ -134,8 +134,9 @@ def test_json_round_trip_of_each_kind(kind: str) -> None:
 
 
 def test_canonical_json_of_every_bundled_collection_is_unchanged() -> None:
-    """The specs pinned from the version before constraints were objects: they identify
-    puzzles in stores, so they must not move by a byte."""
+    """The specs pinned from the version before constraints were objects (and each later
+    collection's from the version that added it): they identify puzzles in stores, so they
+    must not move by a byte."""
     pinned = json.loads((DATA / "bundled_rules_specs.json").read_text())
     assert set(pinned) == set(BUNDLED)
     for name in BUNDLED:
