@@ -45,12 +45,12 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-# The bundled variant collections (puzzles/data/variants/): for each kind the clue generator
+# The bundled variant collections (sudoku_bench/puzzles/data/variants/): for each kind the clue generator
 # can make that has no bundled collection yet, 30 6x6 puzzles of its clues, and 30 setter-style
 # mixes (mixed.jsonl), seed 2026; every puzzle then verified unique by cpsat and sat. Files that
-# exist are kept (delete one to make it again). See harness/cli/build_collections.py.
+# exist are kept (delete one to make it again). See sudoku_bench/harness/cli/build_collections.py.
 variant-collections: setup
-	$(PY) -m harness.cli.build_collections --dir puzzles/data/variants --size 6 \
+	$(PY) -m sudoku_bench.harness.cli.build_collections --dir sudoku_bench/puzzles/data/variants --size 6 \
 	  --count 30 --seed 2026 --verify-with cpsat,sat
 
 clean:

@@ -22,10 +22,10 @@ from typing import Literal
 
 from tabulate import tabulate
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from solvers.registry import create
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.registry import create
 
 # ----- Norvig's solver -----------------------------------------------------------------------
 # A faithful Python 3 port of https://norvig.com/sudoku.html ("Solving Every Sudoku Puzzle"):

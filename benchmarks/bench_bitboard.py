@@ -2,7 +2,7 @@
 
 Contenders, each on whole sets (top95, 500 forum-hardest, 1,000 17-clue; bundled):
 - `bitboard-jit` and `propagating-jit` through `Solver.solve`, one puzzle per call;
-- `bitboard-jit batch`: `solvers.engines.bitboard.jit.solve_batch(..., threads=1)`, the whole set in
+- `bitboard-jit batch`: `sudoku_bench.solvers.engines.bitboard.jit.solve_batch(..., threads=1)`, the whole set in
   one call of the compiled code;
 - tdoku (C, SIMD) called per puzzle through ctypes, when `--tdoku PATH` names its shared
   library. tdoku is not part of this project; build it from its public source as its README
@@ -19,7 +19,7 @@ by pass, `--repeat` passes each (3 by default), the best pass counted (the machi
 load only ever slows a pass down). A pass times the contender's calls and what keeps their raw
 answers (tdoku's 81 bytes, the batch's arrays, the `Result`s); turning those into digit tuples
 for the check comes after the timing. Every grid any contender returns is checked with
-`puzzles.checker` after its pass, outside the timing; the contenders' answers must agree.
+`sudoku_bench.puzzles.checker` after its pass, outside the timing; the contenders' answers must agree.
 `--limit` is the solution limit of every call (1: find a solution; 2: prove uniqueness).
 
 Then batch mode at scale: `--batch N` puzzles (1,000,000 by default; 0 skips it), the 17-clue
@@ -48,11 +48,11 @@ from pathlib import Path
 import numpy as np
 from tabulate import tabulate
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from solvers.engines.bitboard.jit import as_digit_array, solve_batch
-from solvers.registry import get
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.engines.bitboard.jit import as_digit_array, solve_batch
+from sudoku_bench.solvers.registry import get
 
 SETS = (("top95", 95), ("forum-hardest", 500), ("17clue", 1000))
 # per puzzle: the first solution found (its 81 digits; None for none) and the count

@@ -1,7 +1,7 @@
 """What `--certify` costs per puzzle: proof size, the proof-producing solve, and the check.
 
 Every puzzle of each collection (or the first `--take`) has its "unique" certified by
-`harness.certifying.certify` (the solution found by CaDiCaL, checked by the rule checker; the
+`sudoku_bench.harness.certifying.certify` (the solution found by CaDiCaL, checked by the rule checker; the
 CNF plus the clause blocking it refuted by a DRAT proof that this project's checker verifies),
 and the first `--unsolvable` puzzles, each made unsolvable by a wrong digit in an empty cell
 that breaks no rule on its face, have their "none" certified. Per collection: how many were
@@ -29,13 +29,13 @@ from dataclasses import dataclass, field
 
 from tabulate import tabulate
 
-from harness.certifying import YES, certify
-from harness.certifying.external import drat_trim
-from harness.certifying.proving import find_model
-from puzzles.checker import has_conflicts, is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from reductions.cnf import CnfReduction
+from sudoku_bench.harness.certifying import YES, certify
+from sudoku_bench.harness.certifying.external import drat_trim
+from sudoku_bench.harness.certifying.proving import find_model
+from sudoku_bench.puzzles.checker import has_conflicts, is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.reductions.cnf import CnfReduction
 
 # (collection, how many of its puzzles by default): the 9x9 sets, 16x16, every variant
 DEFAULT = (

@@ -27,9 +27,9 @@ COLLECTIONS = ("classic", "sudoku-x", "jigsaw", "anti-knight", "odd-even", "kill
 
 def measure(repeat: int) -> dict[str, dict[str, float]]:
     """Per collection, the best-of-`repeat` microseconds per grid of each check."""
-    from puzzles.checker import conflicts, solution_problems
-    from puzzles.grid import Grid
-    from puzzles.rules import Rules
+    from sudoku_bench.puzzles.checker import conflicts, solution_problems
+    from sudoku_bench.puzzles.grid import Grid
+    from sudoku_bench.puzzles.rules import Rules
 
     found: dict[str, dict[str, float]] = {}
     for name in COLLECTIONS:
@@ -59,7 +59,7 @@ def measure(repeat: int) -> dict[str, dict[str, float]]:
 
 
 def _pairs(name: str) -> list[tuple[Any, Any]]:
-    from puzzles.collections import load
+    from sudoku_bench.puzzles.collections import load
 
     return [(e.puzzle, e.solution) for e in load(name) if e.solution is not None]
 

@@ -21,12 +21,12 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from harness.running import cluster, session
-from harness.running.testing import backend
-from harness.running.worker import Settings
-from harness.storing.store import SQLiteStore
-from puzzles.collections import load
-from puzzles.formats import PuzzleEntry
+from sudoku_bench.harness.running import cluster, session
+from sudoku_bench.harness.running.testing import backend
+from sudoku_bench.harness.running.worker import Settings
+from sudoku_bench.harness.storing.store import SQLiteStore
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.formats import PuzzleEntry
 
 
 def one_run(

@@ -28,12 +28,12 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
-from harness.generating.generator import random_full_grid
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from solvers import Solver, Status, create
+from sudoku_bench.harness.generating.generator import random_full_grid
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
+from sudoku_bench.solvers import Solver, Status, create
 
 CONFIGURATIONS: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("cpsat (sum)", "cpsat", {"cages": "sum"}),

@@ -34,11 +34,11 @@ from constraint import AllDifferentConstraint, BacktrackingSolver, Problem
 from ortools.sat.python import cp_model
 from tabulate import tabulate
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from reductions.csp import CspReduction
-from solvers import Solver, create
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.reductions.csp import CspReduction
+from sudoku_bench.solvers import Solver, create
 
 GOAL = 1.10  # framework time / bare time
 
@@ -139,7 +139,7 @@ def bare_python_constraint(board: list[list[int]]) -> int:
 
 
 def unguarded_csp(board: list[list[int]]) -> int:
-    """The back-end's own model (`reductions.csp`) searched without the timeout guard.
+    """The back-end's own model (`sudoku_bench.reductions.csp`) searched without the timeout guard.
 
     Framework against this isolates what the guard, the Grid conversions and the timing
     cost on top of the very same search.

@@ -25,12 +25,12 @@ from typing import Any
 
 from tabulate import tabulate
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions.exact_cover import full_matrix, placement_row
-from solvers.engines.dlx.solver import DlxSolver
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.reductions.exact_cover import full_matrix, placement_row
+from sudoku_bench.solvers.engines.dlx.solver import DlxSolver
 
 Count = Callable[[Grid], list[str]]  # a puzzle -> its solutions (at most 2), as lines
 

@@ -27,11 +27,11 @@ from itertools import islice
 
 from tabulate import tabulate
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from solvers.base import Solver, Status
-from solvers.registry import get
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.base import Solver, Status
+from sudoku_bench.solvers.registry import get
 
 ENGINES = ("propagating", "dlx", "propagating-jit", "dlx-jit", "exact-cover-c", "xcover")
 NATIVE = ("exact-cover-c", "xcover")

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 from tabulate import tabulate
 
-from puzzles.collections import load
-from puzzles.grid import Grid
-from solvers import create
-from solvers.base import Result, Status
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers import create
+from sudoku_bench.solvers.base import Result, Status
 
 QUICK = ("4x4", "easy50")
 HARD = ("hardest", "top95")

@@ -22,12 +22,12 @@ from collections.abc import Callable
 
 from tabulate import tabulate
 
-from harness.generating.generator import random_full_grid
-from puzzles.checker import conflicts, is_solution
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from solvers import create
-from solvers.base import Result, Status
+from sudoku_bench.harness.generating.generator import random_full_grid
+from sudoku_bench.puzzles.checker import conflicts, is_solution
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
+from sudoku_bench.solvers import create
+from sudoku_bench.solvers.base import Result, Status
 
 SIZE = 6
 # A 6x6 grid that keeps the non-consecutive rule; its mirror images (which keep the 2x3

@@ -31,13 +31,13 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from harness.running import runner, session
-from harness.running.testing import ReferenceSolver, backend
-from harness.running.worker import Settings
-from harness.storing.store import SQLiteStore
-from puzzles.collections import load
-from puzzles.formats import PuzzleEntry
-from solvers.registry import get
+from sudoku_bench.harness.running import runner, session
+from sudoku_bench.harness.running.testing import ReferenceSolver, backend
+from sudoku_bench.harness.running.worker import Settings
+from sudoku_bench.harness.storing.store import SQLiteStore
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.formats import PuzzleEntry
+from sudoku_bench.solvers.registry import get
 
 
 def plain_loop(entries: list[PuzzleEntry], repeat: int, timeout: float) -> float:

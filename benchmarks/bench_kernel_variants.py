@@ -1,7 +1,7 @@
 """Puzzles per CPU-second of versions of the bitboard kernel side by side, and tdoku's, in one
-process: what a change to `solvers/engines/bitboard/kernel.py` buys, measured in one run.
+process: what a change to `sudoku_bench/solvers/engines/bitboard/kernel.py` buys, measured in one run.
 
-Each `--kernel NAME=PATH` is a copy of `kernel.py` (for instance `git show REV:solvers/engines/
+Each `--kernel NAME=PATH` is a copy of `kernel.py` (for instance `git show REV:sudoku_bench/solvers/engines/
 bitboard/kernel.py > /tmp/k_before.py`), copied to `--folder` and imported from there under a
 module name of its own, compiled on first use (numba caches it beside the copy). Every version solves the same whole sets (top95,
 500 forum-hardest, 1,000 17-clue) with its `solve_many`, limit 1, one thread, the contenders
@@ -11,7 +11,7 @@ ctypes in the same alternation. Each version's solutions are checked against the
 grids (puzzles with one solution) and its guesses per puzzle are printed.
 
     PYTHONPATH=. python benchmarks/bench_kernel_variants.py --kernel before=/tmp/k_before.py \\
-        --kernel after=solvers/engines/bitboard/kernel.py [--tdoku PATH] [--repeat 5]
+        --kernel after=sudoku_bench/solvers/engines/bitboard/kernel.py [--tdoku PATH] [--repeat 5]
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from types import ModuleType
 import numpy as np
 from tabulate import tabulate
 
-from puzzles.collections import load
-from solvers.engines.bitboard.jit import as_digit_array
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.solvers.engines.bitboard.jit import as_digit_array
 
 SETS = (("top95", 95), ("forum-hardest", 500), ("17clue", 1000))
 

@@ -7,7 +7,7 @@ digits, each with its sum, and no givens (every cell is then found through the s
 Exact cover (`dlx`, count to 2): every cage with a sum by one option per filling (Knuth's
 encoding), every cage by one option per digit set, and the default mixture (fillings for the
 cages with at most `MAX_FILLINGS` of them). CNF (count to 2 with CaDiCaL 1.5.3, each model
-blocked by its placements): the cage sums by digit-set selectors (`reductions/cnf.py`), and,
+blocked by its placements): the cage sums by digit-set selectors (`sudoku_bench/reductions/cnf.py`), and,
 when the `pindakaas` package is installed (`pip install 'python-sat[pb]'`), by PySAT's
 pseudo-Boolean encodings of sum(d · x(c, d)) = total, the rest of the formula the same.
 
@@ -27,13 +27,13 @@ from typing import Any
 from pysat.solvers import Solver as PySatSolver
 from tabulate import tabulate
 
-from puzzles.checker import is_solution
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from reductions.cnf import Clause, CnfReduction, variable
-from reductions.exact_cover import MAX_FILLINGS, sudoku_matrix
-from solvers.base import Status
-from solvers.engines.dlx.solver import DlxSolver
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
+from sudoku_bench.reductions.cnf import Clause, CnfReduction, variable
+from sudoku_bench.reductions.exact_cover import MAX_FILLINGS, sudoku_matrix
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.engines.dlx.solver import DlxSolver
 
 Run = Callable[[Grid, float], tuple[list[Grid], bool, dict[str, Any]]]  # solutions, exhausted
 

@@ -17,7 +17,7 @@ by the canonical JSON's hash).
     PYTHONPATH=/path/to/older/checkout python benchmarks/bench_killer_memory.py   # before
 
 Every grid an engine returns is checked by the rule checker; the checker's own per-rules
-caches (`functools` caches in `puzzles.checker`) are cleared after each check, so that the
+caches (`functools` caches in `sudoku_bench.puzzles.checker`) are cleared after each check, so that the
 figures are the engine's (`--keep-checker-caches` keeps them, to measure the checker).
 """
 
@@ -34,13 +34,13 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from puzzles import checker
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from puzzles.transform import random_isomorph
-from solvers.registry import create
+from sudoku_bench.puzzles import checker
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
+from sudoku_bench.puzzles.transform import random_isomorph
+from sudoku_bench.solvers.registry import create
 
 CAGE_SIZES = (2, 5)  # cells per random cage, smallest and largest
 

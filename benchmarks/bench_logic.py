@@ -28,15 +28,15 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from harness.generating.generator import Generator
-from harness.generating.rating import HARD_LEVELS, rating_of
-from puzzles.collections import load
-from puzzles.formats import read_file
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.engines.logic import LogicSolver
-from solvers.engines.logic.techniques import TECHNIQUES
-from solvers.registry import create
+from sudoku_bench.harness.generating.generator import Generator
+from sudoku_bench.harness.generating.rating import HARD_LEVELS, rating_of
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.formats import read_file
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.engines.logic import LogicSolver
+from sudoku_bench.solvers.engines.logic.techniques import TECHNIQUES
+from sudoku_bench.solvers.registry import create
 
 SETS = ("easy50", "top95", "hardest", "top1465", "forum-hardest")
 TOP1465 = ("../shared/data/top1465.txt", "/work/shared/data/top1465.txt")

@@ -17,10 +17,10 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from puzzles.formats import read_file
-from puzzles.grid import Grid
-from solvers.engines.logic import LogicSolver
-from solvers.engines.logic.techniques import TECHNIQUES
+from sudoku_bench.puzzles.formats import read_file
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.engines.logic import LogicSolver
+from sudoku_bench.solvers.engines.logic.techniques import TECHNIQUES
 
 TOP1465 = ("../shared/data/top1465.txt", "/work/shared/data/top1465.txt")
 NEW = ("sue_de_coq", "franken_x_wing", "franken_swordfish", "franken_jellyfish")

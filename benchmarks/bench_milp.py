@@ -23,9 +23,9 @@ from collections.abc import Callable
 from ortools.linear_solver import pywraplp
 from tabulate import tabulate
 
-from puzzles.collections import load
-from puzzles.grid import Grid
-from solvers import create
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers import create
 
 
 def bare_scip(puzzle: Grid) -> int:

@@ -24,8 +24,8 @@ import os
 import time
 from pathlib import Path
 
-from harness.generating.minimum_clues import grid_of_puzzle, minimum_clues
-from puzzles.collections import load
+from sudoku_bench.harness.generating.minimum_clues import grid_of_puzzle, minimum_clues
+from sudoku_bench.puzzles.collections import load
 
 PAPER_CPU_S = 7.1e6 * 3600 / 5_472_730_538  # core-seconds per grid, from the paper's totals
 
@@ -87,8 +87,8 @@ def known_task(line: int, state_dir: Path) -> None:
     search, timed alone, says how long finding that puzzle takes once the search gets there."""
     import numpy as np
 
-    from harness.generating import minimum_clues as search
-    from harness.generating import minimum_clues_kernel as compiled
+    from sudoku_bench.harness.generating import minimum_clues as search
+    from sudoku_bench.harness.generating import minimum_clues_kernel as compiled
 
     puzzle = load("17clue")[line].puzzle.to_line()
     state = search.State.load(state_dir / f"grid-{line}.json")

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from puzzles.collections import load
+from sudoku_bench.puzzles.collections import load
 
 COMMANDS = {
     "solve --line": ["solve", "--line"],
@@ -40,7 +40,7 @@ def cli(args: list[str], out: Path) -> float:
     start = time.perf_counter()
     with out.open("w") as stream:
         subprocess.run(
-            [sys.executable, "-m", "harness", *args],
+            [sys.executable, "-m", "sudoku_bench.harness", *args],
             stdout=stream,
             check=True,
             env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},

@@ -5,7 +5,7 @@
 Rates, with the logic back-end under the `difficulty` experiment's step budget, every puzzle
 of that experiment's design (easy50, top95, hardest, its 100 17-clue puzzles) and N puzzles
 of forum-hardest evenly spread (100 by default, as the experiment; SE rates them all above
-11). Against the SE ratings bundled in `puzzles/data/se-ratings.csv` it prints Spearman's rho
+11). Against the SE ratings bundled in `sudoku_bench/puzzles/data/se-ratings.csv` it prints Spearman's rho
 per set and overall, twice: with today's rating, and with the rating as it was before forcing
 steps were rated by their size (the techniques' fixed weights: forcing chains 8.3, forcing
 nets 9.0, nested nets 9.5, beyond logic 10.0), computed from the same runs. It also prints
@@ -20,19 +20,19 @@ import os
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 
-from harness.analysing.correlation import spearman
-from harness.experiments.base import picked
-from harness.experiments.difficulty import (
+from sudoku_bench.harness.analysing.correlation import spearman
+from sudoku_bench.harness.experiments.base import picked
+from sudoku_bench.harness.experiments.difficulty import (
     FULL_COUNTS,
     HARDEST_SET,
     RATING_STEP_BUDGET,
     SETS,
     se_ratings,
 )
-from harness.generating.rating import rating_from
-from puzzles.grid import Grid
-from solvers.engines.logic import LogicSolver
-from solvers.engines.logic.techniques import BY_KEY
+from sudoku_bench.harness.generating.rating import rating_from
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.engines.logic import LogicSolver
+from sudoku_bench.solvers.engines.logic.techniques import BY_KEY
 
 # the weights the forcing techniques had before SE-style ratings, and the old "beyond" value
 OLD_WEIGHTS = {"forcing_chain": 8.3, "forcing_net": 9.0, "nested_forcing_net": 9.5}

@@ -11,7 +11,7 @@ To compare two checkouts (before and after a change), run it in each, one after 
     PYTHONPATH=/path/to/before python benchmarks/bench_record.py
     PYTHONPATH=. python benchmarks/bench_record.py
 
-The script reads the record's functions where this checkout keeps them (`harness.results`),
+The script reads the record's functions where this checkout keeps them (`sudoku_bench.harness.results`),
 or where releases before schema version 5 kept them.
 """
 
@@ -25,27 +25,27 @@ from typing import Any
 
 from tabulate import tabulate
 
-from puzzles.collections import load
-from solvers.registry import get
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.solvers.registry import get
 
 try:  # schema version 5 and later
-    from harness.results import Outcome, Task, outcome_json, packed_outcome
+    from sudoku_bench.harness.results import Outcome, Task, outcome_json, packed_outcome
 
     PID = os.getpid()  # the worker asks once too
 
     def pack(key: int, result: Any) -> tuple[Any, ...]:
         return packed_outcome(key, result, None, None, PID)
 
-    LAYOUT = "harness.results"
+    LAYOUT = "sudoku_bench.harness.results"
 except ImportError:  # the layout before it
-    from harness.cli.records import outcome_record as outcome_json
-    from harness.running.tasks import Outcome, Task
-    from harness.running.worker import packed_outcome
+    from sudoku_bench.harness.cli.records import outcome_record as outcome_json
+    from sudoku_bench.harness.running.tasks import Outcome, Task
+    from sudoku_bench.harness.running.worker import packed_outcome
 
     def pack(key: int, result: Any) -> tuple[Any, ...]:
         return packed_outcome(key, result, None, None)
 
-    LAYOUT = "harness.running.tasks"
+    LAYOUT = "sudoku_bench.harness.running.tasks"
 
 
 def best_us(call: Callable[[], object], number: int, rounds: int) -> float:

@@ -1,13 +1,13 @@
 """CPU per puzzle of `bitboard-jit` on the paths a batch of puzzles can take, in one process.
 
 Contenders, on the bundled 17-clue sample (1,000 puzzles) repeated `--times` times:
-- `solve_batch`: `solvers.engines.bitboard.jit.solve_batch(array, threads=1)`, answers as arrays;
+- `solve_batch`: `sudoku_bench.solvers.engines.bitboard.jit.solve_batch(array, threads=1)`, answers as arrays;
 - `solve_many`: `BitboardJitSolver.solve_many`, a `Result` per puzzle (the path the worker of
   `solve FILE` and `count FILE` takes);
 - `solve each`: `BitboardJitSolver.solve` per puzzle (the path before `solve_many` was
   overridden);
 - `worker, solve_many` and `worker, solve each`: the harness worker's loop around them
-  (`harness.running.worker._run_many`, batches of 256 as `solve` sends, each result metered and
+  (`sudoku_bench.harness.running.worker._run_many`, batches of 256 as `solve` sends, each result metered and
   packed for the parent; the parent's reading, checking and printing are not included).
 
 Method: CPU time (`time.process_time`) of whole-set passes, the contenders alternating pass by
@@ -28,12 +28,12 @@ from typing import Any
 import numpy as np
 from tabulate import tabulate
 
-from harness.running.worker import Settings, _run_many
-from puzzles.collections import load
-from puzzles.grid import Grid
-from solvers.base import Result, Solver
-from solvers.engines.bitboard.jit import BitboardJitSolver, solve_batch
-from solvers.registry import Backend, get
+from sudoku_bench.harness.running.worker import Settings, _run_many
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.base import Result, Solver
+from sudoku_bench.solvers.engines.bitboard.jit import BitboardJitSolver, solve_batch
+from sudoku_bench.solvers.registry import Backend, get
 
 BATCH = 256  # puzzles per message from `solve` to its worker
 

@@ -14,7 +14,7 @@ Several back-ends (`-s A B`) and checkouts (`--checkout before=/tmp/before`: tha
 runs the command, e.g. the project before a change, exported with `git archive COMMIT | tar
 -x -C /tmp/before`) are measured on the same file in turn, `--repeats` rounds of all of them
 alternating. The command runs with its checkout as working directory and on PYTHONPATH, so
-`python -m harness` is that checkout's; this tree is `--checkout` "this".
+`python -m sudoku_bench.harness` is that checkout's; this tree is `--checkout` "this".
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from puzzles.collections import load
+from sudoku_bench.puzzles.collections import load
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -88,7 +88,7 @@ def measured_solve(path: Path, solver: str, checkout: Path = THIS_CHECKOUT) -> d
     start = time.perf_counter()
     with open(os.devnull, "w") as sink:
         process = subprocess.Popen(
-            [sys.executable, "-m", "harness", "solve", str(path), "-s", solver, "--line"],
+            [sys.executable, "-m", "sudoku_bench.harness", "solve", str(path), "-s", solver, "--line"],
             stdout=sink,
             stderr=subprocess.PIPE,
             cwd=checkout,
@@ -119,7 +119,7 @@ def measured_solve(path: Path, solver: str, checkout: Path = THIS_CHECKOUT) -> d
 def checkout_of(text: str) -> tuple[str, Path]:
     """`NAME=PATH` of `--checkout`."""
     name, equals, path = text.partition("=")
-    if not equals or not name or not (Path(path) / "harness").is_dir():
+    if not equals or not name or not (Path(path) / "sudoku_bench" / "harness").is_dir():
         raise argparse.ArgumentTypeError(f"expected NAME=PATH of a project checkout, got {text!r}")
     return name, Path(path).resolve()
 

@@ -34,8 +34,8 @@ COUNTERS = ("nodes", "guesses")
 
 
 def record(path: Path, solvers: list[str], collections: list[str] | None) -> None:
-    from puzzles.collections import BUNDLED, load
-    from solvers import create
+    from sudoku_bench.puzzles.collections import BUNDLED, load
+    from sudoku_bench.solvers import create
 
     with path.open("w") as out:
         for name in collections or [n for n in BUNDLED if n not in SKIP]:

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from puzzles.collections import load
-from puzzles.formats import FORMATS, ReadOptions, WriteOptions, read_file, write_text
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.formats import FORMATS, ReadOptions, WriteOptions, read_file, write_text
 
 # The shared data folder sits beside a checkout in this project's workspace; optional.
 FULL = Path(__file__).resolve().parents[2] / "shared" / "data" / "sudoku17.txt"

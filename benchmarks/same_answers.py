@@ -31,10 +31,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.results import TIMED_OUT
-from harness.storing.store import open_store
-from puzzles.errors import SudokuBenchError
-from solvers.base import Status
+from sudoku_bench.harness.results import TIMED_OUT
+from sudoku_bench.harness.storing.store import open_store
+from sudoku_bench.puzzles.errors import SudokuBenchError
+from sudoku_bench.solvers.base import Status
 
 # Back-ends whose counters depend only on the puzzle (no clock, no randomness, no threads).
 DETERMINISTIC = frozenset({"propagating", "propagating-jit", "dlx", "dlx-jit"})

@@ -22,7 +22,7 @@ def documentation() -> str:
     return "\n\n".join(page.read_text(encoding="utf-8") for page in pages)
 
 
-# `harness.cli.output.result_record`: every result-printing command
+# `sudoku_bench.harness.cli.output.result_record`: every result-printing command
 RESULT = frozenset(
     {
         "id",

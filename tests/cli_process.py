@@ -12,7 +12,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": ""}
-COMMAND = [sys.executable, "-m", "harness"]
+COMMAND = [sys.executable, "-m", "sudoku_bench.harness"]
 
 
 def run_cli(

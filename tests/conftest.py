@@ -17,8 +17,8 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     if importlib.util.find_spec("numba") is None:
         return
-    from solvers.engines.dlx.jit import warm_up as warm_dlx
-    from solvers.engines.propagating.jit import warm_up as warm_propagating
+    from sudoku_bench.solvers.engines.dlx.jit import warm_up as warm_dlx
+    from sudoku_bench.solvers.engines.propagating.jit import warm_up as warm_propagating
 
     warm_propagating()
     warm_dlx()
@@ -28,7 +28,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def _registry_as_it_was() -> Iterator[None]:
     """Back-ends a test registers (an experiment's configurations, a test-only back-end) are
     gone after it: tests that walk the registry see the same back-ends in any order."""
-    from solvers import registry
+    from sudoku_bench.solvers import registry
 
     before = dict(registry._registered)
     yield

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from puzzles.grid import Grid
-from puzzles.rules import Rules
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
 
 THESIS_PUZZLE = "0000302004010000"  # the source thesis's worked 4x4 example (section 2.3.1)
 THESIS_SOLUTION = "4213312424311342"

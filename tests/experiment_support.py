@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from harness.cli import main
-from harness.experiments.base import Batch, Design, Experiment, Results
-from harness.experiments.document import MISSING, SECTIONS, Document
-from puzzles.collections import load
-from solvers.registry import get
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.experiments.base import Batch, Design, Experiment, Results
+from sudoku_bench.harness.experiments.document import MISSING, SECTIONS, Document
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.solvers.registry import get
 from tests.cli_contract import EXPERIMENT_RUN, EXPERIMENT_RUN_BATCH
 
 NUMBER = re.compile(r"^-?\d[\d,]*(\.\d+)?(e[+-]?\d+)?%?$")

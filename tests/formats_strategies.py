@@ -13,9 +13,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from puzzles import Grid, Rules
-from puzzles.formats import PlayerState, PuzzleEntry
-from puzzles.symbols import DEFAULT, HEX, LETTERS, Alphabet
+from sudoku_bench.puzzles import Grid, Rules
+from sudoku_bench.puzzles.formats import PlayerState, PuzzleEntry
+from sudoku_bench.puzzles.symbols import DEFAULT, HEX, LETTERS, Alphabet
 
 GEOMETRIES = (
     Rules.of_size(4),

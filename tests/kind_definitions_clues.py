@@ -1,7 +1,7 @@
 """The kind matrix's generators and definitions (`tests/test_kind_matrix.py`) of the dot, clue
 and cell kinds: each makes rules of its kind around a known grid, as JSON fields, and states
 the rule from its definition (as Rangsk's SudokuSolver reads the f-puzzles rule), sharing no
-code with `puzzles.constraints`."""
+code with `sudoku_bench.puzzles.constraints`."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from puzzles.constraints import (
+from sudoku_bench.puzzles.constraints import (
     Arrow,
     BetweenLine,
     Clone,

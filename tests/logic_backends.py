@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from solvers.registry import backends
+from sudoku_bench.solvers.registry import backends
 
 
 def installed(name: str) -> bool:

@@ -3,8 +3,8 @@ technique (and no simpler one) finds something. Cells not named hold every digit
 
 from __future__ import annotations
 
-from puzzles.rules import Rules
-from solvers.engines.logic.state import Candidates
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.engines.logic.state import Candidates
 
 NINE = Rules.of_size(9)
 ALL = "123456789"

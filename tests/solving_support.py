@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from puzzles.checker import conflicts, is_solution
-from puzzles.constraints import (
+from sudoku_bench.puzzles.checker import conflicts, is_solution
+from sudoku_bench.puzzles.constraints import (
     Conflict,
     Constraint,
     Equation,
@@ -24,9 +24,9 @@ from puzzles.constraints import (
     Table,
     TableConstraint,
 )
-from puzzles.constraints.base import Checked
-from puzzles.grid import Grid
-from puzzles.rules import Rules
+from sudoku_bench.puzzles.constraints.base import Checked
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
 
 
 def pattern_grid(rules: Rules) -> Grid:

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from harness.running.alarm import TimeLimitExceeded, time_limit
+from sudoku_bench.harness.running.alarm import TimeLimitExceeded, time_limit
 
 
 def swallowing_work(seconds: float) -> int:

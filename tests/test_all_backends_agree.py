@@ -17,11 +17,11 @@ from formats_strategies import random_solution, remove_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles.checker import is_solution
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Result, Status
-from solvers.registry import create, select
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Result, Status
+from sudoku_bench.solvers.registry import create, select
 
 EVERY = [backend.name for backend in select("all")]
 TIMEOUT = 20.0

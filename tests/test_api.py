@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.api import Run, bench, check, count, generate, read_puzzles
-from harness.cli import main
-from puzzles.errors import SudokuBenchError
+from sudoku_bench.harness.api import Run, bench, check, count, generate, read_puzzles
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.errors import SudokuBenchError
 
 pandas = pytest.importorskip("pandas")
 

@@ -16,14 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from solving_support import brute_force_solutions, remove_cells, shuffled_grid
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Solver, Status
-from solvers.engines.backtracking import BacktrackingSolver
-from solvers.engines.propagating.solver import PropagatingSolver
-from solvers.registry import create
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Solver, Status
+from sudoku_bench.solvers.engines.backtracking import BacktrackingSolver
+from sudoku_bench.solvers.engines.propagating.solver import PropagatingSolver
+from sudoku_bench.solvers.registry import create
 
 SOLVERS: dict[str, Solver[Any]] = {
     "backtracking": BacktrackingSolver(),

@@ -6,8 +6,13 @@ import json
 
 import pytest
 
-from harness.cli import main
-from harness.generating.bands import band_classes, band_geometry, band_maps, count_by_bands
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.generating.bands import (
+    band_classes,
+    band_geometry,
+    band_maps,
+    count_by_bands,
+)
 from tests.cli_contract import FACTS_BANDS
 
 

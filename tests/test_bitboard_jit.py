@@ -15,20 +15,24 @@ from formats_strategies import random_solution, remove_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.constraints import PairConstraint
-from puzzles.constraints.base import Conflict
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Status, Verdict
-from solvers.engines.propagating.solver import PropagatingSolver
-from solvers.registry import get
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.constraints import PairConstraint
+from sudoku_bench.puzzles.constraints.base import Conflict
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Status, Verdict
+from sudoku_bench.solvers.engines.propagating.solver import PropagatingSolver
+from sudoku_bench.solvers.registry import get
 from tests.solving_support import UnwrittenKind
 
 pytest.importorskip("numba", reason="the compiled engines need numba: pip install '.[jit]'")
 
-from solvers.engines.bitboard.jit import BatchInputError, BitboardJitSolver, solve_batch
+from sudoku_bench.solvers.engines.bitboard.jit import (
+    BatchInputError,
+    BitboardJitSolver,
+    solve_batch,
+)
 
 CLASSIC = Rules.of_size(9)
 SETS = {"seeds": 5, "top95": 40, "hardest": 11, "multi": 30, "forum-hardest": 25, "17clue": 40}

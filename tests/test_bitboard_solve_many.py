@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Result, Status
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Result, Status
 
 pytest.importorskip("numba", reason="the compiled engines need numba: pip install '.[jit]'")
 
-from harness.cli import main
-from solvers.engines.bitboard import jit as bitboard
-from solvers.engines.bitboard.jit import BitboardJitSolver
+from sudoku_bench.harness.cli import main
+from sudoku_bench.solvers.engines.bitboard import jit as bitboard
+from sudoku_bench.solvers.engines.bitboard.jit import BitboardJitSolver
 
 SETS = ("top95", "multi")
 

@@ -10,18 +10,26 @@ from pathlib import Path
 
 import pytest
 
-from harness.certifying import FAILED, NO, YES, ProofError, certify, check_drat, parse_drat
-from harness.certifying import certificate as certificate_module
-from harness.certifying.certifier import InOrder
-from harness.certifying.drat import check_steps
-from harness.certifying.external import check_with_drat_trim, drat_trim
-from harness.certifying.proving import SolverAnswer, solve_with_proof
-from harness.cli import main
-from harness.running.testing import registered
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from reductions.cnf import CnfReduction
+from sudoku_bench.harness.certifying import (
+    FAILED,
+    NO,
+    YES,
+    ProofError,
+    certify,
+    check_drat,
+    parse_drat,
+)
+from sudoku_bench.harness.certifying import certificate as certificate_module
+from sudoku_bench.harness.certifying.certifier import InOrder
+from sudoku_bench.harness.certifying.drat import check_steps
+from sudoku_bench.harness.certifying.external import check_with_drat_trim, drat_trim
+from sudoku_bench.harness.certifying.proving import SolverAnswer, solve_with_proof
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running.testing import registered
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.reductions.cnf import CnfReduction
 from tests.cli_contract import CERTIFICATE, CERTIFIED, CHECK, SOLVE
 
 # A small unsatisfiable formula whose proof opens with a lemma that is RAT but not RUP, and
@@ -171,7 +179,7 @@ def test_unique_with_the_given_solution_and_none_made_unsolvable() -> None:
 
 def _made_unsolvable(puzzle: Grid, solution: Grid) -> Grid:
     """The puzzle with one empty cell given a wrong digit that breaks no rule on its face."""
-    from puzzles.checker import has_conflicts
+    from sudoku_bench.puzzles.checker import has_conflicts
 
     values = list(puzzle.values)
     for cell in puzzle.empty_cells:
@@ -331,7 +339,7 @@ def test_bench_certifies_a_run_after_it_and_stores_the_certificates(
     """Each task's verdict is certified once the run is over (agreeing tasks of a puzzle
     share a proof), stored in the `certificates` table and shown in the report's raw rows;
     a verdict that fails its proof fails the command."""
-    from harness.storing.store import SQLiteStore
+    from sudoku_bench.harness.storing.store import SQLiteStore
     from tests.cli_contract import REPORT_CSV
 
     db = tmp_path / "runs.sqlite"

@@ -7,9 +7,16 @@ import random
 import pytest
 from hypothesis import given, settings
 
-from puzzles import Grid, Rules, conflicts, is_solution, is_valid_puzzle, solution_problems
-from puzzles.checker import _fills_every_house, has_conflicts
-from puzzles.collections import load
+from sudoku_bench.puzzles import (
+    Grid,
+    Rules,
+    conflicts,
+    is_solution,
+    is_valid_puzzle,
+    solution_problems,
+)
+from sudoku_bench.puzzles.checker import _fills_every_house, has_conflicts
+from sudoku_bench.puzzles.collections import load
 from tests.formats_strategies import GEOMETRIES, SEEDS, X_BASES, random_solution, remove_cells
 
 PUZZLE = Grid.from_string(

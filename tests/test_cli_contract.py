@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from harness.cli import main
+from sudoku_bench.harness.cli import main
 from tests.cli_contract import DOCUMENTED, MATRIX_SIZE, REDUCE, documentation
 
 FOURS = "....3.2..4.1...."  # the thesis's 4x4 puzzle

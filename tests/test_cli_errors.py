@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from harness.cli import main
-from harness.running.runner import Pool
-from harness.running.tasks import Outcome, Task
-from harness.running.testing import registered
-from harness.running.worker import Settings
-from harness.storing.store import SQLiteStore
-from puzzles.collections import bundled_text
-from solvers.registry import Backend, get, register, unregister
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running.runner import Pool
+from sudoku_bench.harness.running.tasks import Outcome, Task
+from sudoku_bench.harness.running.testing import registered
+from sudoku_bench.harness.running.worker import Settings
+from sudoku_bench.harness.storing.store import SQLiteStore
+from sudoku_bench.puzzles.collections import bundled_text
+from sudoku_bench.solvers.registry import Backend, get, register, unregister
 from tests.cli_contract import SOLVERS
 
 
@@ -425,7 +425,7 @@ def test_the_worker_pool_takes_an_endless_time_limit() -> None:
 
 
 def test_facts4x4_says_why_it_did_not_count(capsys: pytest.CaptureFixture[str]) -> None:
-    missing = Backend("ghost", "solvers.ghost:Ghost", "needs a library", requires=("no_such_lib",))
+    missing = Backend("ghost", "sudoku_bench.solvers.ghost:Ghost", "needs a library", requires=("no_such_lib",))
     register(missing)
     try:
         assert main(["facts4x4", "--solver", "ghost", "--json"]) == 0
@@ -544,7 +544,7 @@ def test_no_more_workers_than_tasks(
             started.append(jobs)
             super().__init__(jobs, *args, **options)
 
-    monkeypatch.setattr("harness.running.runner.Pool", Counted)  # `timing_pool` makes it
+    monkeypatch.setattr("sudoku_bench.harness.running.runner.Pool", Counted)  # `timing_pool` makes it
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     assert main(["check", FOURS, "-s", "backtracking", "-j", "8", "--quiet"]) == 0
     assert started == [1]

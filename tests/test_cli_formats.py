@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from puzzles.collections import BUNDLED, load
-from puzzles.formats import read_file
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.collections import BUNDLED, load
+from sudoku_bench.puzzles.formats import read_file
 from tests.cli_contract import COLLECTIONS, SHOW
 
 SEED = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from harness.cli import main
-from puzzles.collections import load
-from puzzles.grid import Grid
-from solvers.base import Deadline, SearchOutcome, Solver
-from solvers.registry import Backend, register, unregister
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.base import Deadline, SearchOutcome, Solver
+from sudoku_bench.solvers.registry import Backend, register, unregister
 from tests.cli_contract import SOLVE
 
 EMPTY_4X4 = "." * 16

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 import pytest
 
-from harness.cli import main
-from harness.generating.clues import ClueGenerator, generatable_kinds
-from harness.generating.generator import GeneratorError
-from puzzles.checker import is_solution
-from puzzles.constraints import KINDS, Cage, Constraint
-from puzzles.grid import Grid
-from puzzles.rules import Rules
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.generating.clues import ClueGenerator, generatable_kinds
+from sudoku_bench.harness.generating.generator import GeneratorError
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.constraints import KINDS, Cage, Constraint
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
 from tests.cli_contract import GENERATE_CLUES
 from tests.solving_support import UnwrittenKind, brute_force_solutions
 
@@ -122,7 +122,7 @@ def test_the_cli_writes_the_documented_keys_and_refuses_what_does_not_apply(
 
 
 def test_the_python_api_makes_the_clis_puzzles(capsys: pytest.CaptureFixture[str]) -> None:
-    from harness.api import generate
+    from sudoku_bench.harness.api import generate
 
     made = generate(1, size=4, kind="parity", seed=6)
     assert main(["generate", "--size", "4", "--kind", "parity", "--seed", "6", "--json"]) == 0

@@ -9,13 +9,13 @@ from formats_strategies import GEOMETRIES, random_solution
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.cli import main
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions import cnf
-from reductions.cnf import Cnf, CnfReduction, placement, variable
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.reductions import cnf
+from sudoku_bench.reductions.cnf import Cnf, CnfReduction, placement, variable
 
 
 def parse_dimacs(text: str) -> tuple[int, list[list[int]]]:

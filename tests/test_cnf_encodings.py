@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from solving_support import brute_force_solutions
 from variant_support import random_4x4_puzzle
 
-from harness.cli import main
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions.cnf import ENCODINGS, CnfReduction
-from solvers.adapters.sat import SatSolver
-from solvers.registry import create
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.reductions.cnf import ENCODINGS, CnfReduction
+from sudoku_bench.solvers.adapters.sat import SatSolver
+from sudoku_bench.solvers.registry import create
 
 
 def expected_counts(encoding: str, n: int, units: int) -> dict[str, int]:

@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 from solving_support import brute_force_solutions
 from variant_support import puzzle_with_known_solution, random_4x4_puzzle
 
-from puzzles.constraints import KINDS
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from reductions.cages import digit_sets
-from reductions.cnf import CageSums, CnfReduction, variable
-from solvers.adapters.sat import SatSolver
-from solvers.base import Status
-from solvers.registry import create
+from sudoku_bench.puzzles.constraints import KINDS
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
+from sudoku_bench.reductions.cages import digit_sets
+from sudoku_bench.reductions.cnf import CageSums, CnfReduction, variable
+from sudoku_bench.solvers.adapters.sat import SatSolver
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.registry import create
 
 R4 = Rules.of_size(4)
 R6 = Rules.of_size(6)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.running.testing import registered
-from harness.storing.store import SQLiteStore
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running.testing import registered
+from sudoku_bench.harness.storing.store import SQLiteStore
 from tests.cli_contract import COMPARE
 
 FOURS = "\n".join(

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.analysing.compare import Comparison, holm_groups
-from harness.cli import main
-from harness.running.testing import registered
+from sudoku_bench.harness.analysing.compare import Comparison, holm_groups
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running.testing import registered
 from tests.cli_contract import COMPARE, COMPARE_AA
 
 FOURS = [

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from line_kinds_support import LINE_EXAMPLES
 
-from puzzles.checker import conflicts, is_solution
-from puzzles.collections import BUNDLED, load
-from puzzles.constraints import (
+from sudoku_bench.puzzles.checker import conflicts, is_solution
+from sudoku_bench.puzzles.collections import BUNDLED, load
+from sudoku_bench.puzzles.constraints import (
     AntiKing,
     AntiKnight,
     Cage,
@@ -22,13 +22,13 @@ from puzzles.constraints import (
     NonConsecutive,
     Parity,
 )
-from puzzles.errors import RulesError
-from puzzles.formats.common import PuzzleEntry
-from puzzles.formats.fpuzzles import fpuzzles_object, rules_of
-from puzzles.grid import Grid
-from puzzles.rules import LEGACY_KINDS, Rules, all_kinds
-from puzzles.shape import GridShape
-from puzzles.transform import Isomorph, _moved_rules, random_isomorph
+from sudoku_bench.puzzles.errors import RulesError
+from sudoku_bench.puzzles.formats.common import PuzzleEntry
+from sudoku_bench.puzzles.formats.fpuzzles import fpuzzles_object, rules_of
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import LEGACY_KINDS, Rules, all_kinds
+from sudoku_bench.puzzles.shape import GridShape
+from sudoku_bench.puzzles.transform import Isomorph, _moved_rules, random_isomorph
 
 DATA = Path(__file__).parent / "data"
 NINE = GridShape.of_size(9)

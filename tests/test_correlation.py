@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from harness.analysing import correlation
+from sudoku_bench.harness.analysing import correlation
 
 scipy_stats = pytest.importorskip(
     "scipy.stats", reason="scipy is in the dev extra, for these tests"

@@ -1,4 +1,4 @@
-"""`solvers.counting.count_by_exclusion`, the one loop behind counting in cpsat, sat and milp.
+"""`sudoku_bench.solvers.counting.count_by_exclusion`, the one loop behind counting in cpsat, sat and milp.
 
 A scripted engine stands in for a solver: it answers from a list of solutions, skipping the
 ones excluded so far, so each property of the loop is checked apart from any library. The
@@ -12,10 +12,10 @@ import time
 import pytest
 from solving_support import brute_force_solutions
 
-from puzzles.grid import Grid
-from solvers.base import Deadline, SearchOutcome, SearchTimeout
-from solvers.counting import count_by_exclusion
-from solvers.registry import create
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.base import Deadline, SearchOutcome, SearchTimeout
+from sudoku_bench.solvers.counting import count_by_exclusion
+from sudoku_bench.solvers.registry import create
 
 PUZZLE = Grid.from_string("12..34..........")  # 12 solutions
 SOLUTIONS = brute_force_solutions(PUZZLE)

@@ -14,20 +14,20 @@ from hypothesis import strategies as st
 from solving_support import brute_force_solutions
 from variant_support import puzzle_with_known_solution, random_4x4_puzzle
 
-from puzzles.checker import is_solution
-from puzzles.constraints import KINDS
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from reductions.cages import digit_sets, fillings
-from reductions.exact_cover import (
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.constraints import KINDS
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
+from sudoku_bench.reductions.cages import digit_sets, fillings
+from sudoku_bench.reductions.exact_cover import (
     CoverReduction,
     SudokuExactCover,
     full_matrix,
     placement_row,
     sudoku_matrix,
 )
-from solvers.base import Deadline, Status
-from solvers.engines.dlx.solver import DlxSolver
+from sudoku_bench.solvers.base import Deadline, Status
+from sudoku_bench.solvers.engines.dlx.solver import DlxSolver
 
 R4 = Rules.of_size(4)
 R9 = Rules.of_size(9)

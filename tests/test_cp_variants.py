@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from solving_support import brute_force_solutions, shuffled_grid
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.constraints import (
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.constraints import (
     KINDS,
     Arrow,
     BetweenLine,
@@ -35,13 +35,13 @@ from puzzles.constraints import (
     Whispers,
     ZipperLine,
 )
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from reductions import csp
-from reductions.cp_model import CpModelReduction, cage_fillings
-from reductions.milp import linear_program
-from solvers.base import Status
-from solvers.registry import create
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
+from sudoku_bench.reductions import csp
+from sudoku_bench.reductions.cp_model import CpModelReduction, cage_fillings
+from sudoku_bench.reductions.milp import linear_program
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.registry import create
 
 FOUR, SIX = Rules.of_size(4), Rules.of_size(6)
 
@@ -402,7 +402,7 @@ def test_milp_givens_move_to_the_bounds_and_clashes_stay_as_empty_rows() -> None
 
 
 def test_for_classic_rules_the_milp_rows_are_the_exact_cover_columns() -> None:
-    from reductions.exact_cover import REDUCTION as EXACT_COVER
+    from sudoku_bench.reductions.exact_cover import REDUCTION as EXACT_COVER
 
     for puzzle in (
         load("top95")[0].puzzle,

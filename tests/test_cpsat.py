@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 from ortools.sat.python import cp_model
 
-from harness.cli import main
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions import cp_model as cp_reduction
-from reductions.cp_model import CpModelReduction
-from solvers import SolverUnavailableError, Status, create, get, select
-from solvers.adapters.cpsat import CpSatSolver
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.reductions import cp_model as cp_reduction
+from sudoku_bench.reductions.cp_model import CpModelReduction
+from sudoku_bench.solvers import SolverUnavailableError, Status, create, get, select
+from sudoku_bench.solvers.adapters.cpsat import CpSatSolver
 
 EMPTY_4X4 = Grid.empty(Rules.of_size(4))
 

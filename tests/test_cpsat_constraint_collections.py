@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from solvers import Solver, Status, create
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers import Solver, Status, create
 
 REFERENCES = ("propagating", "dlx")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from puzzles.collections import load
-from puzzles.grid import Grid
-from solvers import create
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers import create
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers import Status, create, get
-from solvers.engines.dlx.solver import DlxSolver
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers import Status, create, get
+from sudoku_bench.solvers.engines.dlx.solver import DlxSolver
 from tests.dlx_helpers import THESIS_PUZZLE, THESIS_SOLUTION, pattern_solution
 
 SOLVER = DlxSolver()

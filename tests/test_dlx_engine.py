@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.base import Deadline, SearchTimeout
-from solvers.engines.dlx import DancingLinks
+from sudoku_bench.solvers.base import Deadline, SearchTimeout
+from sudoku_bench.solvers.engines.dlx import DancingLinks
 
 # Knuth, "Dancing Links", figure (3): columns A..G and six rows.
 KNUTH_COLUMNS = "ABCDEFG"

@@ -15,7 +15,7 @@ from types import ModuleType
 
 import pytest
 
-from harness.cli import build_parser
+from sudoku_bench.harness.cli import build_parser
 from tests.cli_contract import DOCUMENTED, STORE_TABLES
 
 ROOT = Path(__file__).resolve().parent.parent

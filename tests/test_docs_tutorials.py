@@ -30,7 +30,7 @@ def _environment(folder: Path) -> dict[str, str]:
     bin_folder = folder / ".bin"
     bin_folder.mkdir()
     command = bin_folder / "sudoku-bench"
-    command.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m harness "$@"\n')
+    command.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m sudoku_bench.harness "$@"\n')
     command.chmod(0o755)
     env = dict(os.environ)
     env["PATH"] = f"{bin_folder}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"

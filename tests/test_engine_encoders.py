@@ -9,20 +9,31 @@ from typing import Any
 
 import pytest
 
-from puzzles.constraints import KINDS, Cage, PairConstraint, Shape, TableConstraint, UnitConstraint
-from puzzles.constraints.base import Conflict
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Solver, Status
-from solvers.engines.backtracking import BacktrackingSolver
-from solvers.engines.logic.solver import LogicSolver
-from solvers.engines.logic.state import boxes_first
-from solvers.engines.logic.structure import families, logic_tables
-from solvers.engines.propagating.solver import PropagatingSolver, tables_for, unit_tables
-from solvers.tables import PUZZLE_CACHE
+from sudoku_bench.puzzles.constraints import (
+    KINDS,
+    Cage,
+    PairConstraint,
+    Shape,
+    TableConstraint,
+    UnitConstraint,
+)
+from sudoku_bench.puzzles.constraints.base import Conflict
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Solver, Status
+from sudoku_bench.solvers.engines.backtracking import BacktrackingSolver
+from sudoku_bench.solvers.engines.logic.solver import LogicSolver
+from sudoku_bench.solvers.engines.logic.state import boxes_first
+from sudoku_bench.solvers.engines.logic.structure import families, logic_tables
+from sudoku_bench.solvers.engines.propagating.solver import (
+    PropagatingSolver,
+    tables_for,
+    unit_tables,
+)
+from sudoku_bench.solvers.tables import PUZZLE_CACHE
 
 pytest.importorskip("sympy")
-from solvers.engines.groebner import GroebnerSolver
+from sudoku_bench.solvers.engines.groebner import GroebnerSolver
 from tests.solving_support import UnwrittenKind
 
 ENGINES = (PropagatingSolver, BacktrackingSolver, GroebnerSolver, LogicSolver)
@@ -56,7 +67,7 @@ def test_each_engine_encodes_every_kind(engine: type[Solver[Any]]) -> None:
 
 
 def test_the_compiled_engine_encodes_units_and_pair_relations_only() -> None:
-    from solvers.engines.propagating.jit import ENCODERS
+    from sudoku_bench.solvers.engines.propagating.jit import ENCODERS
 
     encoded = {name for name, kind in KINDS.items() if ENCODERS.encodes(kind)}
     families = (UnitConstraint, PairConstraint)

@@ -17,17 +17,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles.constraints import Equation, Table
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Solver, Status
-from solvers.engines.backtracking import BacktrackingSolver
-from solvers.engines.logic import run_logic
-from solvers.engines.logic.families import pair_filter, sum_bounds, sum_combinations, table
-from solvers.engines.logic.solver import LogicSolver
-from solvers.engines.logic.state import Candidates
-from solvers.engines.propagating.solver import PropagatingSolver, linear_bounds, table_support
-from solvers.registry import create
+from sudoku_bench.puzzles.constraints import Equation, Table
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Solver, Status
+from sudoku_bench.solvers.engines.backtracking import BacktrackingSolver
+from sudoku_bench.solvers.engines.logic import run_logic
+from sudoku_bench.solvers.engines.logic.families import (
+    pair_filter,
+    sum_bounds,
+    sum_combinations,
+    table,
+)
+from sudoku_bench.solvers.engines.logic.solver import LogicSolver
+from sudoku_bench.solvers.engines.logic.state import Candidates
+from sudoku_bench.solvers.engines.propagating.solver import (
+    PropagatingSolver,
+    linear_bounds,
+    table_support,
+)
+from sudoku_bench.solvers.registry import create
 from tests.solving_support import (
     EngineEquations,
     EngineFillings,
@@ -189,7 +198,7 @@ def test_the_engines_accept_every_family_and_logic_rates_classic_puzzles_as_befo
     ]
     for engine in (PropagatingSolver, BacktrackingSolver, LogicSolver):
         assert engine.encoders.accepts(kinds), engine.name
-    from solvers.engines.logic.techniques import for_rules
+    from sudoku_bench.solvers.engines.logic.techniques import for_rules
 
     classic = {t.key for t in for_rules(LogicSolver().techniques, Rules.of_size(9))}
     assert not classic & {"pair_filter", "sum_bounds", "sum_combinations", "table"}

@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.errors import PuzzleFormatError
-from puzzles.formats import PuzzleEntry
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions.exact_cover import (
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.errors import PuzzleFormatError
+from sudoku_bench.puzzles.formats import PuzzleEntry
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.reductions.exact_cover import (
     ExactCoverMatrix,
     SudokuExactCover,
     describe,
@@ -25,8 +25,8 @@ from reductions.exact_cover import (
     full_matrix,
     placement_row,
 )
-from solvers.base import Deadline
-from solvers.engines.dlx.solver import DlxSolver
+from sudoku_bench.solvers.base import Deadline
+from sudoku_bench.solvers.engines.dlx.solver import DlxSolver
 from tests.dlx_helpers import THESIS_PUZZLE, pattern_solution
 
 REDUCTION = SudokuExactCover()
@@ -174,7 +174,7 @@ def test_a_solution_maps_to_an_exact_cover_and_back(grid: Grid, data: st.DataObj
 
 def test_reduce_command_prints_sizes_and_writes_the_matrix(tmp_path: Path) -> None:
     out = tmp_path / "thesis.dlx"
-    command = [sys.executable, "-m", "harness", "reduce", THESIS_PUZZLE, "--json", "-o", str(out)]
+    command = [sys.executable, "-m", "sudoku_bench.harness", "reduce", THESIS_PUZZLE, "--json", "-o", str(out)]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=True)
     summary = json.loads(done.stdout)
     assert summary["target"] == "exact-cover"

@@ -8,18 +8,18 @@ from math import comb
 
 import pytest
 
-from harness.generating.exhaustive4x4 import (
+from sudoku_bench.harness.generating.exhaustive4x4 import (
     SETS,
     agreement_mask,
     exhaustive,
     solution_counts,
 )
-from harness.generating.facts4x4 import FOUR, all_grids, facts
-from harness.generating.generator import GeneratorError
-from harness.generating.givens import givens_puzzles, keep_givens
-from puzzles.checker import is_solution
-from puzzles.rules import Rules
-from solvers.registry import create
+from sudoku_bench.harness.generating.facts4x4 import FOUR, all_grids, facts
+from sudoku_bench.harness.generating.generator import GeneratorError
+from sudoku_bench.harness.generating.givens import givens_puzzles, keep_givens
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.registry import create
 
 
 def brute_count(grid_index: int, cells: int) -> int:

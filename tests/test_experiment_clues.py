@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from harness.experiments.clues import (
+from sudoku_bench.harness.experiments.clues import (
     FOUR_FILE,
     NINE_FILE,
     CountRow,
@@ -19,10 +19,10 @@ from harness.experiments.clues import (
     transition,
     where,
 )
-from harness.generating.facts4x4 import FOUR, all_grids
-from puzzles.collections import load
-from puzzles.formats import PuzzleEntry
-from puzzles.grid import Grid
+from sudoku_bench.harness.generating.facts4x4 import FOUR, all_grids
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.formats import PuzzleEntry
+from sudoku_bench.puzzles.grid import Grid
 from tests.experiment_support import assert_complete, run_quick, tables
 
 
@@ -124,8 +124,8 @@ def test_clues_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_the_verdict_follows_where_the_peaks_lie() -> None:
-    from harness.experiments.clues import Findings, comparison_text, peak_rows
-    from harness.generating.exhaustive4x4 import exhaustive
+    from sudoku_bench.harness.experiments.clues import Findings, comparison_text, peak_rows
+    from sudoku_bench.harness.generating.exhaustive4x4 import exhaustive
 
     shares = {10: 0, 15: 0, 20: 2, 25: 6, 30: 9, 35: 10, 40: 10}  # unique of 10
     counts = {k: CountRow(10, 0, u, 10 - u) for k, u in shares.items()}

@@ -38,8 +38,8 @@ def test_encodings_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 def test_failed_literals_beat_unit_propagation_on_a_17_clue_puzzle() -> None:
     """On the extended encoding failed literals finish a puzzle unit propagation leaves open;
     the minimal encoding's failed literals do not (the paper's contrast, on one puzzle)."""
-    from harness.experiments.sat_inference import infer
-    from puzzles.collections import load
+    from sudoku_bench.harness.experiments.sat_inference import infer
+    from sudoku_bench.puzzles.collections import load
 
     puzzle = list(load("17clue"))[1].puzzle
     extended = infer(puzzle, "extended", binary=False)

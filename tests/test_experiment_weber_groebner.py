@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.experiments.weber import expected_minimal_size, minimal_size
-from puzzles.grid import Grid
-from puzzles.rules import Rules
+from sudoku_bench.harness.experiments.weber import expected_minimal_size, minimal_size
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
 from tests.experiment_support import assert_complete, run_quick, tables
 
 

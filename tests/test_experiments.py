@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from harness import experiments
-from harness.cli import main
+from sudoku_bench.harness import experiments
+from sudoku_bench.harness.cli import main
 from tests.cli_contract import EXPERIMENT_LIST
 from tests.experiment_support import Tiny, assert_complete, run_quick
 
@@ -143,9 +143,9 @@ def test_difficulty_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_a_stored_logic_result_rates_as_the_result_itself() -> None:
-    from harness.generating.rating import rating_from, rating_of
-    from puzzles.collections import load
-    from solvers.engines.logic import LogicSolver
+    from sudoku_bench.harness.generating.rating import rating_from, rating_of
+    from sudoku_bench.puzzles.collections import load
+    from sudoku_bench.solvers.engines.logic import LogicSolver
 
     solver = LogicSolver(explain=False)
     for entry in [*load("easy50")[:2], *load("hardest")[:3]]:
@@ -160,7 +160,7 @@ def test_an_interrupted_experiment_says_so_and_the_same_command_resumes_it(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from harness.experiments import conduct
+    from sudoku_bench.harness.experiments import conduct
 
     original = conduct.session.execute
 
@@ -203,8 +203,8 @@ def test_quick_without_o_leaves_the_full_reports_alone(
 
 
 def test_sample_is_even_and_the_same_each_time() -> None:
-    from harness.experiments.base import sample
-    from puzzles.collections import load
+    from sudoku_bench.harness.experiments.base import sample
+    from sudoku_bench.puzzles.collections import load
 
     entries = load("17clue")
     chosen = sample(entries, 10)
@@ -216,9 +216,9 @@ def test_sample_is_even_and_the_same_each_time() -> None:
 def test_a_fingerprint_changes_with_what_makes_a_different_run() -> None:
     from dataclasses import replace
 
-    from harness.experiments.base import Batch
-    from puzzles.collections import load
-    from solvers.registry import Backend, get
+    from sudoku_bench.harness.experiments.base import Batch
+    from sudoku_bench.puzzles.collections import load
+    from sudoku_bench.solvers.registry import Backend, get
 
     batch = Batch("x", tuple(load("4x4")[:2]), (get("dlx"),), 5.0, ("4x4",))
     same = Batch("x", tuple(load("4x4")[:2]), (get("dlx"),), 5.0, ("in other words",))
@@ -236,9 +236,9 @@ def test_a_fingerprint_changes_with_what_makes_a_different_run() -> None:
 
 
 def test_the_bundled_se_ratings_cover_the_design_and_agree_on_an_easy_puzzle() -> None:
-    from harness.experiments.difficulty import se_ratings
-    from harness.generating.rating import rate
-    from puzzles.collections import load
+    from sudoku_bench.harness.experiments.difficulty import se_ratings
+    from sudoku_bench.harness.generating.rating import rate
+    from sudoku_bench.puzzles.collections import load
 
     published = se_ratings()
     for name in ("easy50", "top95"):

@@ -19,17 +19,17 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.constraints import EncoderTable
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from reductions import REDUCTIONS, ReductionEntry, cnf, exact_cover
-from reductions.base import puzzle_header, read_puzzle_header
-from reductions.exact_cover import ExactCoverMatrix, SudokuExactCover
-from solvers.engines.dlx import DancingLinks
-from solvers.registry import create
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.constraints import EncoderTable
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
+from sudoku_bench.reductions import REDUCTIONS, ReductionEntry, cnf, exact_cover
+from sudoku_bench.reductions.base import puzzle_header, read_puzzle_header
+from sudoku_bench.reductions.exact_cover import ExactCoverMatrix, SudokuExactCover
+from sudoku_bench.solvers.engines.dlx import DancingLinks
+from sudoku_bench.solvers.registry import create
 
 
 def killer_4x4() -> Grid:

@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from harness.cli import main
-from harness.generating import grid_kernels as kernels
-from harness.generating.exhaustive4x4 import exhaustive
-from harness.generating.facts import (
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.generating import grid_kernels as kernels
+from sudoku_bench.harness.generating.exhaustive4x4 import exhaustive
+from sudoku_bench.harness.generating.facts import (
     UNAVOIDABLE_CELLS,
     Geometry,
     burnside,
@@ -21,10 +21,10 @@ from harness.generating.facts import (
     search_class,
     unavoidable_sets,
 )
-from harness.generating.facts4x4 import facts as facts4x4
-from puzzles.checker import is_solution
-from puzzles.grid import Grid
-from solvers.registry import create
+from sudoku_bench.harness.generating.facts4x4 import facts as facts4x4
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.registry import create
 from tests.cli_contract import FACTS, FACTS_BURNSIDE, FACTS_CPU, FACTS_EXAMPLE, FACTS_PROOF
 
 # two 6x6 grids (2x3 boxes) with first row 1..6, from two of the 49 classes

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from itertools import combinations
 
-from harness.cli import main
-from harness.generating.facts4x4 import (
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.generating.facts4x4 import (
     FOUR,
     all_grids,
     canonical,
@@ -15,9 +15,9 @@ from harness.generating.facts4x4 import (
     facts,
     puzzles_by_givens,
 )
-from puzzles.checker import is_solution
-from puzzles.grid import Grid
-from solvers.registry import create
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.registry import create
 from tests.cli_contract import FACTS4X4, FACTS4X4_BY_GIVENS
 from tests.logic_backends import second_counter
 

@@ -1,4 +1,4 @@
-"""Every bundled collection loads, with the number of puzzles puzzles/data/SOURCES.md gives."""
+"""Every bundled collection loads, with the number of puzzles sudoku_bench/puzzles/data/SOURCES.md gives."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from puzzles.collections import BUNDLED, load
-from puzzles.errors import UnknownCollectionError
+from sudoku_bench.puzzles.collections import BUNDLED, load
+from sudoku_bench.puzzles.errors import UnknownCollectionError
 
 
 def documented_counts() -> dict[str, tuple[int, str]]:
     """name -> (puzzles, size) from the table in SOURCES.md (`1,000 of 49,158` -> 1000)."""
-    text = resources.files("puzzles").joinpath("data", "SOURCES.md").read_text("utf-8")
+    text = resources.files("sudoku_bench.puzzles").joinpath("data", "SOURCES.md").read_text("utf-8")
     counts = {}
     for line in text.splitlines():
         cells = [cell.strip() for cell in line.strip("|").split("|")]

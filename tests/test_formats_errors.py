@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from puzzles import InvalidPuzzleError, PuzzleFormatError
-from puzzles.formats import ReadOptions, ReadReport, read_file, read_text, sniff_format
+from sudoku_bench.puzzles import InvalidPuzzleError, PuzzleFormatError
+from sudoku_bench.puzzles.formats import ReadOptions, ReadReport, read_file, read_text, sniff_format
 
 SEED = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 
@@ -40,7 +40,7 @@ def test_line_format_errors(text: str, expected: str) -> None:
 
 
 def test_wrong_length_with_a_known_geometry_points_past_the_end() -> None:
-    from puzzles import Rules
+    from sudoku_bench.puzzles import Rules
 
     message = error_of(SEED[:80] + "\n", options=ReadOptions(rules=Rules.of_size(9)))
     assert message.startswith("f:1:81: expected 81 cells for a 9x9 puzzle, got 80")
@@ -266,7 +266,7 @@ def test_a_line_of_thousands_of_digits_is_a_size_error() -> None:
 
 
 def test_extra_cells_are_pointed_at_with_a_known_geometry() -> None:
-    from puzzles import Rules
+    from sudoku_bench.puzzles import Rules
 
     options = ReadOptions(rules=Rules.of_size(9))
     assert error_of(f" {SEED} 12\n", options=options).startswith(

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from puzzles import Grid, Rules
-from puzzles.formats import (
+from sudoku_bench.puzzles import Grid, Rules
+from sudoku_bench.puzzles.formats import (
     FORMATS,
     PlayerState,
     PuzzleEntry,
@@ -20,7 +20,7 @@ from puzzles.formats import (
     read_text,
     write_text,
 )
-from puzzles.symbols import HEX
+from sudoku_bench.puzzles.symbols import HEX
 
 SEED = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 SOLVED = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"

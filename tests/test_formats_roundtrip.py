@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzles import Rules, is_solution
-from puzzles.formats import (
+from sudoku_bench.puzzles import Rules, is_solution
+from sudoku_bench.puzzles.formats import (
     FORMATS,
     PlayerState,
     PuzzleEntry,
@@ -19,7 +19,7 @@ from puzzles.formats import (
     read_text,
     write_text,
 )
-from puzzles.formats.fpuzzles import LARGEST
+from sudoku_bench.puzzles.formats.fpuzzles import LARGEST
 from tests.formats_strategies import GEOMETRIES, SEEDS, alphabets_for, entries, random_solution
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])

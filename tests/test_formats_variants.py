@@ -13,10 +13,10 @@ import pytest
 from solving_support import brute_force_solutions
 from variant_support import puzzle_with_known_solution
 
-from harness.cli import main
-from puzzles import Cage, Grid, PuzzleFormatError, Rules
-from puzzles.formats import FORMATS, PuzzleEntry, ReadOptions, read_text, write_text
-from puzzles.picture import cage_legend, marks
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles import Cage, Grid, PuzzleFormatError, Rules
+from sudoku_bench.puzzles.formats import FORMATS, PuzzleEntry, ReadOptions, read_text, write_text
+from sudoku_bench.puzzles.picture import cage_legend, marks
 from tests.cli_contract import SHOW, SOLVE, documentation
 
 SEED = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"

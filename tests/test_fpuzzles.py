@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from variant_support import puzzle_with_known_solution
 
-from harness.cli import main
-from puzzles import Cage, Grid, PuzzleFormatError, Rules, is_solution
-from puzzles.formats import PuzzleEntry, read_file, read_text, write_text
-from puzzles.formats.fpuzzles import (
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles import Cage, Grid, PuzzleFormatError, Rules, is_solution
+from sudoku_bench.puzzles.formats import PuzzleEntry, read_file, read_text, write_text
+from sudoku_bench.puzzles.formats.fpuzzles import (
     URL,
     anti_diagonal,
     entry_from_object,
@@ -24,7 +24,7 @@ from puzzles.formats.fpuzzles import (
     main_diagonal,
     rules_of,
 )
-from solvers.registry import create, select
+from sudoku_bench.solvers.registry import create, select
 from tests.cli_contract import documentation
 
 lzstring = pytest.importorskip("lzstring")  # the fpuzzles extra

@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from solving_support import shuffled_grid
 
-from harness.cli import main
-from puzzles.constraints import KINDS, Constraint
-from puzzles.constraints.dots import NegativeRule
-from puzzles.formats import PuzzleEntry, write_text
-from puzzles.formats.fpuzzles import URL, entry_from_object
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from puzzles.shape import GridShape
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.constraints import KINDS, Constraint
+from sudoku_bench.puzzles.constraints.dots import NegativeRule
+from sudoku_bench.puzzles.formats import PuzzleEntry, write_text
+from sudoku_bench.puzzles.formats.fpuzzles import URL, entry_from_object
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.puzzles.shape import GridShape
 
 lzstring = pytest.importorskip("lzstring")  # the fpuzzles extra
 

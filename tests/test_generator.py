@@ -7,14 +7,19 @@ from collections import Counter
 
 import pytest
 
-from harness.cli import main
-from harness.generating.generator import ACCEPTED, Generator, random_full_grid, target_empty
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Status
-from solvers.registry import create
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.generating.generator import (
+    ACCEPTED,
+    Generator,
+    random_full_grid,
+    target_empty,
+)
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.registry import create
 from tests.cli_contract import GENERATE
 from tests.logic_backends import second_counter
 

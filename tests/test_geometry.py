@@ -1,6 +1,6 @@
 import pytest
 
-from puzzles import Rules, RulesError
+from sudoku_bench.puzzles import Rules, RulesError
 
 
 @pytest.mark.parametrize(

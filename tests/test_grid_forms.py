@@ -8,8 +8,8 @@ import random
 import pytest
 from hypothesis import given, settings
 
-from puzzles import Grid, PuzzleFormatError, Rules
-from puzzles.symbols import HEX, LETTERS
+from sudoku_bench.puzzles import Grid, PuzzleFormatError, Rules
+from sudoku_bench.puzzles.symbols import HEX, LETTERS
 from tests.formats_strategies import GEOMETRIES, SEEDS, random_solution, remove_cells
 
 # The board of source document 000, exactly as it is written there.

@@ -12,15 +12,15 @@ pytest.importorskip("sympy")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from reductions.polynomial import Algebra, system_of
-from solvers import create
-from solvers.base import Deadline, SearchTimeout, Status
-from solvers.engines.groebner import GroebnerSolver
-from solvers.engines.groebner.basis import compute_basis, interruptible
-from solvers.registry import get
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.reductions.polynomial import Algebra, system_of
+from sudoku_bench.solvers import create
+from sudoku_bench.solvers.base import Deadline, SearchTimeout, Status
+from sudoku_bench.solvers.engines.groebner import GroebnerSolver
+from sudoku_bench.solvers.engines.groebner.basis import compute_basis, interruptible
+from sudoku_bench.solvers.registry import get
 
 THESIS_PUZZLE = "0000302004010000"
 THESIS_SOLUTION = "4213312424311342"
@@ -259,7 +259,7 @@ def test_roots_of_unity_formulation() -> None:
 
 
 def test_roots_of_unity_need_a_suitable_prime() -> None:
-    from reductions.polynomial import PolynomialOptionsError
+    from sudoku_bench.reductions.polynomial import PolynomialOptionsError
 
     with pytest.raises(PolynomialOptionsError):
         create("groebner-unity", modulus=7).solve(Grid.from_string(THESIS_PUZZLE))
@@ -278,7 +278,7 @@ def test_empty_4x4_288_from_one_roots_of_unity_basis() -> None:
 
 def test_extra_units_and_other_sizes() -> None:
     """Nothing is tied to 9x9: the 4x4 Sudoku-X grids (diagonals too) and a 6x6 grid."""
-    from puzzles.rules import Rules
+    from sudoku_bench.puzzles.rules import Rules
 
     sudoku_x = Grid.empty(Rules.of_size(4, diagonals=True))
     ours = GroebnerSolver().solve(sudoku_x, limit=100)

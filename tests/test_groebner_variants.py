@@ -19,11 +19,11 @@ pytest.importorskip("sympy")
 from solving_support import brute_force_solutions
 from variant_support import distinct_group, random_partition_layout
 
-from puzzles.checker import is_solution
-from puzzles.constraints import KINDS, TableConstraint
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from reductions.polynomial import (
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.constraints import KINDS, TableConstraint
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
+from sudoku_bench.reductions.polynomial import (
     Algebra,
     FieldTooSmallError,
     PolynomialReduction,
@@ -34,9 +34,9 @@ from reductions.polynomial import (
     raw_size,
     system_of,
 )
-from solvers.base import Status
-from solvers.engines.groebner import GroebnerSolver
-from solvers.registry import create
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.engines.groebner import GroebnerSolver
+from sudoku_bench.solvers.registry import create
 from tests.solving_support import kinds_of
 
 # 4x4 regions that are not boxes (96 grids):  3 3 3 4 / 1 3 4 4 / 1 1 2 4 / 1 2 2 2

@@ -14,19 +14,19 @@ from typing import Any
 
 import pytest
 
-from harness.cli import main
-from harness.results import Outcome
-from harness.running import session
-from harness.running.runner import Pool, timing_pool
-from harness.running.solving import Answer, Solving, solve_all
-from harness.running.tasks import plan
-from harness.running.testing import backend
-from harness.running.worker import Settings
-from harness.storing.store import SQLiteStore
-from puzzles.collections import stream
-from puzzles.errors import PuzzleFormatError
-from puzzles.formats import PuzzleEntry, parse_puzzle
-from solvers.registry import register, unregister
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.results import Outcome
+from sudoku_bench.harness.running import session
+from sudoku_bench.harness.running.runner import Pool, timing_pool
+from sudoku_bench.harness.running.solving import Answer, Solving, solve_all
+from sudoku_bench.harness.running.tasks import plan
+from sudoku_bench.harness.running.testing import backend
+from sudoku_bench.harness.running.worker import Settings
+from sudoku_bench.harness.storing.store import SQLiteStore
+from sudoku_bench.puzzles.collections import stream
+from sudoku_bench.puzzles.errors import PuzzleFormatError
+from sudoku_bench.puzzles.formats import PuzzleEntry, parse_puzzle
+from sudoku_bench.solvers.registry import register, unregister
 from tests.cli_process import ENV
 from tests.test_harness_resume import finished_rows
 
@@ -132,9 +132,9 @@ def test_slow_tasks_go_one_at_a_time() -> None:
 
 SCRIPT = """
 import sys
-from harness.running.testing import backend
-from solvers.registry import register
-from harness.cli import main
+from sudoku_bench.harness.running.testing import backend
+from sudoku_bench.solvers.registry import register
+from sudoku_bench.harness.cli import main
 register(backend("reference", "quick", spin=20_000))  # well under a chunk's worth per task
 sys.exit(main(["bench", "--db", sys.argv[1], sys.argv[2], "-s", "quick", "--quiet",
                "--repeat", sys.argv[3], "-j", "2", "--timeout", "20", "--seed", "5"]))
@@ -195,7 +195,7 @@ def test_solve_and_count_hand_a_batch_to_solve_many() -> None:
 
 
 def test_the_default_solve_many_is_solve_of_each_puzzle() -> None:
-    from solvers.registry import get
+    from sudoku_bench.solvers.registry import get
 
     solver = get("propagating").create()
     grids = [entry.puzzle for entry in entries([*FOURS, EMPTY])]
@@ -284,7 +284,7 @@ def test_solve_file_with_a_bad_line_and_skip_invalid(
     ],
 )
 def test_a_streamed_file_gives_what_reading_it_whole_gives(tmp_path: Path, data: bytes) -> None:
-    from puzzles.formats import read_file, stream_file
+    from sudoku_bench.puzzles.formats import read_file, stream_file
 
     suffix = ".csv" if data.startswith(b"quizzes") else ".txt"
     path = tmp_path / f"p{suffix}"
@@ -298,7 +298,7 @@ def test_a_streamed_file_gives_what_reading_it_whole_gives(tmp_path: Path, data:
 def test_a_streamed_file_names_a_bad_byte_at_its_line(
     tmp_path: Path, bad: bytes, says: str
 ) -> None:
-    from puzzles.formats import ReadOptions, ReadReport, read_file, stream_file
+    from sudoku_bench.puzzles.formats import ReadOptions, ReadReport, read_file, stream_file
 
     path = tmp_path / "p.txt"
     lines = [line.encode() for line in FOURS * 1000]

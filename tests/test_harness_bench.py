@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.analysing.report import libraries_line
-from harness.cli import main
-from harness.running.testing import ReferenceSolver, registered
-from harness.storing.store import SQLiteStore
-from puzzles.grid import Grid
-from solvers.base import Deadline, SearchOutcome
-from solvers.registry import Backend, register, unregister
+from sudoku_bench.harness.analysing.report import libraries_line
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running.testing import ReferenceSolver, registered
+from sudoku_bench.harness.storing.store import SQLiteStore
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.base import Deadline, SearchOutcome
+from sudoku_bench.solvers.registry import Backend, register, unregister
 from tests.cli_contract import (
     BENCH,
     CONFIGURATION,
@@ -267,7 +267,7 @@ def test_a_run_says_how_long_it_should_take_and_logs_progress_without_a_terminal
 ) -> None:
     """Nothing said before a long run how long it would take, and without a terminal (a log
     file, a batch job) nothing said how far it was."""
-    from harness.running import progress
+    from sudoku_bench.harness.running import progress
 
     monkeypatch.setattr(progress, "LOG_EVERY_S", 0.0)
     db = tmp_path / "runs.sqlite"

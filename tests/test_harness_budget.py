@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.analysing.report import Report
-from harness.cli import main
-from harness.running import session
-from harness.running.tasks import Outcome
-from harness.running.testing import backend, registered
-from harness.running.worker import Settings
-from harness.storing.store import HostInfo, RunInfo, SQLiteStore
-from puzzles.formats import PuzzleEntry
-from puzzles.grid import Grid
+from sudoku_bench.harness.analysing.report import Report
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running import session
+from sudoku_bench.harness.running.tasks import Outcome
+from sudoku_bench.harness.running.testing import backend, registered
+from sudoku_bench.harness.running.worker import Settings
+from sudoku_bench.harness.storing.store import HostInfo, RunInfo, SQLiteStore
+from sudoku_bench.puzzles.formats import PuzzleEntry
+from sudoku_bench.puzzles.grid import Grid
 from tests.cli_contract import PLAN, PLAN_ESTIMATE, REPORT_HOST
 
 FOURS = (
@@ -279,7 +279,7 @@ def test_an_older_store_reads_read_only_and_gains_host_when_opened_for_writing(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "old.sqlite"
-    from harness.storing import store as store_module
+    from sudoku_bench.harness.storing import store as store_module
 
     with sqlite3.connect(db) as connection:  # a store of schema version 1, as released
         connection.executescript(store_module._SCHEMA)

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.cli import main
-from harness.running.crosscheck import Claim, check_puzzle, contradiction
-from harness.running.testing import ReferenceSolver, registered
-from puzzles.grid import Grid
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running.crosscheck import Claim, check_puzzle, contradiction
+from sudoku_bench.harness.running.testing import ReferenceSolver, registered
+from sudoku_bench.puzzles.grid import Grid
 from tests.cli_contract import CHECK
 
 UNIQUE = "...3..4114..3..."

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.running import cluster, session
-from harness.running.tasks import Outcome
-from harness.running.testing import backend, registered
-from harness.running.worker import Settings
-from harness.storing.store import SQLiteStore
-from puzzles.formats import PuzzleEntry
-from puzzles.grid import Grid
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running import cluster, session
+from sudoku_bench.harness.running.tasks import Outcome
+from sudoku_bench.harness.running.testing import backend, registered
+from sudoku_bench.harness.running.worker import Settings
+from sudoku_bench.harness.storing.store import SQLiteStore
+from sudoku_bench.puzzles.formats import PuzzleEntry
+from sudoku_bench.puzzles.grid import Grid
 from tests.cli_contract import BENCH
 
 pytest.importorskip(
@@ -165,9 +165,9 @@ def test_a_killed_dask_worker_loses_and_doubles_nothing(tmp_path: Path) -> None:
 
 SCRIPT = """
 import sys
-from harness.running.testing import backend
-from solvers.registry import register
-from harness.cli import main
+from sudoku_bench.harness.running.testing import backend
+from sudoku_bench.solvers.registry import register
+from sudoku_bench.harness.cli import main
 register(backend("reference", "busy", spin=200_000))
 sys.exit(main(["bench", "--db", sys.argv[1], sys.argv[2], "-s", "busy", "--quiet",
                "--repeat", "6", "--timeout", "20", "--seed", "7", "--cluster", "local:2",
@@ -246,7 +246,7 @@ def test_a_daemonic_worker_is_named_before_any_chunk_runs() -> None:
 
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(1) as pool:  # pool processes are daemonic, as Dask's nanny makes them
-        problems = pool.apply(cluster.node_problems, (["harness.running.testing", "nonesuch_x"],))
+        problems = pool.apply(cluster.node_problems, (["sudoku_bench.harness.running.testing", "nonesuch_x"],))
     assert len(problems) == 2
     assert "DASK_DISTRIBUTED__WORKER__DAEMON=False" in problems[0]
     assert problems[1] == "it cannot import nonesuch_x"

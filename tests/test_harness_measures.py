@@ -2,11 +2,11 @@
 
 from pathlib import Path
 
-from harness.cli import main
-from harness.running.testing import registered
-from harness.storing.store import SQLiteStore
-from puzzles.checker import is_solution
-from puzzles.grid import Grid
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running.testing import registered
+from sudoku_bench.harness.storing.store import SQLiteStore
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.grid import Grid
 
 FOUR = "...3..4114..3..."
 
@@ -57,7 +57,7 @@ def test_permuted_repeats_are_mapped_back_and_checked(tmp_path: Path) -> None:
 
 
 def test_stability_warnings_name_load_clock_and_noisy_repeats(tmp_path: Path) -> None:
-    from harness.analysing.report import Report
+    from sudoku_bench.harness.analysing.report import Report
 
     db = tmp_path / "runs.sqlite"
     with registered():

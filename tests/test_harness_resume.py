@@ -12,22 +12,22 @@ from pathlib import Path
 import pytest
 from pytest import MonkeyPatch
 
-from harness.analysing.report import Report
-from harness.cli import main
-from harness.running import machine, session
-from harness.storing.store import Resumption, RunInfo, SQLiteStore
-from puzzles.checker import is_solution
-from puzzles.formats import PuzzleEntry, write_file
-from puzzles.grid import Grid
+from sudoku_bench.harness.analysing.report import Report
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running import machine, session
+from sudoku_bench.harness.storing.store import Resumption, RunInfo, SQLiteStore
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.formats import PuzzleEntry, write_file
+from sudoku_bench.puzzles.grid import Grid
 from tests.cli_contract import REPORT_RESUME
 
 PUZZLES = "...3..4114..3...\n1..4..1..3..4..3\n3....21..34....1\n"
 REPEAT = 12
 SCRIPT = """
 import sys
-from harness.running.testing import backend
-from solvers.registry import register
-from harness.cli import main
+from sudoku_bench.harness.running.testing import backend
+from sudoku_bench.solvers.registry import register
+from sudoku_bench.harness.cli import main
 register(backend("reference", "busy", spin=100_000))  # some milliseconds per task
 sys.exit(main(["bench", "--db", sys.argv[1], sys.argv[2], "-s", "busy", "--quiet",
                "--repeat", sys.argv[3], "-j", "2", "--timeout", "20", "--seed", "7"]))
@@ -193,7 +193,7 @@ def test_resuming_on_another_machine_warns(tmp_path: Path, monkeypatch: MonkeyPa
 
 
 def test_an_older_store_gains_the_added_columns(tmp_path: Path, monkeypatch: MonkeyPatch) -> None:
-    from harness.storing import store as store_module
+    from sudoku_bench.harness.storing import store as store_module
 
     db = tmp_path / "old.sqlite"
     SQLiteStore(db).close()  # written by schema version 1

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.results import Outcome, Task
-from harness.running.repeats import run_with_skips
-from harness.running.testing import registered
-from harness.storing.store import SQLiteStore
-from solvers.base import Status
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.results import Outcome, Task
+from sudoku_bench.harness.running.repeats import run_with_skips
+from sudoku_bench.harness.running.testing import registered
+from sudoku_bench.harness.storing.store import SQLiteStore
+from sudoku_bench.solvers.base import Status
 
 FOURS = ("...3..4114..3...", "1..4..1..3..4..3")
 # Naive backtracking (first empty cell, digits in order) meets this 9x9 with a search of

@@ -4,8 +4,8 @@ import math
 
 import pytest
 
-from harness.analysing import stats
-from harness.analysing.summary import summarize
+from sudoku_bench.harness.analysing import stats
+from sudoku_bench.harness.analysing.summary import summarize
 
 
 def test_median_of_odd_and_even_counts() -> None:

@@ -134,7 +134,7 @@ def test_building_the_command_line_imports_no_numerical_library() -> None:
     import sys
 
     code = (
-        "import sys; from harness.cli import build_parser; build_parser(); "
+        "import sys; from sudoku_bench.harness.cli import build_parser; build_parser(); "
         "print(sorted(m for m in ('numba', 'numpy', 'pandas', 'sympy', 'ortools') "
         "if m in sys.modules))"
     )

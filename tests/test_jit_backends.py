@@ -14,20 +14,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solving_support import brute_force_solutions
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Solver, Status
-from solvers.engines.dlx.solver import DlxSolver
-from solvers.engines.propagating.solver import PropagatingSolver, alldiff_filter
-from solvers.registry import get
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Solver, Status
+from sudoku_bench.solvers.engines.dlx.solver import DlxSolver
+from sudoku_bench.solvers.engines.propagating.solver import PropagatingSolver, alldiff_filter
+from sudoku_bench.solvers.registry import get
 
 pytest.importorskip("numba", reason="the compiled engines need numba: pip install '.[jit]'")
 
-from solvers.engines.dlx.jit import DlxJitSolver
-from solvers.engines.propagating import kernel
-from solvers.engines.propagating.jit import PropagatingJitSolver
+from sudoku_bench.solvers.engines.dlx.jit import DlxJitSolver
+from sudoku_bench.solvers.engines.propagating import kernel
+from sudoku_bench.solvers.engines.propagating.jit import PropagatingJitSolver
 
 PUZZLES = {
     "top95": 30,

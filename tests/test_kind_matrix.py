@@ -1,5 +1,5 @@
 """The (back-end x constraint kind) matrix: every available back-end of the registry, on small
-random puzzles of every kind in `puzzles.constraints.KINDS` (and of the jigsaw shape), either
+random puzzles of every kind in `sudoku_bench.puzzles.constraints.KINDS` (and of the jigsaw shape), either
 finds exactly the solutions a brute force written here finds, or answers `unsupported`.
 
 The brute force shares nothing with the project: it enumerates the completions of a 4x4 (or a
@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from puzzles.constraints import KINDS, Constraint, NonConsecutive, PairConstraint
-from puzzles.constraints.base import Conflict
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Status
-from solvers.registry import Backend, backends
+from sudoku_bench.puzzles.constraints import KINDS, Constraint, NonConsecutive, PairConstraint
+from sudoku_bench.puzzles.constraints.base import Conflict
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.registry import Backend, backends
 from tests.kind_definitions_clues import definitions as clue_definitions
 from tests.solving_support import UnwrittenKind
 
@@ -456,7 +456,7 @@ def test_the_brute_force_counts_the_empty_4x4() -> None:
 def test_the_matrix_catches_a_back_end_that_ignores_a_kind(monkeypatch: pytest.MonkeyPatch) -> None:
     """A model whose table claims non-consecutive but whose encoder adds nothing returns grids
     that break the rule: the check must fail."""
-    from reductions import cp_model
+    from sudoku_bench.reductions import cp_model
 
     ignored = cp_model.CpEncoder(lambda built, group: None, lambda built, group: None)
     lying = cp_model.EncoderTable({**_entries(cp_model.ENCODERS), NonConsecutive: ignored})
@@ -525,7 +525,7 @@ def test_a_new_pair_kind_is_encoded_by_every_model_of_the_family() -> None:
     """A kind unknown to every model but of the pair family: the models that encode the family
     (by the digit pairs its `allows` rules out) find exactly the brute force's solutions; the
     others say `unsupported`."""
-    from reductions import cnf, exact_cover, polynomial
+    from sudoku_bench.reductions import cnf, exact_cover, polynomial
 
     def fresh() -> None:  # the rules-keyed model caches must not serve the rules without it
         exact_cover.sudoku_matrix.cache_clear()

@@ -8,11 +8,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from puzzles.constraints import Canvas, Conflict, Constraint, SumConstraint
-from puzzles.constraints.marks import centred
-from puzzles.drawing import canvas_of, cell_size, grid_svg
-from puzzles.grid import Grid
-from puzzles.rules import Rules
+from sudoku_bench.puzzles.constraints import Canvas, Conflict, Constraint, SumConstraint
+from sudoku_bench.puzzles.constraints.marks import centred
+from sudoku_bench.puzzles.drawing import canvas_of, cell_size, grid_svg
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
 from tests.solving_support import UnwrittenKind
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -96,7 +96,7 @@ def test_a_kind_without_marks_falls_back_to_its_family_then_to_words() -> None:
 def test_show_writes_each_puzzles_picture_as_svg_and_png(tmp_path: Any) -> None:
     import importlib.util
 
-    from harness.cli import main
+    from sudoku_bench.harness.cli import main
 
     assert main(["show", "killer:1", "killer:2", "--svg", str(tmp_path / "svg")]) == 0
     pictures = sorted(p.name for p in (tmp_path / "svg").iterdir())

@@ -14,14 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzles.constraints import Constraint, Equation, Table
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.adapters.cpsat import CpSatSolver
-from solvers.adapters.milp import MilpSolver
-from solvers.adapters.python_constraint import PythonConstraintSolver
-from solvers.adapters.sat import SatSolver
-from solvers.base import Solver, Status
+from sudoku_bench.puzzles.constraints import Constraint, Equation, Table
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.adapters.cpsat import CpSatSolver
+from sudoku_bench.solvers.adapters.milp import MilpSolver
+from sudoku_bench.solvers.adapters.python_constraint import PythonConstraintSolver
+from sudoku_bench.solvers.adapters.sat import SatSolver
+from sudoku_bench.solvers.base import Solver, Status
 from tests.solving_support import (
     Ascending,
     LinearRule,
@@ -175,7 +175,7 @@ def test_every_model_of_the_cnf_is_a_grid(givens: str) -> None:
     the whole formula, blocked on every variable, are as many as the grids."""
     from pysat.solvers import Solver as PySatSolver
 
-    from reductions.cnf import CnfReduction
+    from sudoku_bench.reductions.cnf import CnfReduction
 
     for case in CASES[:6]:
         cnf, _ = CnfReduction(givens).apply(case.puzzle)
@@ -211,7 +211,7 @@ def test_python_constraint_takes_a_kind_of_no_family_by_its_check(name: str) -> 
 def test_the_support_table_marks_the_families() -> None:
     """Every model encodes both families (the support table reads these tables); only
     python-constraint has the generic fallback."""
-    from reductions import cnf, cp_model, csp, milp
+    from sudoku_bench.reductions import cnf, cp_model, csp, milp
 
     for table in (cp_model.ENCODERS, cnf.ENCODERS, milp.ENCODERS, csp.ENCODERS):
         assert table.encodes(LinearRule) and table.encodes(TableRule)
@@ -220,7 +220,7 @@ def test_the_support_table_marks_the_families() -> None:
 
 
 def test_the_xcsp_export_writes_sums_short_tables_and_checked_fillings() -> None:
-    from reductions.csp import export
+    from sudoku_bench.reductions.csp import export
 
     rules = _rules(4, (arrow((0,), (5, 10)), row_sum_table(4, 1), Ascending((3, 7, 11))))
     text = export(Grid(rules, (0,) * 16))
@@ -273,7 +273,7 @@ def test_random_equations_and_tables_match_the_brute_force(case: Case) -> None:
 
 
 def test_the_dimacs_header_numbers_the_auxiliaries_after_the_cage_sums() -> None:
-    from reductions.cnf import export
+    from sudoku_bench.reductions.cnf import export
 
     rules = Rules.from_json({"size": 4, "cages": [{"cells": ["r4c3", "r4c4"], "sum": 3}]})
     rules = rules.with_constraints(arrow((0,), (5, 10)), row_sum_table(4, 1))
@@ -291,8 +291,8 @@ def test_the_support_table_marks_a_registered_kind_of_each_family(
 ) -> None:
     """`solvers --kinds` reads the encoder tables: kinds of the families, once registered,
     are marked for the four models (and a kind of no family for python-constraint alone)."""
-    from harness.cli.commands.solvers_list import support_records
-    from puzzles.constraints import KINDS
+    from sudoku_bench.harness.cli.commands.solvers_list import support_records
+    from sudoku_bench.puzzles.constraints import KINDS
 
     for name, kind in (("test_linear", LinearRule), ("test_table", TableRule)):
         monkeypatch.setattr(kind, "kind", name, raising=False)

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from solvers.engines.logic import LogicSolver
-from solvers.engines.logic.state import Candidates, Step
-from solvers.engines.logic.techniques import BY_KEY, TECHNIQUES, for_rules, next_step
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
+from sudoku_bench.solvers.engines.logic import LogicSolver
+from sudoku_bench.solvers.engines.logic.state import Candidates, Step
+from sudoku_bench.solvers.engines.logic.techniques import BY_KEY, TECHNIQUES, for_rules, next_step
 from tests.logic_positions import ALL, NINE, column_cells, position, row_cells, without
 
 POSITIONS = json.loads((Path(__file__).parent / "logic_advanced_positions.json").read_text())
@@ -132,7 +132,7 @@ def test_nested_forcing_net_on_the_first_of_forum_hardest() -> None:
 def test_a_forcing_net_lists_singles_a_learner_can_replay() -> None:
     """Each single the net lists is, in order, a naked or a hidden single of the position
     with the assumption and the singles before it placed."""
-    from solvers.engines.logic.forcing import propagate
+    from sudoku_bench.solvers.engines.logic.forcing import propagate
 
     case = POSITIONS["forcing_net"]
     state = Candidates.from_marks(NINE, case["marks"])
@@ -156,7 +156,7 @@ def test_a_forcing_net_lists_singles_a_learner_can_replay() -> None:
 
 
 def test_forcing_steps_are_rated_as_sudoku_explainer_rates_chains() -> None:
-    from solvers.engines.logic.forcing import length_bonus
+    from sudoku_bench.solvers.engines.logic.forcing import length_bonus
 
     # SE's thresholds on the size less 2: 4, 6, 8, 12, 16, 24, 32, 48, 64, ...
     assert [length_bonus(size) for size in (6, 7, 9, 11, 14, 15, 19, 27, 35)] == [
@@ -334,9 +334,9 @@ def test_a_hodoku_technique_on_a_position_from_a_real_puzzle(key: str) -> None:
 def test_the_hodoku_techniques_replay_soundly_on_whole_puzzles() -> None:
     """Every step of Sue de Coq and Franken fish, with them tried before the chains, on
     puzzles where they fire, is checked against the true solution."""
-    from puzzles.collections import load
-    from solvers.engines.logic.techniques import choose
-    from solvers.engines.propagating.solver import PropagatingSolver
+    from sudoku_bench.puzzles.collections import load
+    from sudoku_bench.solvers.engines.logic.techniques import choose
+    from sudoku_bench.solvers.engines.propagating.solver import PropagatingSolver
 
     base = [t for t in choose(None) if t.level != "extreme" and t.key not in HODOKU_KEYS]
     at = [t.key for t in base].index("finned_jellyfish") + 1

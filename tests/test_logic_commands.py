@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from harness.cli import main
-from harness.generating.rating import level_table, rate
-from puzzles.collections import load
-from puzzles.grid import Grid
-from solvers.engines.logic import TECHNIQUES
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.generating.rating import level_table, rate
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.engines.logic import TECHNIQUES
 from tests.cli_contract import EXPLAIN, RATE, STEP_DETAIL
 
 NEWSPAPER = "004036927100005000000200004005000060640000085070000200500001000000700002437920500"

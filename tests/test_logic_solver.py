@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Status
-from solvers.engines.logic import LogicSolver, run_logic
-from solvers.engines.logic.state import Candidates
-from solvers.registry import create
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.engines.logic import LogicSolver, run_logic
+from sudoku_bench.solvers.engines.logic.state import Candidates
+from sudoku_bench.solvers.registry import create
 
 NEWSPAPER = "004036927100005000000200004005000060640000085070000200500001000000700002437920500"
 NEWSPAPER_SOLUTION = (

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from puzzles.rules import Rules
-from solvers.engines.logic.state import Candidates, Move, Step
-from solvers.engines.logic.techniques import BY_KEY, TECHNIQUES, choose, for_rules
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.engines.logic.state import Candidates, Move, Step
+from sudoku_bench.solvers.engines.logic.techniques import BY_KEY, TECHNIQUES, choose, for_rules
 from tests.logic_positions import (
     NINE,
     column_cells,

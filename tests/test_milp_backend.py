@@ -13,17 +13,17 @@ from formats_strategies import random_solution
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.cli import main
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions import milp
-from reductions.exact_cover import REDUCTION as EXACT_COVER
-from reductions.milp import MilpReduction
-from solvers.adapters.milp import MilpSolver
-from solvers.base import Status
-from solvers.registry import create, get, select
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.reductions import milp
+from sudoku_bench.reductions.exact_cover import REDUCTION as EXACT_COVER
+from sudoku_bench.reductions.milp import MilpReduction
+from sudoku_bench.solvers.adapters.milp import MilpSolver
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.registry import create, get, select
 
 pytest.importorskip("ortools")
 

@@ -12,15 +12,15 @@ from hypothesis import strategies as st
 from solving_support import brute_force_solutions
 from variant_support import random_4x4_puzzle
 
-from harness.cli import main
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions import milp
-from reductions.milp import MilpReduction, linear_program
-from solvers.adapters.milp import MilpSolver
-from solvers.registry import create
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.reductions import milp
+from sudoku_bench.reductions.milp import MilpReduction, linear_program
+from sudoku_bench.solvers.adapters.milp import MilpSolver
+from sudoku_bench.solvers.registry import create
 
 
 @pytest.mark.parametrize("size", [4, 9])

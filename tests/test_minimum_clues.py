@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.generating import minimum_clues as search
-from puzzles.collections import load
-from puzzles.errors import SudokuBenchError
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.generating import minimum_clues as search
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.errors import SudokuBenchError
 from tests.cli_contract import MINIMUM_CLUES, MINIMUM_CLUES_STAGE
 
 PUZZLE = load("17clue")[0].puzzle.to_line()  # Royle's list: its grid's only 17-clue puzzle
@@ -21,7 +21,7 @@ CLUE_CELLS = [cell for cell, digit in enumerate(PUZZLE) if digit not in ".0"]
 def _is_unavoidable(mask: int) -> bool:
     """A set is unavoidable when the grid with those cells emptied has another completion."""
     emptied = "".join("." if mask >> c & 1 else str(GRID[c]) for c in range(81))
-    from solvers.engines.bitboard import jit
+    from sudoku_bench.solvers.engines.bitboard import jit
 
     return int(jit.solve_batch([emptied], limit=2).counts[0]) == 2
 
@@ -95,7 +95,7 @@ def test_three_grids_of_royles_list_have_no_16_and_their_17(line: int) -> None:
 
 
 def test_the_python_api_answers_as_the_command() -> None:
-    from harness.api import minimum_clues
+    from sudoku_bench.harness.api import minimum_clues
 
     found = minimum_clues(PUZZLE, clues=(16, 17), require=CLUE_CELLS[:12])
     sixteen, seventeen = found.stages

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.cli.commands import experiment as experiment_command
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.cli.commands import experiment as experiment_command
 
 
 def _uninstall(monkeypatch: pytest.MonkeyPatch, library: str, *importers: str) -> None:
@@ -25,7 +25,7 @@ def _uninstall(monkeypatch: pytest.MonkeyPatch, library: str, *importers: str) -
 def test_experiment_clues_without_numpy_is_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    _uninstall(monkeypatch, "numpy", "harness.experiments.clues", "harness.generating.exhaustive4x4")
+    _uninstall(monkeypatch, "numpy", "sudoku_bench.harness.experiments.clues", "sudoku_bench.harness.generating.exhaustive4x4")
     code = main(["experiment", "clues", "--quick", "--quiet", "-o", str(tmp_path)])
     err = capsys.readouterr().err
     assert code == 2
@@ -54,7 +54,7 @@ def test_experiment_models_without_ortools_is_one_line(
 
 def test_a_missing_module_of_our_own_stays_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(args: argparse.Namespace) -> None:
-        raise ModuleNotFoundError("No module named 'harness.gone'", name="harness.gone")
+        raise ModuleNotFoundError("No module named 'sudoku_bench.harness.gone'", name="sudoku_bench.harness.gone")
 
     monkeypatch.setattr(experiment_command, "_perform", broken)
     with pytest.raises(ModuleNotFoundError):

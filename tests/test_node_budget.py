@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.experiments.base import Results
-from harness.experiments.conduct import Conduct, run_batch
-from harness.experiments.difficulty import LABEL, Difficulty, by_budget, headline
-from harness.storing.store import open_store
-from puzzles.collections import load
-from puzzles.grid import Grid
-from solvers.base import Status
-from solvers.registry import create
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.experiments.base import Results
+from sudoku_bench.harness.experiments.conduct import Conduct, run_batch
+from sudoku_bench.harness.experiments.difficulty import LABEL, Difficulty, by_budget, headline
+from sudoku_bench.harness.storing.store import open_store
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.registry import create
 
 BUDGETED = ("backtracking", "propagating", "dlx", "propagating-jit", "dlx-jit", "logic")
 # Inkala's puzzle: from 87 nodes (propagating) to about 50,000 (backtracking), well under a

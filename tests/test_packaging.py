@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.experiments import OPTIONAL_LIBRARIES
+from sudoku_bench.harness.experiments import OPTIONAL_LIBRARIES
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))

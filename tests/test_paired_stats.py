@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from harness.analysing import paired
+from sudoku_bench.harness.analysing import paired
 
 scipy_stats = pytest.importorskip(
     "scipy.stats", reason="scipy is in the dev extra, for these tests"

@@ -21,10 +21,10 @@ pytest.importorskip("sympy")
 
 from solving_support import brute_force_solutions, pattern_grid
 
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
-from reductions.base import read_puzzle_header
-from reductions.polynomial import PolynomialReduction, export
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
+from sudoku_bench.reductions.base import read_puzzle_header
+from sudoku_bench.reductions.polynomial import PolynomialReduction, export
 
 # jigsaw, an extra region, an even cell and two cages (one without a sum): 12 grids
 MIXED = Rules.of_size(4).with_rules(
@@ -193,7 +193,7 @@ def run_recipe(script_path: Path, text: str, tmp_path: Path) -> tuple[int, list[
 def test_singular_runs_the_header_recipe_and_the_header_rebuilds_the_grids(
     line: str, rules: Rules, field: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from harness.cli import main
+    from sudoku_bench.harness.cli import main
 
     puzzle = Grid.from_string(line, rules)
     path = tmp_path / "puzzle.sing"
@@ -221,7 +221,7 @@ def test_singular_recipe_counts_the_288_grids(tmp_path: Path) -> None:
 
 
 def test_reduce_field_option(capsys: pytest.CaptureFixture[str]) -> None:
-    from harness.cli import main
+    from sudoku_bench.harness.cli import main
 
     thesis = "0000302004010000"
     assert main(["reduce", thesis, "--to", "polynomials", "--json"]) == 0

@@ -12,10 +12,10 @@ pytest.importorskip("sympy")
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions.polynomial import (
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.reductions.polynomial import (
     Algebra,
     PolynomialOptionsError,
     PolynomialReduction,
@@ -105,7 +105,7 @@ def test_every_solution_is_a_point_of_the_ideal(index: int, modulus: int | None)
     system = system_of(entry.puzzle, modulus=modulus, unit_sums=True)
     solution = entry.solution
     if solution is None:
-        from solvers import create
+        from sudoku_bench.solvers import create
 
         solution = create("propagating").solve(entry.puzzle).solutions[0]
     point = [solution[c] for c in system.cells]
@@ -159,7 +159,7 @@ def test_export_is_a_singular_script() -> None:
 def test_reduce_command_prints_and_exports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from harness.cli import main
+    from sudoku_bench.harness.cli import main
 
     assert main(["reduce", THESIS_PUZZLE, "--to", "polynomials", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
@@ -170,7 +170,7 @@ def test_reduce_command_prints_and_exports(
 
 
 def test_solve_command_with_groebner(capsys: pytest.CaptureFixture[str]) -> None:
-    from harness.cli import main
+    from sudoku_bench.harness.cli import main
 
     assert main(["solve", THESIS_PUZZLE, "-s", "groebner", "--json"]) == 0
     assert THESIS_SOLUTION in capsys.readouterr().out

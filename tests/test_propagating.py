@@ -9,13 +9,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from solving_support import brute_force_solutions, remove_cells, shuffled_grid
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.formats import PuzzleEntry
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Status
-from solvers.engines.propagating.solver import PropagatingSolver, intersections
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.formats import PuzzleEntry
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.engines.propagating.solver import PropagatingSolver, intersections
 
 SOLVER = PropagatingSolver()
 

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solving_support import remove_cells, shuffled_grid
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Status
-from solvers.engines.propagating.solver import PropagatingSolver, alldiff_filter
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.engines.propagating.solver import PropagatingSolver, alldiff_filter
 
 
 def digits(*values: int) -> int:

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.running import machine
+from sudoku_bench.harness.running import machine
 
 
 def git(where: Path, *args: str) -> str:

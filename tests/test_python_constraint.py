@@ -13,16 +13,24 @@ from pathlib import Path
 import pytest
 from constraint import AllDifferentConstraint, BacktrackingSolver, Problem
 
-from harness.cli.commands import reduce as reduce_command
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions import csp
-from reductions.csp import CspReduction
-from solvers import Backend, SolverUnavailableError, Status, create, get, register, select
-from solvers.adapters.python_constraint import PythonConstraintSolver
-from solvers.registry import unregister
+from sudoku_bench.harness.cli.commands import reduce as reduce_command
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.reductions import csp
+from sudoku_bench.reductions.csp import CspReduction
+from sudoku_bench.solvers import (
+    Backend,
+    SolverUnavailableError,
+    Status,
+    create,
+    get,
+    register,
+    select,
+)
+from sudoku_bench.solvers.adapters.python_constraint import PythonConstraintSolver
+from sudoku_bench.solvers.registry import unregister
 
 # Hard for the plain model: about 220,000 nodes (tens of seconds) to prove it unique.
 HARD = next(entry.puzzle for entry in load("top95") if entry.id == "top95:7")

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from puzzles.checker import is_solution
-from puzzles.formats.common import PuzzleEntry, ReadOptions
-from puzzles.formats.fpuzzles import COSMETIC_KEYS, RULE_KEYS, entry_from_text
-from puzzles.grid import Grid
-from solvers import Status, create
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.formats.common import PuzzleEntry, ReadOptions
+from sudoku_bench.puzzles.formats.fpuzzles import COSMETIC_KEYS, RULE_KEYS, entry_from_text
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers import Status, create
 
 SUITE = Path(__file__).parent / "data" / "rangsk_suite.json"
 LEAST_SOLVED = 40  # of 42: the bar

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from puzzles.grid import Grid
-from solvers.registry import (
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.registry import (
     Backend,
     SolverUnavailableError,
     UnknownSolverError,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.cli.commands.check import NOTHING_VERIFIED
-from harness.running.testing import registered
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.cli.commands.check import NOTHING_VERIFIED
+from sudoku_bench.harness.running.testing import registered
 from tests.cli_process import start_cli
 from tests.test_reliability_interrupt import _first_line
 
@@ -98,7 +98,7 @@ def test_a_run_too_big_to_plan_is_refused_at_once(capsys: pytest.CaptureFixture[
 def test_a_big_plan_is_announced(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("harness.cli.commands.bench.PLAN_NOTE_FROM", 10)  # not 50,000 tasks
+    monkeypatch.setattr("sudoku_bench.harness.cli.commands.bench.PLAN_NOTE_FROM", 10)  # not 50,000 tasks
     db = tmp_path / "runs.sqlite"
     code = main(
         [

@@ -18,12 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.cli import main
-from puzzles.collections import load
-from puzzles.errors import SudokuBenchError
-from puzzles.formats import FORMATS, ReadOptions, read_text, write_text
-from puzzles.rules import Rules
-from puzzles.symbols import DEFAULT, HEX, LETTERS
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.errors import SudokuBenchError
+from sudoku_bench.puzzles.formats import FORMATS, ReadOptions, read_text, write_text
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.puzzles.symbols import DEFAULT, HEX, LETTERS
 
 # Characters that mean something to some format or reader, and some that mean trouble.
 SYNTAX = "0123456789.ABCDEFGPYZaz|-+=#/,\"'\\{}[]:; \t\r\n\ufeff\u200b\u202e\x00\x0b\xa0é"

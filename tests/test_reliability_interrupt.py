@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers import registry
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers import registry
 from tests.cli_process import start_cli
 
 # Quick for every back-end, even a single Groebner basis of the whole ideal: 12 empty cells.

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.cli import main
-from puzzles.collections import load
-from puzzles.errors import PuzzleFormatError
-from puzzles.formats import ReadOptions, read_text, sniff_format
-from puzzles.grid import Grid
-from puzzles.rules import Rules
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.errors import PuzzleFormatError
+from sudoku_bench.puzzles.formats import ReadOptions, read_text, sniff_format
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
 from tests.cli_process import COMMAND, ENV, run_cli
 
 SEED = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
@@ -270,7 +270,7 @@ def test_a_36x36_grid_is_written_as_numbers_and_read_back() -> None:
 
 def test_a_number_json_cannot_hold_is_written_as_null() -> None:
     """A counter's NaN or infinity would make the line no JSON: it is written as null."""
-    from harness.cli.output import json_line
+    from sudoku_bench.harness.cli.output import json_line
 
     record = {"nodes": 3, "counters": {"bound": float("nan"), "gap": [1.5, float("-inf")]}}
     assert json.loads(json_line(record)) == {
@@ -294,6 +294,6 @@ JSON_VALUES = st.recursive(
 @given(JSON_VALUES)
 def test_json_lines_are_what_json_dumps_writes(value: object) -> None:
     """The encoder made once (`output._strict_encoder`) writes what `json.dumps` writes."""
-    from harness.cli.output import json_line
+    from sudoku_bench.harness.cli.output import json_line
 
     assert json_line(value) == json.dumps(value)

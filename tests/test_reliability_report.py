@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from harness.analysing import plots
-from harness.analysing.report import Report
-from harness.cli import main
-from harness.running.testing import registered
-from harness.storing.store import open_store
+from sudoku_bench.harness.analysing import plots
+from sudoku_bench.harness.analysing.report import Report
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running.testing import registered
+from sudoku_bench.harness.storing.store import open_store
 
 FOURS = "...3..4114..3...\n1..4..1..3..4..3\n3....21..34....1\n"
 

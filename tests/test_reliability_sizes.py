@@ -8,13 +8,13 @@ import time
 
 import pytest
 
-from harness.cli import main
-from puzzles.checker import is_solution
-from puzzles.grid import Grid
-from puzzles.rules import MAX_SIZE, Rules
-from solvers.base import SearchTimeout
-from solvers.deep import DEEP_FROM, call_deep
-from solvers.registry import create
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import MAX_SIZE, Rules
+from sudoku_bench.solvers.base import SearchTimeout
+from sudoku_bench.solvers.deep import DEEP_FROM, call_deep
+from sudoku_bench.solvers.registry import create
 
 EMPTY_36 = "." * 36 * 36
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.running.tasks import Outcome
-from harness.running.testing import registered
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running.tasks import Outcome
+from sudoku_bench.harness.running.testing import registered
 from tests.cli_process import ENV, run_cli
 
 FOURS = "...3..4114..3..."  # a 4x4 puzzle with one solution
@@ -24,9 +24,9 @@ EMPTY = "." * 81
 
 WITH_TEST_BACKENDS = """
 import sys
-from harness.running.testing import backend
-from solvers.registry import register
-from harness.cli import main
+from sudoku_bench.harness.running.testing import backend
+from sudoku_bench.solvers.registry import register
+from sudoku_bench.harness.cli import main
 for kind in ("reference", "sleeper", "wrong-size", "late"):
     register(backend(kind))
 sys.exit(main(sys.argv[1:]))
@@ -177,10 +177,10 @@ def test_solve_says_solved_and_leaves_counting_to_count(capsys: pytest.CaptureFi
 def _batch_of_eight(kind: str) -> list[Outcome]:
     """Eight 4x4 tasks in one batch of one worker, the fourth the empty grid: the outcomes
     as they came."""
-    from harness.running.runner import Pool
-    from harness.running.tasks import Task
-    from harness.running.testing import backend
-    from harness.running.worker import Settings
+    from sudoku_bench.harness.running.runner import Pool
+    from sudoku_bench.harness.running.tasks import Task
+    from sudoku_bench.harness.running.testing import backend
+    from sudoku_bench.harness.running.worker import Settings
 
     solver = backend(kind)
     puzzles = [FOURS] * 3 + ["." * 16] + [FOURS] * 4
@@ -240,10 +240,10 @@ def test_a_batch_without_shared_memory_sends_each_answer_at_once(
 
 def test_solve_hears_answers_in_puzzle_order_after_a_kill_in_a_batch() -> None:
     """Answers that run again after a kill still come out in the order of the puzzles."""
-    from harness.running.solving import solve_all
-    from harness.running.testing import backend
-    from puzzles.formats import PuzzleEntry
-    from puzzles.grid import Grid
+    from sudoku_bench.harness.running.solving import solve_all
+    from sudoku_bench.harness.running.testing import backend
+    from sudoku_bench.puzzles.formats import PuzzleEntry
+    from sudoku_bench.puzzles.grid import Grid
 
     lines = [FOURS] * 3 + ["." * 16] + [FOURS] * 4
     entries = [PuzzleEntry(f"p{n}", Grid.from_string(line)) for n, line in enumerate(lines)]
@@ -263,8 +263,8 @@ def test_a_packed_answer_is_its_outcome_less_the_task() -> None:
     and unpacking give the same outcome back, and an answer for another task is refused."""
     from dataclasses import replace
 
-    from harness.running.tasks import Task
-    from solvers.base import Status, Verdict
+    from sudoku_bench.harness.running.tasks import Task
+    from sudoku_bench.solvers.base import Status, Verdict
 
     task = Task(5, "seeds", "seeds:1", "9x9", SEED, "propagating", 0)
     outcome = Outcome(
@@ -283,10 +283,10 @@ def test_a_solvers_result_is_packed_in_the_order_of_the_outcome() -> None:
     it is the outcome made field by field, by name."""
     import os
 
-    from harness.results import Task, packed_outcome
-    from harness.running.worker import Meter
-    from puzzles.grid import Grid
-    from solvers.registry import get
+    from sudoku_bench.harness.results import Task, packed_outcome
+    from sudoku_bench.harness.running.worker import Meter
+    from sudoku_bench.puzzles.grid import Grid
+    from sudoku_bench.solvers.registry import get
 
     task = Task(5, "seeds", "seeds:1", "9x9", SEED, "propagating", 0)
     result = get("propagating").create().solve(Grid.from_string(SEED), limit=2)
@@ -321,7 +321,7 @@ def test_a_worker_that_dies_while_solving_is_said_to_die_while_solving(
 ) -> None:
     """It was reported as dying "while building the solver": the slot's phase was read after
     the slot had been freed."""
-    from harness.running.testing import registered
+    from sudoku_bench.harness.running.testing import registered
 
     with registered("segfault-on-empty"):
         code = main(["solve", FOURS, "." * 16, "-s", "segfault-on-empty", "--json"])

@@ -17,26 +17,26 @@ from pathlib import Path
 
 import pytest
 
-from harness.analysing.report import Report
-from harness.cli import main
-from harness.storing.store import LockOwner, SQLiteStore, open_store
+from sudoku_bench.harness.analysing.report import Report
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.storing.store import LockOwner, SQLiteStore, open_store
 from tests.cli_process import ENV
 
 PUZZLES = "...3..4114..3...\n1..4..1..3..4..3\n3....21..34....1\n"
 SCRIPT = """
 import sys
-from harness.running.testing import backend
-from solvers.registry import register
-from harness.cli import main
+from sudoku_bench.harness.running.testing import backend
+from sudoku_bench.solvers.registry import register
+from sudoku_bench.harness.cli import main
 register(backend("reference", "busy", spin=int(sys.argv[4])))
 sys.exit(main(["bench", "--db", sys.argv[1], *sys.argv[5:], "-s", "busy", "--quiet",
                "--repeat", sys.argv[3], "--timeout", "20", "--seed", "7", sys.argv[2]]))
 """
 RESUME = """
 import sys
-from harness.running.testing import backend
-from solvers.registry import register
-from harness.cli import main
+from sudoku_bench.harness.running.testing import backend
+from sudoku_bench.solvers.registry import register
+from sudoku_bench.harness.cli import main
 register(backend("reference", "busy", spin=int(sys.argv[2])))
 sys.exit(main(["bench", "--db", sys.argv[1], "--resume", "--quiet", *sys.argv[3:]]))
 """
@@ -259,7 +259,7 @@ def _as_another_user() -> list[str]:
 
 def _report(db: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [*_as_another_user(), sys.executable, "-m", "harness", "report", "--db", str(db)],
+        [*_as_another_user(), sys.executable, "-m", "sudoku_bench.harness", "report", "--db", str(db)],
         env=ENV,
         capture_output=True,
         text=True,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
+from sudoku_bench.harness.cli import main
 
 BROWSER = next(
     (shutil.which(name) for name in ("chromium", "chromium-browser") if shutil.which(name)), None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
+from sudoku_bench.harness.cli import main
 from tests.chromium import BROWSER, offline_page
 from tests.cli_contract import REPORT_DIFF, REPORT_DIFF_ROW
 
@@ -121,7 +121,7 @@ def test_diff_of_two_runs_gives_each_ratio_with_its_interval(
 def test_the_page_is_made_without_matplotlib(
     page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from harness.analysing import plots
+    from sudoku_bench.harness.analysing import plots
 
     monkeypatch.setattr(plots, "available", lambda: False)  # as without matplotlib
     db = page.parent / "runs.sqlite"

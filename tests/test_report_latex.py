@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.analysing.latex import escape, macro_word, number_words
-from harness.cli import main
+from sudoku_bench.harness.analysing.latex import escape, macro_word, number_words
+from sudoku_bench.harness.cli import main
 
 
 def test_macro_names_are_letters_only() -> None:

@@ -1,4 +1,4 @@
-"""`harness.load_results`: one DataFrame row per task, the documented columns, the CSV's values."""
+"""`sudoku_bench.harness.load_results`: one DataFrame row per task, the documented columns, the CSV's values."""
 
 import csv
 import io
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
+from sudoku_bench.harness.cli import main
 
 pd = pytest.importorskip("pandas", reason="pandas is in the analysis extra")
 
@@ -20,8 +20,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_one_row_per_task_with_the_documented_columns(run: Path) -> None:
-    import harness
-    from harness.analysing.frame import COLUMNS
+    from sudoku_bench import harness
+    from sudoku_bench.harness.analysing.frame import COLUMNS
 
     frame = harness.load_results(run)
     assert list(frame.columns) == list(COLUMNS)
@@ -31,7 +31,7 @@ def test_one_row_per_task_with_the_documented_columns(run: Path) -> None:
 
 
 def test_aggregates_equal_the_csv_report(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import harness
+    from sudoku_bench import harness
 
     frame = harness.load_results(run)
     capsys.readouterr()
@@ -49,7 +49,7 @@ def test_aggregates_equal_the_csv_report(run: Path, capsys: pytest.CaptureFixtur
 
 def test_parquet_holds_the_same_rows(run: Path, tmp_path: Path) -> None:
     pytest.importorskip("pyarrow", reason="pyarrow is in the analysis extra")
-    import harness
+    from sudoku_bench import harness
 
     out = tmp_path / "results.parquet"
     assert main(["report", "--db", str(run), "--format", "parquet", "-o", str(out)]) == 0
@@ -65,7 +65,7 @@ def test_parquet_carries_the_run_and_fixed_column_types(run: Path, tmp_path: Pat
     pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is in the analysis extra")
     import json
 
-    from harness.cli.commands.report import PARQUET_METADATA_KEY
+    from sudoku_bench.harness.cli.commands.report import PARQUET_METADATA_KEY
     from tests.cli_contract import REPORT_RUN
 
     out = tmp_path / "results.parquet"

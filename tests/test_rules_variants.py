@@ -2,8 +2,8 @@
 
 import pytest
 
-from puzzles import Grid, Rules, RulesError, conflicts, is_solution
-from puzzles.rules import Cage
+from sudoku_bench.puzzles import Grid, Rules, RulesError, conflicts, is_solution
+from sudoku_bench.puzzles.rules import Cage
 
 SEED = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 NINE = Rules.of_size(9)

@@ -33,7 +33,7 @@ def test_a_store_is_the_same_as_itself_across_schema_versions(
 ) -> None:
     migrated = tmp_path / "new.sqlite"
     shutil.copyfile(FIXTURE, migrated)
-    from harness.storing.store import SQLiteStore
+    from sudoku_bench.harness.storing.store import SQLiteStore
 
     SQLiteStore(migrated).close()  # now schema 5
     args = [str(FIXTURE), str(migrated), "--before-run", "1", "--after-run", "1"]

@@ -11,14 +11,14 @@ import time
 import pytest
 from solving_support import brute_force_solutions, remove_cells
 
-from harness.cli import main
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from puzzles.formats import PuzzleEntry
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers import SolverUnavailableError, Status, create, get, select
-from solvers.adapters.sat import SOLVERS, SatSolver, canonical_name
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.formats import PuzzleEntry
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers import SolverUnavailableError, Status, create, get, select
+from sudoku_bench.solvers.adapters.sat import SOLVERS, SatSolver, canonical_name
 
 SAT = SatSolver()
 EMPTY_4X4 = Grid.empty(Rules.of_size(4))
@@ -214,8 +214,8 @@ def test_the_dimacs_export_is_read_and_solved_by_pysat() -> None:
     from pysat.formula import CNF
     from pysat.solvers import Solver as PySatSolver
 
-    from reductions import cnf
-    from reductions.cnf import CnfReduction
+    from sudoku_bench.reductions import cnf
+    from sudoku_bench.reductions.cnf import CnfReduction
 
     entry = load("seeds")[3]
     formula = CNF(from_string=cnf.export(entry.puzzle))

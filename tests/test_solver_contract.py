@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from puzzles import Grid, Rules
-from solvers.base import Deadline, SearchOutcome, SearchTimeout, Solver, Status
+from sudoku_bench.puzzles import Grid, Rules
+from sudoku_bench.solvers.base import Deadline, SearchOutcome, SearchTimeout, Solver, Status
 
 FOUR = Rules.of_size(4)
 SOLVED_4X4 = Grid.from_string("4213312424311342")

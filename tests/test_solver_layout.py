@@ -1,5 +1,5 @@
-"""Solvers laid out by what they are: engines under `solvers.engines`, library adapters under
-`solvers.adapters`, configurations as options of one class; the module paths and
+"""Solvers laid out by what they are: engines under `sudoku_bench.solvers.engines`, library adapters under
+`sudoku_bench.solvers.adapters`, configurations as options of one class; the module paths and
 `module:Class` targets of earlier versions still import, resolve and resume."""
 
 from __future__ import annotations
@@ -12,21 +12,21 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.running.session import backend_from
-from harness.storing.store import SQLiteStore
-from solvers.moved import MOVED, current_module
-from solvers.registry import BUILTIN, RETIRED_CLASSES, Backend, current_target, get
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.running.session import backend_from
+from sudoku_bench.harness.storing.store import SQLiteStore
+from sudoku_bench.solvers.moved import MOVED, current_module
+from sudoku_bench.solvers.registry import BUILTIN, RETIRED_CLASSES, Backend, current_target, get
 
 OLD_STORE = Path(__file__).parent / "data" / "store-v4.sqlite"
 LIBRARY_OF = {
-    "solvers.cpsat": "ortools",
-    "solvers.milp": "ortools",
-    "solvers.sat": "pysat",
-    "solvers.python_constraint": "constraint",
-    "solvers.native": "exact_cover",
-    "solvers.groebner": "sympy",
-    "solvers.jit": "numba",
+    "sudoku_bench.solvers.cpsat": "ortools",
+    "sudoku_bench.solvers.milp": "ortools",
+    "sudoku_bench.solvers.sat": "pysat",
+    "sudoku_bench.solvers.python_constraint": "constraint",
+    "sudoku_bench.solvers.native": "exact_cover",
+    "sudoku_bench.solvers.groebner": "sympy",
+    "sudoku_bench.solvers.jit": "numba",
 }
 
 
@@ -41,13 +41,13 @@ def test_an_old_module_path_imports_the_module_at_its_new_one(old: str) -> None:
 
 
 def test_sub_modules_of_a_moved_package_follow_it() -> None:
-    assert current_module("solvers.logic.state") == "solvers.engines.logic.state"
-    assert current_module("solvers.dlx.solver") == "solvers.engines.dlx.solver"
-    assert current_module("solvers.registry") == "solvers.registry"  # never moved
-    assert current_module("solvers.satellite") == "solvers.satellite"  # a prefix, not a package
-    from solvers.logic.state import Candidates
+    assert current_module("sudoku_bench.solvers.logic.state") == "sudoku_bench.solvers.engines.logic.state"
+    assert current_module("sudoku_bench.solvers.dlx.solver") == "sudoku_bench.solvers.engines.dlx.solver"
+    assert current_module("sudoku_bench.solvers.registry") == "sudoku_bench.solvers.registry"  # never moved
+    assert current_module("sudoku_bench.solvers.satellite") == "sudoku_bench.solvers.satellite"  # a prefix, not a package
+    from sudoku_bench.solvers.logic.state import Candidates
 
-    assert Candidates.__module__ == "solvers.engines.logic.state"
+    assert Candidates.__module__ == "sudoku_bench.solvers.engines.logic.state"
 
 
 def test_engines_and_adapters_are_apart() -> None:
@@ -92,7 +92,7 @@ def test_a_retired_configuration_class_resolves_to_its_registered_configuration(
     old_target: str,
 ) -> None:
     module, _, class_name = old_target.partition(":")
-    stored_target = f"{module.replace('solvers.adapters.', 'solvers.')}:{class_name}"
+    stored_target = f"{module.replace('sudoku_bench.solvers.adapters.', 'solvers.')}:{class_name}"
     named = [b for b in BUILTIN if current_target(stored_target, {}) == (b.target, b.options)]
     assert len(named) == 1, old_target
     registered = named[0]
@@ -101,17 +101,17 @@ def test_a_retired_configuration_class_resolves_to_its_registered_configuration(
 
 
 def test_stored_options_win_over_a_retired_classs_own() -> None:
-    target, options = current_target("solvers.sat:GlucoseSatSolver", {"encoding": "minimal"})
+    target, options = current_target("sudoku_bench.solvers.sat:GlucoseSatSolver", {"encoding": "minimal"})
     assert (target, options) == (
-        "solvers.adapters.sat:SatSolver",
+        "sudoku_bench.solvers.adapters.sat:SatSolver",
         {"solver": "glucose4", "encoding": "minimal"},
     )
 
 
 def test_a_backend_built_from_an_old_target_builds_todays_solver() -> None:
     pytest.importorskip("constraint")
-    old = Backend("csp-recursive", "solvers.python_constraint:RecursiveSolver", "as stored")
-    assert old.target == "solvers.adapters.python_constraint:PythonConstraintSolver"
+    old = Backend("csp-recursive", "sudoku_bench.solvers.python_constraint:RecursiveSolver", "as stored")
+    assert old.target == "sudoku_bench.solvers.adapters.python_constraint:PythonConstraintSolver"
     solver = old.create()
     assert solver.name == "csp-recursive" and solver.frames_per_cell == 3
     assert get("python-constraint").create().frames_per_cell == 0
@@ -130,8 +130,8 @@ def test_an_old_stores_targets_resume_with_the_registered_back_ends(
             )
         }
     assert targets == {
-        "dlx": "solvers.dlx.solver:DlxSolver",
-        "propagating": "solvers.propagating:PropagatingSolver",
+        "dlx": "sudoku_bench.solvers.dlx.solver:DlxSolver",
+        "propagating": "sudoku_bench.solvers.propagating:PropagatingSolver",
     }
     store = SQLiteStore(store_path, read_only=True)
     for name, config in store.configurations(2).items():

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.results import Outcome, Task, outcome_json, result_json
-from harness.storing.store import SCHEMA_VERSION, SQLiteStore
-from puzzles.formats import PuzzleEntry
-from puzzles.grid import Grid
-from solvers.base import Status, Verdict
-from solvers.registry import get
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.results import Outcome, Task, outcome_json, result_json
+from sudoku_bench.harness.storing.store import SCHEMA_VERSION, SQLiteStore
+from sudoku_bench.puzzles.formats import PuzzleEntry
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.base import Status, Verdict
+from sudoku_bench.solvers.registry import get
 from tests.cli_contract import BENCH, RESULT
 
 FIXTURE = Path(__file__).parent / "data" / "store-v4.sqlite"
@@ -105,9 +105,9 @@ def test_a_killed_run_of_an_old_store_resumes_to_the_end(
 
 def test_the_record_goes_to_the_store_and_back_unchanged(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "r.sqlite")
-    from harness.running import session
-    from harness.running.testing import backend
-    from harness.running.worker import Settings
+    from sudoku_bench.harness.running import session
+    from sudoku_bench.harness.running.testing import backend
+    from sudoku_bench.harness.running.worker import Settings
 
     entries = [PuzzleEntry("a:1", Grid.from_string(FOUR))]
     work = session.start(

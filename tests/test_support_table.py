@@ -8,10 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.cli.commands.solvers_list import SUPPORT_PAGE, support_page, support_records
-from puzzles.constraints import KINDS
-from solvers.registry import backends, get
+from sudoku_bench.harness.cli import main
+from sudoku_bench.harness.cli.commands.solvers_list import (
+    SUPPORT_PAGE,
+    support_page,
+    support_records,
+)
+from sudoku_bench.puzzles.constraints import KINDS
+from sudoku_bench.solvers.registry import backends, get
 from tests.cli_contract import SOLVER_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent

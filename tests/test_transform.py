@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from variant_support import puzzle_with_known_solution
 
-from puzzles.checker import is_solution
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from puzzles.transform import random_isomorph
-from solvers.registry import create
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.puzzles.transform import random_isomorph
+from sudoku_bench.solvers.registry import create
 from tests.solving_support import kinds_of
 
 SEED_PUZZLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"

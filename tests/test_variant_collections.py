@@ -2,10 +2,10 @@
 
 import pytest
 
-from puzzles.checker import is_solution
-from puzzles.collections import load
-from solvers.base import Status
-from solvers.registry import create, select
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.registry import create, select
 from tests.solving_support import kinds_of
 
 # Checked on 4x4 and 6x6 variants in test_variants_agree; a 9x9 killer takes it minutes.

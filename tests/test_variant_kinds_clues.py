@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from solving_support import shuffled_grid
 
-from puzzles.checker import conflicts, is_solution
-from puzzles.constraints import (
+from sudoku_bench.puzzles.checker import conflicts, is_solution
+from sudoku_bench.puzzles.constraints import (
     KINDS,
     XV,
     BoxIndexer,
@@ -43,16 +43,16 @@ from puzzles.constraints import (
     XSum,
     XVNegative,
 )
-from puzzles.constraints.base import Move
-from puzzles.errors import PuzzleFormatError, RulesError
-from puzzles.formats.common import PuzzleEntry
-from puzzles.formats.fpuzzles import entry_from_text, fpuzzles_object, rules_of
-from puzzles.grid import Grid
-from puzzles.picture import marks as picture_marks
-from puzzles.rules import Rules
-from puzzles.shape import GridShape
-from puzzles.transform import random_isomorph
-from solvers.registry import backends
+from sudoku_bench.puzzles.constraints.base import Move
+from sudoku_bench.puzzles.errors import PuzzleFormatError, RulesError
+from sudoku_bench.puzzles.formats.common import PuzzleEntry
+from sudoku_bench.puzzles.formats.fpuzzles import entry_from_text, fpuzzles_object, rules_of
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.picture import marks as picture_marks
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.puzzles.shape import GridShape
+from sudoku_bench.puzzles.transform import random_isomorph
+from sudoku_bench.solvers.registry import backends
 
 NINE = GridShape.of_size(9)
 FOUR = GridShape.of_size(4)
@@ -545,7 +545,7 @@ def test_outside_clues_are_written_in_the_border_and_dots_on_the_edge() -> None:
 
 
 def test_kinds_work_on_a_jigsaw_and_box_indexers_read_its_regions() -> None:
-    from puzzles.collections import load
+    from sudoku_bench.puzzles.collections import load
 
     entry = next(e for e in load("jigsaw") if e.solution is not None)
     rules = entry.puzzle.rules

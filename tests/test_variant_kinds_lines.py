@@ -16,9 +16,9 @@ from line_kinds_support import LINE_EXAMPLES
 from solving_support import shuffled_grid
 from test_constraint_kinds import square_symmetries
 
-from harness.cli import main
-from puzzles.checker import conflicts, is_solution
-from puzzles.constraints import (
+from sudoku_bench.harness.cli import main
+from sudoku_bench.puzzles.checker import conflicts, is_solution
+from sudoku_bench.puzzles.constraints import (
     KINDS,
     Arrow,
     BetweenLine,
@@ -37,15 +37,20 @@ from puzzles.constraints import (
     Whispers,
     ZipperLine,
 )
-from puzzles.constraints.entropic_line import digit_groups
-from puzzles.constraints.whispers import default_difference
-from puzzles.errors import PuzzleFormatError, RulesError
-from puzzles.formats.common import PuzzleEntry, ReadOptions
-from puzzles.formats.fpuzzles import entry_from_object, fpuzzles_object, rules_of, url_of
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from puzzles.shape import GridShape
-from puzzles.transform import Isomorph, _moved_rules, random_isomorph
+from sudoku_bench.puzzles.constraints.entropic_line import digit_groups
+from sudoku_bench.puzzles.constraints.whispers import default_difference
+from sudoku_bench.puzzles.errors import PuzzleFormatError, RulesError
+from sudoku_bench.puzzles.formats.common import PuzzleEntry, ReadOptions
+from sudoku_bench.puzzles.formats.fpuzzles import (
+    entry_from_object,
+    fpuzzles_object,
+    rules_of,
+    url_of,
+)
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.puzzles.shape import GridShape
+from sudoku_bench.puzzles.transform import Isomorph, _moved_rules, random_isomorph
 
 NINE = GridShape.of_size(9)
 LINE_KINDS = sorted(LINE_EXAMPLES)

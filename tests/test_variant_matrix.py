@@ -22,15 +22,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.generating.clues import generatable_kinds, imposed
-from harness.generating.generator import _random_search
-from puzzles.checker import is_solution
-from puzzles.constraints import KINDS, Constraint, UnitConstraint
-from puzzles.errors import RulesError
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from solvers.base import Status
-from solvers.registry import create, select
+from sudoku_bench.harness.generating.clues import generatable_kinds, imposed
+from sudoku_bench.harness.generating.generator import _random_search
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.constraints import KINDS, Constraint, UnitConstraint
+from sudoku_bench.puzzles.errors import RulesError
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.registry import create, select
 
 EVERY = [backend.name for backend in select("all")]
 TIMEOUT = 30.0

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from solving_support import brute_force_solutions
 from variant_support import puzzle_with_known_solution, random_4x4_puzzle
 
-from puzzles.checker import is_solution
-from puzzles.constraints import KINDS
-from puzzles.grid import Grid
-from solvers.base import Result, Status
-from solvers.registry import create, select
+from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.constraints import KINDS
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers.base import Result, Status
+from sudoku_bench.solvers.registry import create, select
 from tests.solving_support import kinds_of
 
 EVERY = [backend.name for backend in select("all")]

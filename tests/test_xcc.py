@@ -10,18 +10,18 @@ from collections.abc import Sequence
 
 import pytest
 
-from puzzles.constraints.base import Equation, Table
-from puzzles.grid import Grid
-from puzzles.rules import Rules
-from reductions.exact_cover import (
+from sudoku_bench.puzzles.constraints.base import Equation, Table
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.reductions.exact_cover import (
     MAX_OPTIONS,
     ExactCoverMatrix,
     SudokuExactCover,
     sudoku_matrix,
 )
-from solvers.base import Status
-from solvers.engines.dlx.engine import DancingLinks
-from solvers.engines.dlx.solver import DlxSolver
+from sudoku_bench.solvers.base import Status
+from sudoku_bench.solvers.engines.dlx.engine import DancingLinks
+from sudoku_bench.solvers.engines.dlx.solver import DlxSolver
 from tests.solving_support import (
     XccEquations,
     XccRelation,
@@ -242,7 +242,7 @@ def relation_around(grid: Sequence[int], rng: random.Random) -> XccRelation:
 def test_the_compiled_engines_find_exactly_the_brute_force_solutions_of_pair_relations(
     size: int, name: str
 ) -> None:
-    from solvers.registry import get
+    from sudoku_bench.solvers.registry import get
 
     if not get(name).available():
         pytest.skip(get(name).not_installed())
@@ -258,7 +258,7 @@ def test_the_compiled_engines_find_exactly_the_brute_force_solutions_of_pair_rel
 def test_propagating_jit_sees_a_relation_between_two_givens() -> None:
     """Two givens that break a relation: no solution, found at the root."""
     pytest.importorskip("numba")
-    from solvers.engines.propagating.jit import PropagatingJitSolver
+    from sudoku_bench.solvers.engines.propagating.jit import PropagatingJitSolver
 
     rules = Rules.from_json({"size": 4}).with_constraints(XccRelation("less", ((0, 15),)))
     values = [0] * 16
@@ -277,7 +277,7 @@ def test_groebner_finds_exactly_the_brute_force_solutions(
     size: int, make: object, strategy: str
 ) -> None:
     pytest.importorskip("sympy")
-    from solvers.engines.groebner.solver import GroebnerSolver
+    from sudoku_bench.solvers.engines.groebner.solver import GroebnerSolver
 
     solver = GroebnerSolver(strategy=strategy, leaf_freedom=4)
     rng = random.Random(f"groebner-{size}-{getattr(make, '__name__', '')}-{strategy}")

@@ -13,10 +13,10 @@ import random
 
 from solving_support import brute_force_solutions, shuffled_grid
 
-from puzzles.checker import conflicts
-from puzzles.constraints import KINDS
-from puzzles.grid import Grid
-from puzzles.rules import Cage, Rules
+from sudoku_bench.puzzles.checker import conflicts
+from sudoku_bench.puzzles.constraints import KINDS
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Cage, Rules
 
 PAIR_RULES = ("anti_knight", "anti_king", "non_consecutive")
 # the kinds drawn above by hand; every other kind is drawn from its own `candidates`

@@ -1,4 +1,4 @@
-"""The CLI reference, written from `harness.cli.build_parser()`: one section per sub-command
+"""The CLI reference, written from `sudoku_bench.harness.cli.build_parser()`: one section per sub-command
 with its usage, description and every option, so the reference cannot drift from the parser.
 
 `cli_markdown()` renders it as Markdown (the test of the reference reads that); as a Sphinx
@@ -53,7 +53,7 @@ def _prose(text: str) -> list[str]:
 
 def cli_markdown() -> str:
     """The reference of every sub-command, as Markdown with one `##` section per command."""
-    from harness.cli import build_parser
+    from sudoku_bench.harness.cli import build_parser
 
     parser = build_parser()
     lines: list[str] = ["## sudoku-bench", "", *_fenced(parser.format_usage())]

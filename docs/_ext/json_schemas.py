@@ -61,7 +61,7 @@ def _record_schema(what: str, keys: frozenset[str]) -> dict[str, Any]:
 
 def _table_columns() -> dict[str, list[tuple[str, str, bool]]]:
     """Each table's columns as (name, SQL type, may be NULL), from a store made now."""
-    from harness.storing.store import open_store
+    from sudoku_bench.harness.storing.store import open_store
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "schema.sqlite"

@@ -1,5 +1,0 @@
-"""The `groebner` back-end: Sudoku solved and counted with Groebner bases (sympy)."""
-
-from solvers.engines.groebner.solver import GroebnerSolver
-
-__all__ = ["GroebnerSolver"]

@@ -1,0 +1,311 @@
+"""Unique variant puzzles made of a kind's clues (thermometers, cages, dots, ...), givens only
+where the clues do not suffice.
+
+For each puzzle: a random full grid is drawn (under the chosen rules that hold for the whole
+grid, such as anti-knight, which a random grid hardly ever keeps); each chosen kind offers the
+clues the grid keeps (`Constraint.candidates`, in random order); while the puzzle has a second
+solution, a clue that the second solution breaks is added (the first such in the random
+order), or, when no clue left breaks it, the grid's digit at a random cell where the two
+differ becomes a given. Then givens, and then clues, are dropped in random order while the
+puzzle keeps exactly one solution; each chosen kind keeps at least one clue. Solutions are
+counted by the first available back-end whose encoder tables accept the rules (`COUNTERS`:
+cpsat first). Everything random comes from one `random.Random(seed)`, and the counting
+back-ends are deterministic, so a seed gives the same puzzles every time.
+
+The setter-style mode mixes 2-4 kinds per puzzle (drawn from the kinds asked for, or from
+every kind with candidates) and prefers no givens: a puzzle that needs more than a few is
+made again from a new grid (up to 5 grids), and the one with fewest givens is kept; a random
+mix has at least one kind whose clues come from the grid (not only whole-grid rules).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sudoku_bench.harness.generating.generator import (
+    GeneratorError,
+    SolutionCounter,
+    _random_search,
+)
+from sudoku_bench.puzzles.constraints import KINDS, Constraint, Diagonal, SingletonRule
+from sudoku_bench.puzzles.errors import RulesError
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.registry import get
+
+# the back-ends that count, in the order tried: the first available one that accepts the
+# rules counts them (cpsat and sat are fast on every kind they encode)
+COUNTERS = ("cpsat", "sat", "propagating", "milp", "python-constraint", "dlx", "backtracking")
+SETTER_KINDS = (2, 4)  # a setter-style puzzle mixes this many kinds, at least and at most
+# a setter-style puzzle with more givens than this (per 81 cells, at least 1) is made again
+# from a new grid, up to SETTER_TRIES grids in all; the one with fewest givens is kept
+SETTER_GIVENS_9X9 = 2
+SETTER_TRIES = 5
+# a grid under rules that hold for the whole grid (anti-king on 4x4 has none) is searched
+# with restarts; this many before the kinds are called impossible on this size
+GRID_RESTARTS = 30
+GRID_NODES = 5_000
+
+
+def has_candidates(kind: type[Constraint]) -> bool:
+    """Whether the kind offers clues to the generator (overrides `Constraint.candidates`)."""
+    return kind.candidates.__func__ is not Constraint.candidates.__func__  # type: ignore[attr-defined]
+
+
+def generatable_kinds() -> tuple[str, ...]:
+    """The kinds the generator can make puzzles of, sorted."""
+    return tuple(sorted(name for name, kind in KINDS.items() if has_candidates(kind)))
+
+
+def kinds_named(names: Sequence[str]) -> tuple[type[Constraint], ...]:
+    """The kinds by name (`thermometer`; a dash reads as `_`); an unknown kind, or one
+    without candidates, is a `GeneratorError` naming it."""
+    found = []
+    for name in names:
+        key = name.strip().replace("-", "_")
+        if key not in KINDS:
+            raise GeneratorError(
+                f"unknown kind {name!r}: choose from {', '.join(generatable_kinds())}"
+            )
+        kind = KINDS[key]
+        if not has_candidates(kind):
+            raise GeneratorError(
+                f"kind {key!r} offers no candidate clues (Constraint.candidates), so it cannot "
+                f"be generated; kinds that can: {', '.join(generatable_kinds())}"
+            )
+        if kind not in found:
+            found.append(kind)
+    return tuple(found)
+
+
+def imposed(kind: type[Constraint]) -> tuple[Constraint, ...]:
+    """The constraints of a kind that holds for the whole grid, drawn into the full grid's
+    search (a random grid hardly ever keeps them); () for kinds whose clues come from the grid."""
+    if kind is Diagonal:
+        return Diagonal.pair()
+    if issubclass(kind, SingletonRule):
+        return (kind(),)
+    return ()
+
+
+class CountingBackends:
+    """Counts solutions (0, 1, 2 meaning two or more) with the first back-end of `order` that
+    is available and accepts the rules, or with the one named."""
+
+    def __init__(self, name: str | None = None) -> None:
+        self.order = (name,) if name else COUNTERS
+        if name:
+            backend = get(name)  # an unknown name is the registry's error
+            if not backend.available():
+                raise GeneratorError(backend.not_installed())
+        self._counters: dict[str, SolutionCounter] = {}
+        self.used: set[str] = set()
+
+    def counter(self, rules: Rules) -> SolutionCounter:
+        for name in self.order:
+            backend = get(name)
+            if not backend.available():
+                continue
+            if name not in self._counters:
+                self._counters[name] = SolutionCounter(name)
+            counter = self._counters[name]
+            if counter.solver.accepts(rules):
+                self.used.add(name)
+                return counter
+        kinds = ", ".join(sorted({c.title for c in rules.constraints}))
+        raise GeneratorError(
+            f"no available back-end among {', '.join(self.order)} accepts {kinds}: "
+            "install ortools (cpsat) or python-sat (sat)"
+        )
+
+    def other(self, puzzle: Grid, solution: Grid) -> Grid | None:
+        """A solution of `puzzle` other than `solution`, or None when it is the only one."""
+        return self.counter(puzzle.rules).other(puzzle, solution)
+
+    def unique(self, puzzle: Grid) -> bool:
+        return self.counter(puzzle.rules)(puzzle) == 1
+
+
+@dataclass(frozen=True)
+class CluePuzzle:
+    """One generated variant puzzle: its clues are the constraints of `puzzle.rules`."""
+
+    puzzle: Grid
+    solution: Grid
+    kinds: tuple[str, ...]  # the kinds its clues are of
+    attempts: int  # full grids drawn
+    seconds: float = 0.0
+    counted_by: tuple[str, ...] = ()  # the back-ends that counted its solutions
+
+    @property
+    def givens(self) -> int:
+        return sum(1 for v in self.puzzle.values if v)
+
+    @property
+    def clues(self) -> int:
+        """The clue constraints (a parity mark per cell counted once per `Parity`)."""
+        return len(self.puzzle.rules.constraints)
+
+
+Group = tuple[Constraint, ...]  # clues added and dropped together (both diagonals)
+
+
+class ClueGenerator:
+    """Unique puzzles whose clues are of the chosen kinds, from one seed. The rules of `base`
+    (a shape, maybe with constraints such as the diagonals) hold in every puzzle."""
+
+    def __init__(
+        self,
+        base: Rules,
+        kinds: Sequence[str] = (),
+        *,
+        seed: int | None = None,
+        setter: bool = False,
+        counter: str | None = None,
+        attempts: int = 20,
+    ) -> None:
+        if not kinds and not setter:
+            raise GeneratorError("name the kind to generate (for example thermometer)")
+        self.base = base
+        self.kinds = kinds_named(kinds)
+        self.setter = setter
+        if setter and len(self.kinds) == 1:
+            raise GeneratorError("a setter-style mix takes 2-4 kinds, or none to draw them")
+        self.pool = self.kinds or kinds_named(generatable_kinds())
+        self.rng = random.Random(seed)
+        self.count = CountingBackends(counter)
+        self.attempts = attempts
+        self.most_givens = max(1, round(SETTER_GIVENS_9X9 * base.cell_count / 81))
+
+    def generate(self, count: int) -> list[CluePuzzle]:
+        return [self.one() for _ in range(count)]
+
+    def _chosen_kinds(self) -> tuple[type[Constraint], ...]:
+        if not self.setter or len(self.pool) <= SETTER_KINDS[0]:
+            return self.pool
+        low, high = SETTER_KINDS
+        if self.kinds:  # the kinds asked for are mixed as they are
+            return self.pool
+        while True:  # at least one kind of clues: whole-grid rules alone need givens
+            drawn = self.rng.sample(self.pool, self.rng.randint(low, min(high, len(self.pool))))
+            if any(not imposed(kind) for kind in drawn):
+                return tuple(sorted(drawn, key=lambda kind: kind.kind))  # one name per mix
+
+    def one(self) -> CluePuzzle:
+        """A unique puzzle; in the setter-style mode the attempt with fewest givens (the
+        first with few enough)."""
+        start = time.perf_counter()
+        self.count.used.clear()
+        best: CluePuzzle | None = None
+        impossible: list[str] = []
+        for attempt in range(1, self.attempts + 1):
+            kinds = self._chosen_kinds()
+            made = self._attempt(kinds, attempt)
+            if made is None:
+                impossible.append("+".join(kind.kind for kind in kinds))
+                continue
+            if best is None or made.givens < best.givens:
+                best = made
+            if not self.setter or best.givens <= self.most_givens or attempt >= SETTER_TRIES:
+                break
+        if best is None:
+            raise GeneratorError(
+                f"no {self.base} grid keeps clues of {', '.join(dict.fromkeys(impossible))} "
+                f"in {self.attempts} attempts"
+            )
+        return CluePuzzle(
+            best.puzzle,
+            best.solution,
+            best.kinds,
+            best.attempts,
+            time.perf_counter() - start,
+            tuple(sorted(self.count.used)),
+        )
+
+    def _full_grid(self, rules: Rules) -> Grid | None:
+        for _ in range(GRID_RESTARTS):
+            found = _random_search(rules, self.rng, GRID_NODES)
+            if found is not None:
+                return found
+        return None
+
+    def _attempt(self, kinds: Sequence[type[Constraint]], attempt: int) -> CluePuzzle | None:
+        fixed: list[Group] = [group for kind in kinds if (group := imposed(kind))]
+        try:
+            rules = self.base.with_constraints(*(c for group in fixed for c in group))
+        except RulesError:
+            return None
+        solution = self._full_grid(rules)
+        if solution is None:
+            return None
+        values = solution.values
+        offered: dict[type[Constraint], list[Group]] = {}
+        for kind in kinds:
+            if imposed(kind):
+                continue
+            groups: list[Group] = []
+            for clue in kind.candidates(values, self.base.shape, self.rng):
+                groups.append((clue,))
+            if not groups:
+                return None  # this grid keeps no clue of the kind: another grid may
+            offered[kind] = groups
+        # one clue of each kind first, so that every kind appears; then all, in random order
+        chosen: list[Group] = list(fixed) + [groups[0] for groups in offered.values()]
+        pool = [group for groups in offered.values() for group in groups[1:]]
+        self.rng.shuffle(pool)
+        givens = [0] * self.base.cell_count
+        puzzle = self._puzzle(chosen, givens)
+        while (other := self.count.other(puzzle, Grid(puzzle.rules, values))) is not None:
+            cutting = next((g for g in pool if _breaks(g, puzzle.rules, other.values)), None)
+            if cutting is not None:
+                pool.remove(cutting)
+                chosen.append(cutting)
+            else:
+                differ = [c for c in self.base.cells if other.values[c] != values[c]]
+                cell = self.rng.choice(differ)
+                givens[cell] = values[cell]
+            puzzle = self._puzzle(chosen, givens)
+        puzzle = self._drop(chosen, givens, kinds)
+        return CluePuzzle(
+            puzzle,
+            Grid(puzzle.rules, values),
+            tuple(kind.kind for kind in kinds),
+            attempt,
+        )
+
+    def _puzzle(self, chosen: Sequence[Group], givens: Sequence[int]) -> Grid:
+        rules = self.base.with_constraints(*(c for group in chosen for c in group))
+        return Grid(rules, tuple(givens))
+
+    def _drop(
+        self, chosen: list[Group], givens: list[int], kinds: Sequence[type[Constraint]]
+    ) -> Grid:
+        """Givens, then clues, removed in random order while the puzzle stays unique; each
+        kind keeps at least one clue."""
+        cells = [cell for cell in self.base.cells if givens[cell]]
+        self.rng.shuffle(cells)
+        for cell in cells:
+            trial = list(givens)
+            trial[cell] = 0
+            if self.count.unique(self._puzzle(chosen, trial)):
+                givens = trial
+        order = list(range(len(chosen)))
+        self.rng.shuffle(order)
+        dropped: set[int] = set()
+        for index in order:
+            kind = type(chosen[index][0])
+            left = [i for i, g in enumerate(chosen) if i not in dropped and type(g[0]) is kind]
+            if len(left) <= 1:
+                continue
+            trial_groups = [g for i, g in enumerate(chosen) if i not in dropped and i != index]
+            if self.count.unique(self._puzzle(trial_groups, givens)):
+                dropped.add(index)
+        return self._puzzle([g for i, g in enumerate(chosen) if i not in dropped], givens)
+
+
+def _breaks(group: Group, rules: Rules, values: Sequence[int]) -> bool:
+    """Whether the full grid `values` breaks one of the clues."""
+    return any(next(iter(clue.violations(rules, values)), None) is not None for clue in group)
