@@ -2,7 +2,6 @@
 
 from typing import Any
 
-from sudoku_bench.solvers import moved
 from sudoku_bench.solvers.base import (
     Deadline,
     Result,
@@ -40,8 +39,6 @@ __all__ = [
     "register",
     "select",
 ]
-
-moved.install()  # stores and scripts written before the engines/adapters layout name old paths
 
 
 def __getattr__(name: str) -> Any:

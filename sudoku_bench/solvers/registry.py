@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sudoku_bench._legacy import current_module
 from sudoku_bench.puzzles.errors import SudokuBenchError
 from sudoku_bench.solvers.base import Solver
-from sudoku_bench.solvers.moved import current_module
 
 PROJECT = "sudoku-bench"
 ENTRY_POINT_GROUP = "sudoku_bench.solvers"
