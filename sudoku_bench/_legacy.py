@@ -8,9 +8,9 @@ paths (`solvers.engines.dlx.solver:DlxSolver`, and before that `solvers.dlx:...`
 an old name returns the module at the new one (the same object, so classes compare equal)
 with a DeprecationWarning.
 
-The finder that does this goes last on `sys.meta_path`: a package of one of those names
-installed by anything else, or a folder of the user's, is found first and wins. Nothing is
-shadowed.
+The finder of the old top-level names goes last on `sys.meta_path`: a package of one of
+those names installed by anything else, or a folder of the user's, is found first and wins.
+Nothing is shadowed.
 """
 
 from __future__ import annotations
@@ -88,18 +88,32 @@ class _Loader(importlib.abc.Loader):
 
 
 class _Finder(importlib.abc.MetaPathFinder):
+    """Two of these resolve the old names. The one for top-level names (`solvers`) goes last
+    on `sys.meta_path`, so that anything else of that name wins. The one for the names under
+    them (`solvers.registry`, `sudoku_bench.solvers.dlx`) goes first, since the path finder
+    would otherwise load a second copy of the module from the aliased package's folder; it
+    takes only names whose top-level package is this project's."""
+
+    def __init__(self, dotted: bool) -> None:
+        self.dotted = dotted
+
     def find_spec(
         self,
         fullname: str,
         path: Sequence[str] | None,
         target: types.ModuleType | None = None,
     ) -> importlib.machinery.ModuleSpec | None:
+        top, dot, _ = fullname.partition(".")
+        if bool(dot) != self.dotted:
+            return None
+        if dot and top != NAMESPACE and not _is_ours(top):
+            return None  # a package of that name that is not this project's
         if fullname in _EMPTY_PACKAGES:
             return importlib.machinery.ModuleSpec(fullname, _Loader(None), is_package=True)
         new_name = current_module(fullname)
         if new_name == fullname:
             return None
-        if not fullname.startswith(NAMESPACE + "."):
+        if top != NAMESPACE:
             warnings.warn(
                 f"import {fullname!r} is deprecated: the package is now {new_name!r} "
                 "(the old names go in the next release)",
@@ -109,7 +123,14 @@ class _Finder(importlib.abc.MetaPathFinder):
         return importlib.machinery.ModuleSpec(fullname, _Loader(new_name))
 
 
+def _is_ours(top: str) -> bool:
+    """Whether the module imported as `top` is one of this project's layers (an old name)."""
+    module = sys.modules.get(top)
+    return module is not None and module is sys.modules.get(f"{NAMESPACE}.{top}")
+
+
 def install() -> None:
-    """Resolve the old module names (once per process), after every other finder."""
+    """Resolve the old module names (once per process)."""
     if not any(isinstance(finder, _Finder) for finder in sys.meta_path):
-        sys.meta_path.append(_Finder())
+        sys.meta_path.insert(0, _Finder(dotted=True))
+        sys.meta_path.append(_Finder(dotted=False))

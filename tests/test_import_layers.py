@@ -14,15 +14,21 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent / "sudoku_bench"  # module names are relative to it
 LAYERS = ("puzzles", "reductions", "solvers", "harness")  # each may import those before it
 
 
 def module_name(path: Path) -> str:
+    """The name in the namespace without its `sudoku_bench.` (`sudoku_bench.harness.cli.output`)."""
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+def layer_name(name: str) -> str:
+    """An imported name as `module_name` gives it: without its `sudoku_bench.`."""
+    return name.removeprefix("sudoku_bench.")
 
 
 def imported(path: Path) -> Iterator[str]:
@@ -32,13 +38,13 @@ def imported(path: Path) -> Iterator[str]:
         package.pop()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
+            yield from (layer_name(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package[: len(package) - node.level + 1]
                 prefix = ".".join([*base, node.module] if node.module else base)
             else:
-                prefix = node.module or ""
+                prefix = layer_name(node.module or "")
             yield prefix
             # `from harness import defaults` imports the module harness.defaults
             yield from (f"{prefix}.{alias.name}" for alias in node.names)
@@ -138,7 +144,7 @@ def test_building_the_command_line_imports_no_numerical_library() -> None:
         "print(sorted(m for m in ('numba', 'numpy', 'pandas', 'sympy', 'ortools') "
         "if m in sys.modules))"
     )
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT.parent
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
     )

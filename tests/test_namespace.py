@@ -74,8 +74,12 @@ def test_an_old_name_resolves_to_the_same_module_with_a_warning(tmp_path: Path) 
         "with warnings.catch_warnings(record=True) as caught:\n"
         "    warnings.simplefilter('always')\n"
         "    import solvers.dlx as old\n"
+        "    import solvers.registry as old_registry\n"
+        "    import harness.cli.output as old_output\n"
         "import sudoku_bench.solvers.engines.dlx as new\n"
+        "import sudoku_bench.solvers.registry as registry, sudoku_bench.harness.cli.output as output\n"
         "assert old is new, (old, new)\n"
+        "assert old_registry is registry and old_output is output  # never a second copy\n"
         "assert any('deprecated' in str(w.message) for w in caught), caught\n"
         "print('ok')\n"
     )

@@ -15,7 +15,7 @@ from sudoku_bench.harness.experiments import OPTIONAL_LIBRARIES
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-PACKAGES = ("puzzles", "reductions", "solvers", "harness")
+PACKAGES = ("sudoku_bench.puzzles", "sudoku_bench.reductions", "sudoku_bench.solvers", "sudoku_bench.harness")
 
 
 def _requirements(extra: str) -> set[str]:
@@ -45,7 +45,7 @@ def test_every_package_has_the_installed_version(package: str) -> None:
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_every_package_ships_its_typing_marker(package: str) -> None:
-    assert (ROOT / package / "py.typed").is_file()
+    assert (ROOT / package.replace(".", "/") / "py.typed").is_file()
     assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"][package]
 
 
