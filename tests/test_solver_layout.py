@@ -106,7 +106,9 @@ def test_a_retired_configuration_class_resolves_to_its_registered_configuration(
 
 
 def test_stored_options_win_over_a_retired_classs_own() -> None:
-    target, options = current_target("sudoku_bench.solvers.sat:GlucoseSatSolver", {"encoding": "minimal"})
+    target, options = current_target(
+        "solvers.sat:GlucoseSatSolver", {"encoding": "minimal"}  # old name
+    )
     assert (target, options) == (
         "sudoku_bench.solvers.adapters.sat:SatSolver",
         {"solver": "glucose4", "encoding": "minimal"},
@@ -115,7 +117,7 @@ def test_stored_options_win_over_a_retired_classs_own() -> None:
 
 def test_a_backend_built_from_an_old_target_builds_todays_solver() -> None:
     pytest.importorskip("constraint")
-    old = Backend("csp-recursive", "sudoku_bench.solvers.python_constraint:RecursiveSolver", "as stored")
+    old = Backend("csp-recursive", "solvers.python_constraint:RecursiveSolver", "as stored")  # old name
     assert old.target == "sudoku_bench.solvers.adapters.python_constraint:PythonConstraintSolver"
     solver = old.create()
     assert solver.name == "csp-recursive" and solver.frames_per_cell == 3
@@ -135,8 +137,8 @@ def test_an_old_stores_targets_resume_with_the_registered_back_ends(
             )
         }
     assert targets == {
-        "dlx": "sudoku_bench.solvers.dlx.solver:DlxSolver",
-        "propagating": "sudoku_bench.solvers.propagating:PropagatingSolver",
+        "dlx": "solvers.dlx.solver:DlxSolver",  # old name
+        "propagating": "solvers.propagating:PropagatingSolver",  # old name
     }
     store = SQLiteStore(store_path, read_only=True)
     for name, config in store.configurations(2).items():
