@@ -51,8 +51,9 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(random\.)?Random"),  # the generator hooks' random source
     # type variables and classes below the documented surface (the modules that define them
     # are not part of the reference)
-    (r"py:.*", r"(solvers|reductions)\.base\.(ModelT|AnswerT|Verdict)"),
-    (r"py:.*", r"(puzzles\.constraints\.base\.)?E"),
+    (r"py:.*", r"(sudoku_bench\.)?(solvers|reductions)\.base\.(ModelT|AnswerT|Verdict)"),
+    (r"py:.*", r"((sudoku_bench\.)?puzzles\.constraints\.base\.)?E"),
+    (r"py:.*", r"comparing\.Ranking"),  # `compare`'s ranking, imported as `comparing`
 ]
 
 html_theme = "alabaster"
