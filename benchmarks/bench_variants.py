@@ -22,7 +22,8 @@ A whole-set pass is timed in CPU time (`time.process_time`); the contenders' pas
 alternate (back-end 1, 2, ..., peer, then again) `--repeat` times, and the table gives the
 BEST (least CPU) pass as puzzles per CPU-second, the winner per kind marked `*` (the peer
 is not a contender for the mark). A back-end that times out on a puzzle stops that kind
-(`timeout`, not a speed); `error` is a wrong answer or a failure.
+(`timeout`, not a speed); so does `gave up` (an incomplete method, `logic`, stopped
+without an answer); `error` is a wrong answer or a failure.
 
     PYTHONPATH=. python benchmarks/bench_variants.py [--repeat 3] [--timeout 5] \
         [--solvers all|a,b,...] [--kinds thermometer,killer,...] [--puzzles 30] [--quick]
@@ -160,6 +161,8 @@ def backend_pass(solver: Solver[Any], entries: Sequence[PuzzleEntry], timeout: f
         result = solver.solve(entry.puzzle, limit=2, timeout=timeout)
         if result.status is Status.TIMEOUT:
             raise PassFailedError(f"timeout ({entry.id})")
+        if result.status is Status.GAVE_UP:  # an incomplete method (logic): no answer, not wrong
+            raise PassFailedError(f"gave up ({entry.id})")
         if result.status is not Status.SOLVED or result.count != 1:
             raise PassFailedError(f"error: {result.status} {result.count} ({entry.id})")
         assert entry.solution is not None
