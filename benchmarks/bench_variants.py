@@ -222,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help=f"{QUICK_PUZZLES} puzzles per kind, back-ends {QUICK_SOLVERS} (a smoke run)",
     )
+    parser.add_argument("--format", default="simple", help="tabulate's table format (github)")
     args = parser.parse_args(argv)
     kinds = [k for k in args.kinds.split(",") if k] or variant_kinds()
     solver_names = QUICK_SOLVERS if args.quick and args.solvers == "all" else args.solvers
@@ -262,12 +263,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, outcome in outcomes.items():
             if outcome.failure:
                 print(f"  {name}: {outcome.failure}", flush=True)
+    # a back-end that accepts none of the kinds gets no column, only a line below the table
+    unused = [i + 1 for i, name in enumerate(columns) if all(row[i + 1] == "-" for row in rows)]
+    headers = ["kind (puzzles)", *columns, "winner"]
+    kept = [i for i in range(len(headers)) if i not in unused]
     print()
     print(
         f"puzzles per CPU-second (best of {args.repeat} alternating passes, limit 2, "
         f"timeout {args.timeout:g} s per puzzle); '-': does not accept the kind; * the winner"
     )
-    print(tabulate(rows, headers=["kind (puzzles)", *columns, "winner"], disable_numparse=True))
+    print(
+        tabulate(
+            [[row[i] for i in kept] for row in rows],
+            headers=[headers[i] for i in kept],
+            tablefmt=args.format,
+            disable_numparse=True,
+        )
+    )
+    if unused:
+        print(f"accepting none of these kinds: {', '.join(headers[i] for i in unused)}")
     return 0
 
 
