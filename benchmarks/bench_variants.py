@@ -2,9 +2,9 @@
 
 The puzzles: the bundled variant collections (one per kind under `puzzles/data/variants/`,
 30 unique 6x6 puzzles each, and `mixed`) plus `killer` (9x9). The contenders: every chosen
-back-end (`--solvers`, default `all`: the available back-ends that `-s all` picks) that
-accepts the kind's puzzles (`create(name).accepts(rules)`); a back-end that accepts only part
-of a collection is left out of that kind. Each solves every puzzle to a limit of 2 (a
+back-end (`--solvers`, default `all`: the available back-ends that `-s all` picks; `every`:
+each registered configuration) that accepts the kind's puzzles (`create(name).accepts(rules)`);
+a back-end that accepts only part of a collection is left out of that kind. Each solves every puzzle to a limit of 2 (a
 solution and the proof that there is no second, the harness's job), with the solvers' own
 `timeout` per puzzle. Every answer is checked against the collection's solution: a wrong
 or missing answer, or a second solution, is an error in the table, never a speed.
@@ -26,7 +26,7 @@ is not a contender for the mark). A back-end that times out on a puzzle stops th
 without an answer); `error` is a wrong answer or a failure.
 
     PYTHONPATH=. python benchmarks/bench_variants.py [--repeat 3] [--timeout 5] \
-        [--solvers all|a,b,...] [--kinds thermometer,killer,...] [--puzzles 30] [--quick]
+        [--solvers all|every|a,b,...] [--kinds thermometer,killer,...] [--puzzles 30] [--quick]
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from puzzles.constraints.base import (
 )
 from puzzles.formats.common import PuzzleEntry
 from puzzles.grid import Grid
-from solvers import Solver, Status, create, select
+from solvers import Solver, Status, backends, create, select
 
 PEER = "peer (CP-SAT)"
 QUICK_SOLVERS = "cpsat,sat,dlx,propagating"
@@ -214,7 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="passes per contender (best kept)")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per puzzle")
-    parser.add_argument("--solvers", default="all", help="comma-separated back-ends, or all")
+    parser.add_argument(
+        "--solvers",
+        default="all",
+        help="comma-separated back-ends, all, or every (each registered configuration)",
+    )
     parser.add_argument("--kinds", default="", help="comma-separated collections (default: all)")
     parser.add_argument("--puzzles", type=int, default=0, help="puzzles per kind (0: all)")
     parser.add_argument(
@@ -227,7 +231,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     kinds = [k for k in args.kinds.split(",") if k] or variant_kinds()
     solver_names = QUICK_SOLVERS if args.quick and args.solvers == "all" else args.solvers
     puzzles = QUICK_PUZZLES if args.quick and not args.puzzles else args.puzzles
-    chosen = [backend for backend in select(solver_names) if backend.available()]
+    # `every`: each registered configuration (sat-minimal, cpsat-onehot, ...), not only `all`'s
+    picked = backends() if solver_names == "every" else select(solver_names)
+    chosen = [backend for backend in picked if backend.available()]
     instances = {backend.name: create(backend.name) for backend in chosen}
     columns = [*instances, PEER]
     rows = []
