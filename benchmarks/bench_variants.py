@@ -1,6 +1,6 @@
 """Which method wins where: puzzles per CPU-second per back-end on each variant kind, beside a peer.
 
-The puzzles: the bundled variant collections (one per kind under `puzzles/data/variants/`,
+The puzzles: the bundled variant collections (one per kind under `sudoku_bench/puzzles/data/variants/`,
 30 unique 6x6 puzzles each, and `mixed`) plus `killer` (9x9). The contenders: every chosen
 back-end (`--solvers`, default `all`: the available back-ends that `-s all` picks; `every`:
 each registered configuration) that accepts the kind's puzzles (`create(name).accepts(rules)`);
@@ -41,8 +41,8 @@ from typing import Any
 from ortools.sat.python import cp_model
 from tabulate import tabulate
 
-from puzzles.collections import load
-from puzzles.constraints.base import (
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.constraints.base import (
     CellDigits,
     LinearConstraint,
     PairConstraint,
@@ -50,9 +50,9 @@ from puzzles.constraints.base import (
     TableConstraint,
     UnitConstraint,
 )
-from puzzles.formats.common import PuzzleEntry
-from puzzles.grid import Grid
-from solvers import Solver, Status, backends, create, select
+from sudoku_bench.puzzles.formats.common import PuzzleEntry
+from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.solvers import Solver, Status, backends, create, select
 
 PEER = "peer (CP-SAT)"
 QUICK_SOLVERS = "cpsat,sat,dlx,propagating"
@@ -61,7 +61,7 @@ QUICK_PUZZLES = 3
 
 def variant_kinds() -> list[str]:
     """The bundled variant collections' names (`little-killer`, ..., `mixed`), then `killer`."""
-    folder = resources.files("puzzles").joinpath("data", "variants")
+    folder = resources.files("sudoku_bench.puzzles").joinpath("data", "variants")
     names = sorted(
         item.name.removesuffix(".jsonl").replace("_", "-")
         for item in folder.iterdir()
