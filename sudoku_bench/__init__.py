@@ -17,8 +17,8 @@ The whole-comparison API is here at the top (`harness.api`, imported on first us
     >>> run = sudoku_bench.bench(["easy50"], solvers=["dlx", "cpsat"], timeout=2, repeat=1)
     >>> run.summary()
 
-`bench`, `Run`, `Comparison`, `check`, `count`, `generate`, `rate`, `read_puzzles` and
-`load_results`; `__version__` is the installed distribution's version.
+`bench`, `Run`, `Comparison`, `check`, `count`, `generate`, `minimum_clues`, `rate`,
+`read_puzzles` and `load_results`; `__version__` is the installed distribution's version.
 """
 
 from __future__ import annotations
@@ -27,7 +27,17 @@ from typing import Any
 
 from sudoku_bench import _legacy
 
-_API = ("Comparison", "Run", "bench", "check", "count", "generate", "rate", "read_puzzles")
+_API = (
+    "Comparison",
+    "Run",
+    "bench",
+    "check",
+    "count",
+    "generate",
+    "minimum_clues",
+    "rate",
+    "read_puzzles",
+)
 
 __all__ = ["__version__", "load_results", *_API]
 

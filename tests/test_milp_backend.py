@@ -239,3 +239,13 @@ def test_registered_with_the_ortools_version_and_only_scip_in_all() -> None:
 def test_reduce_to_milp_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reduce", "0000302004010000", "--to", "milp", "--json"]) == 0
     assert '"variables": 24, "constraints": 48' in capsys.readouterr().out
+
+
+def test_a_pair_two_thermometers_share_is_one_row_per_forbidden_digit_pair() -> None:
+    # thermometer:2 has the pair (r4c6, r4c5) on two of its lines: CBC aborts the process
+    # on a repeated row name, so each forbidden digit pair of a pair is written once
+    entry = load("thermometer:2")[0]
+    assert entry.solution is not None
+    result = create("milp-cbc").solve(entry.puzzle, limit=2, timeout=60)
+    assert result.status is Status.SOLVED
+    assert result.solutions == [entry.solution]

@@ -229,8 +229,14 @@ def _non_consecutive_rows(builder: _Rows, group: Group) -> None:
 def _relation_rows(builder: _Rows, group: Group) -> None:
     """Any pair relation: x[a,x] + x[b,y] <= 1 for each digit pair (x, y) it rules out."""
     rules, name = builder.rules, builder.rules.cell_name
+    # a pair two constraints share (branches of one thermometer) forbids a digit pair once:
+    # rows are named by it, and CBC aborts the process on a repeated row name
+    written: set[tuple[int, int, int, int]] = set()
     for constraint, (a, b) in relation_pairs(rules, _pairs(group)):
         for da, db in forbidden_digit_pairs(rules, constraint):
+            if (a, da, b, db) in written:
+                continue
+            written.add((a, da, b, db))
             terms = [(a, da, 1), (b, db, 1)]
             builder.add(f"f_{name(a)}_{da}_{name(b)}_{db}", terms, -INFINITY, 1)
 
