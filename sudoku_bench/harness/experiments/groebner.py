@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Any
 
 from sudoku_bench.harness.experiments.base import (
     Batch,
@@ -29,11 +28,9 @@ from sudoku_bench.harness.experiments.base import (
     answered,
     counter,
     picked,
-    spread,
-    timed_out,
 )
 from sudoku_bench.harness.experiments.document import Document
-from sudoku_bench.harness.experiments.paper import PaperRow, agrees, paper_vs_us
+from sudoku_bench.harness.experiments.paper import PaperRow, agrees, paper_vs_us, time_table
 from sudoku_bench.puzzles.formats import PuzzleEntry
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Rules
@@ -127,39 +124,10 @@ class Groebner(Experiment):
             caption="The empty 4x4 grid: its solutions counted from Groebner bases.",
         )
         doc.heading("Time per formulation")
-        rows = []
-        for label in ("4x4", "9x9"):
-            for solver, found in results[label].by_solver().items():
-                for collection, chosen in _by_collection(found).items():
-                    done = [r for r in chosen if answered(r)]
-                    median, mean, most = spread([float(r["total_s"]) for r in done])
-                    bases = sum(counter(r, "full_bases") > 0 for r in done)
-                    rows.append(
-                        [
-                            f"`{solver}`",
-                            collection,
-                            len(chosen),
-                            len(done),
-                            sum(timed_out(r) for r in chosen),
-                            None if median is None else median * 1000,
-                            None if mean is None else mean * 1000,
-                            None if most is None else most * 1000,
-                            bases,
-                        ]
-                    )
-        doc.table(
-            [
-                "back-end",
-                "set",
-                "puzzles",
-                "answered",
-                "timed out",
-                "median ms",
-                "mean ms",
-                "max ms",
-                "one whole basis",
-            ],
-            rows,
+        time_table(
+            doc,
+            [(s, found) for label in ("4x4", "9x9") for s, found in results[label].by_solver().items()],
+            ("one whole basis", lambda done: sum(counter(r, "full_bases") > 0 for r in done)),
             caption="Each configuration on each set (limit 2); `one whole basis`: tasks that "
             "computed a basis of the whole system (`full_bases` counter).",
         )
@@ -245,9 +213,3 @@ class Groebner(Experiment):
             "figure that survives the change of machine."
         )
 
-
-def _by_collection(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    found: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        found.setdefault(row["collection"], []).append(row)
-    return found

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import replace
-from typing import Any
 
 from sudoku_bench.harness.experiments.base import (
     Batch,
@@ -26,11 +25,9 @@ from sudoku_bench.harness.experiments.base import (
     Results,
     answered,
     picked,
-    spread,
-    timed_out,
 )
 from sudoku_bench.harness.experiments.document import Document
-from sudoku_bench.harness.experiments.paper import PaperRow, agrees, paper_vs_us
+from sudoku_bench.harness.experiments.paper import PaperRow, agrees, paper_vs_us, time_table
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Rules
 from sudoku_bench.reductions.cnf import CnfReduction
@@ -128,38 +125,10 @@ class Weber(Experiment):
             "unit clause per given.",
         )
         doc.heading("Time")
-        rows = []
-        for solver, found in batch.by_solver().items():
-            for collection, chosen in _by_collection(found).items():
-                done = [r for r in chosen if answered(r)]
-                median, mean, most = spread([float(r["total_s"]) for r in done])
-                under = sum(float(r["total_s"]) < PAPER_SECONDS for r in done)
-                rows.append(
-                    [
-                        f"`{solver}`",
-                        collection,
-                        len(chosen),
-                        len(done),
-                        sum(timed_out(r) for r in chosen),
-                        None if median is None else median * 1000,
-                        None if mean is None else mean * 1000,
-                        None if most is None else most * 1000,
-                        under,
-                    ]
-                )
-        doc.table(
-            [
-                "back-end",
-                "set",
-                "puzzles",
-                "answered",
-                "timed out",
-                "median ms",
-                "mean ms",
-                "max ms",
-                "under 1 s",
-            ],
-            rows,
+        time_table(
+            doc,
+            batch.by_solver().items(),
+            ("under 1 s", lambda done: sum(float(r["total_s"]) < PAPER_SECONDS for r in done)),
             caption="Each back-end on each set (limit 2: solved and proven unique).",
         )
         paper_vs_us(doc, self._paper_rows(results), caption="Weber's figures beside ours.")
@@ -259,9 +228,3 @@ class Weber(Experiment):
             "puzzle, which a loaded machine makes slower, never faster."
         )
 
-
-def _by_collection(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    found: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        found.setdefault(row["collection"], []).append(row)
-    return found
