@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tabulate import tabulate
-
 from sudoku_bench.harness.cli.arguments import int64, positive_int
 from sudoku_bench.harness.cli.commands import generate_clues as clues
 from sudoku_bench.harness.cli.inputs import geometry_argument
-from sudoku_bench.harness.cli.output import print_json, write_output
+from sudoku_bench.harness.cli.output import write_output
 from sudoku_bench.harness.generating.clues import generatable_kinds
 from sudoku_bench.harness.generating.generator import (
     DIFFICULTIES,
@@ -25,7 +22,6 @@ from sudoku_bench.harness.generating.generator import (
     target_empty,
 )
 from sudoku_bench.harness.generating.variants import VARIANTS
-from sudoku_bench.harness.running.progress import TaskProgress
 from sudoku_bench.puzzles.errors import RulesError, SudokuBenchError
 from sudoku_bench.puzzles.formats import PuzzleEntry, format_of_path, write_file
 from sudoku_bench.puzzles.rules import Rules
@@ -188,42 +184,10 @@ def run(args: argparse.Namespace) -> int:
             f"{args.output}: {args.variant} puzzles carry their rules, which only the JSON "
             "formats hold: write them to a .jsonl or .json file"
         )
-    made: list[Generated] = []
-    rows = []
-    with TaskProgress(
-        args.count, "generate", enabled=args.count > 1 and sys.stderr.isatty()
-    ) as bar:
-        try:
-            for number in range(1, args.count + 1):
-                puzzle = generator.one()
-                made.append(puzzle)
-                bar.advance()
-                if args.json:
-                    print_json(record(number, puzzle, rules, args))
-                elif not args.output:
-                    rows.append(row(number, puzzle))
-        except KeyboardInterrupt:  # keep what was made: minutes of work for a long --count
-            if args.output and made:
-                write(Path(args.output), made, rules, args)
-                print(
-                    f"\ninterrupted: wrote the {len(made)} of {args.count} puzzles made so far "
-                    f"to {args.output}",
-                    file=sys.stderr,
-                )
-            raise
-    if args.output:
-        write(Path(args.output), made, rules, args)
-    if not args.json:
-        if rows:
-            print(
-                tabulate(
-                    rows, headers=["#", "puzzle", "empty", "rating", "hardest", "tries", "note"]
-                )
-            )
-        print(summary(made, rules, args))
-    else:
-        print(summary(made, rules, args), file=sys.stderr)
-    return 0
+    return clues.make_and_show(
+        generator.one, rules, args, record, row, write, summary,
+        ["#", "puzzle", "empty", "rating", "hardest", "tries", "note"],
+    )  # fmt: skip
 
 
 def record(number: int, made: Generated, rules: Rules, args: argparse.Namespace) -> dict[str, Any]:

@@ -6,8 +6,9 @@ import argparse
 import random
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tabulate import tabulate
 
@@ -58,21 +59,43 @@ def run(args: argparse.Namespace) -> int:
         counter=args.counter,
         attempts=args.attempts,
     )
-    made: list[CluePuzzle] = []
+    return make_and_show(
+        generator.one, rules, args, record, row, write, summary,
+        ["#", "kinds", "clues", "givens", "puzzle"],
+    )  # fmt: skip
+
+
+Made = TypeVar("Made")
+
+
+def make_and_show(
+    one: Callable[[], Made],
+    rules: Rules,
+    args: argparse.Namespace,
+    record: Callable[[int, Made, Rules, argparse.Namespace], dict[str, Any]],
+    row: Callable[[int, Made], list[Any]],
+    write: Callable[[Path, list[Made], Rules, argparse.Namespace], None],
+    summary: Callable[[list[Made], Rules, argparse.Namespace], str],
+    headers: list[str],
+) -> int:
+    """`generate`'s loop, for either generator: `args.count` puzzles from `one`, each a
+    `--json` record as it comes (or a table row), then the file (`-o`) and the summary; on
+    Ctrl-C the puzzles made so far are written before the interrupt goes on."""
+    made: list[Made] = []
     rows = []
     with TaskProgress(
         args.count, "generate", enabled=args.count > 1 and sys.stderr.isatty()
     ) as bar:
         try:
             for number in range(1, args.count + 1):
-                puzzle = generator.one()
+                puzzle = one()
                 made.append(puzzle)
                 bar.advance()
                 if args.json:
                     print_json(record(number, puzzle, rules, args))
                 elif not args.output:
                     rows.append(row(number, puzzle))
-        except KeyboardInterrupt:  # keep what was made
+        except KeyboardInterrupt:  # keep what was made: minutes of work for a long --count
             if args.output and made:
                 write(Path(args.output), made, rules, args)
                 print(
@@ -84,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         write(Path(args.output), made, rules, args)
     if rows:
-        print(tabulate(rows, headers=["#", "kinds", "clues", "givens", "puzzle"]))
+        print(tabulate(rows, headers=headers))
     print(summary(made, rules, args), file=sys.stderr if args.json else sys.stdout)
     return 0
 
