@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -1003,25 +1003,19 @@ class _VariantSearch(_Search):
         self.nonconsecutive_eliminations += removed
         if self.relations and not self.relation_rules(candidates, changed, pending):
             return False
-        cages_of = tables.cages_of
-        if tables.cages:
-            due = {index for cell in changed for index in cages_of[cell]}
-            for index in sorted(due):
-                if not self.cage_rules(tables.cages[index], candidates, pending):
-                    self.weights[tables.cages[index].weight] += 1
-                    return False
-        if tables.linear:
-            due = {index for cell in changed for index in tables.linear_of[cell]}
-            for index in sorted(due):
-                if not self.linear_rules(tables.linear[index], candidates, pending):
-                    self.weights[tables.linear[index].weight] += 1
-                    return False
-        if tables.fillings:
-            due = {index for cell in changed for index in tables.fillings_of[cell]}
-            for index in sorted(due):
-                if not self.filling_rules(tables.fillings[index], candidates, pending):
-                    self.weights[tables.fillings[index].weight] += 1
-                    return False
+        # cages, linear equations, tables of fillings: each rule whose cells changed
+        families: tuple[tuple[Sequence[Any], Sequence[Sequence[int]], Any], ...] = (
+            (tables.cages, tables.cages_of, self.cage_rules),
+            (tables.linear, tables.linear_of, self.linear_rules),
+            (tables.fillings, tables.fillings_of, self.filling_rules),
+        )
+        for found, of_cell, rule in families:
+            if found:
+                due = {index for cell in changed for index in of_cell[cell]}
+                for index in sorted(due):
+                    if not rule(found[index], candidates, pending):
+                        self.weights[found[index].weight] += 1
+                        return False
         return True
 
     def relation_rules(self, candidates: list[int], changed: set[int], pending: list[int]) -> bool:
