@@ -204,3 +204,17 @@ def test_collections(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(r["source"] and r["summary"] for r in records.values())
     code, out, _ = run(capsys, "collections")
     assert code == 0 and "17clue" in out and "1000" in out
+
+
+def test_collections_table_counts_the_rule_sets_of_a_mixed_collection(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "collections", "--json")
+    assert code == 0
+    mixed = next(r for r in map(json.loads, out.splitlines()) if r["name"] == "mixed")
+    assert len(mixed["sizes"]) > 3
+    code, out, _ = run(capsys, "collections")
+    assert code == 0
+    line = next(line for line in out.splitlines() if line.startswith("mixed "))
+    assert f"and {len(mixed['sizes']) - 2} more rule sets" in line
+    assert mixed["sizes"][-1] not in line

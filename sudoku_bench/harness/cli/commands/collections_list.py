@@ -48,6 +48,18 @@ def collection_records() -> list[dict[str, Any]]:
     return records
 
 
+SIZES_SHOWN = 3
+
+
+def sizes_cell(sizes: list[str]) -> str:
+    """The table's size column: a mixed collection names a few of its rule sets and counts
+    the rest, so one line stays readable (`--json` lists them all)."""
+    if len(sizes) <= SIZES_SHOWN:
+        return ", ".join(sizes)
+    shown = ", ".join(sizes[: SIZES_SHOWN - 1])
+    return f"{shown} and {len(sizes) - SIZES_SHOWN + 1} more rule sets"
+
+
 def run(args: argparse.Namespace) -> int:
     records = collection_records()
     if args.json:
@@ -58,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         [
             r["name"],
             r["count"],
-            ", ".join(r["sizes"]),
+            sizes_cell(r["sizes"]),
             r["solutions"] or "",
             r["summary"],
             r["source"],
