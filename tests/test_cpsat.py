@@ -116,7 +116,9 @@ def test_a_count_that_cannot_finish_stops_at_the_timeout(options: dict[str, Any]
     assert result.status is Status.TIMEOUT and not result.exact
     # the solutions found so far are kept (how many depends on the machine's load)
     assert all(is_solution(empty, grid) for grid in result.solutions)
-    assert 0.9 <= result.total_s < 5  # stops, with room for a loaded machine
+    # stops near its limit: not much before (CP-SAT measures its own clock), and with room
+    # for a loaded machine after
+    assert 0.5 <= result.total_s < 5
 
 
 def test_the_max_time_option_caps_the_search() -> None:
