@@ -23,10 +23,17 @@ allow, and no objective: any feasible point is a solution. Its rows:
 | `t1`                | table 1 takes one of its rows      | sum over its rows j of y_t1_j = 1        |
 | `t1_r1c1_5`         | the rows naming 5 in r1c1          | sum of their y <= x[r1c1,5] (= where no  |
 |                     |                                    | row leaves r1c1 free)                    |
+| `a1_3`              | automaton 1 takes one arc from its | sum over the layer's arcs j of           |
+|                     | layer 3 (sandwich, X-sum, sky-     | z_a1_3_j = 1                             |
+|                     | scraper clues)                     |                                          |
+| `a1_r1c1_5`         | its arcs reading 5 in r1c1         | their sum of z = x[r1c1,5]               |
+| `a1_3_s2`           | state 2 before layer 3 keeps flow  | the arcs into it sum to the arcs out     |
 
 A table's rows get binaries `y_t1_7` (after the placements' variables), only for the rows the
 candidates allow; the rows are exclusive, so the one at 1 is the row the grid matches, and
-the no-good cuts over placements still count grids.
+the no-good cuts over placements still count grids. An automaton (`RegularConstraint`) is
+unrolled into its layers over the candidates (`encoding.layered`) and gets a binary `z_a1_3_7`
+per arc: a path of flow one from its start to an accepting state, which the grid's digits fix.
 
 A parity cell's forbidden placements are fixed at 0 by leaving their variables out, as are the
 placements a given rules out (its digit in its peers, the digits next to it in its
@@ -64,6 +71,7 @@ from sudoku_bench.puzzles.constraints import (
     LinearConstraint,
     NonConsecutive,
     PairConstraint,
+    RegularConstraint,
     SumConstraint,
     TableConstraint,
     UnitConstraint,
@@ -74,6 +82,7 @@ from sudoku_bench.puzzles.symbols import DEFAULT
 from sudoku_bench.reductions.base import Reduction
 from sudoku_bench.reductions.encoding import (
     Domains,
+    automata,
     cell_domains,
     different_pairs,
     equations,
@@ -81,6 +90,7 @@ from sudoku_bench.reductions.encoding import (
     forbidden_digit_pairs,
     given_candidates,
     grouped,
+    layered,
     narrow_to_allowed,
     relation_pairs,
     shape_units,
@@ -285,6 +295,33 @@ def _table_rows(builder: _Rows, group: Group) -> None:
                 )
 
 
+def _automaton_rows(builder: _Rows, group: Group) -> None:
+    """Each automaton over the candidates: a binary per arc (`z_a2_3_7`: arc 7 of automaton
+    2's layer 3), one arc per layer (`a2_3`), the arcs reading d at a cell adding up to
+    x[c,d] (`a2_r1c1_5`), and at each state the arcs in adding up to the arcs out
+    (`a2_3_s1`)."""
+    rules, name = builder.rules, builder.rules.cell_name
+    domains = [
+        tuple(d for d in rules.digits if builder.allows(cell, d)) for cell in rules.cells
+    ]
+    for k, automaton in enumerate(automata(rules, group), 1):
+        unrolled = layered(automaton, domains)
+        chosen = [
+            [builder.binary(f"z_a{k}_{i}_{j}") for j in range(len(arcs))]
+            for i, arcs in enumerate(unrolled.arcs, 1)
+        ]
+        for i, (cell, arcs) in enumerate(zip(unrolled.cells, unrolled.arcs, strict=True)):
+            builder.add(f"a{k}_{i + 1}", [], 1, 1, [(z, 1) for z in chosen[i]])
+            for d in rules.digits:
+                reading = [(z, 1) for z, (_, e, _) in zip(chosen[i], arcs, strict=True) if e == d]
+                builder.add(f"a{k}_{name(cell)}_{d}", [(cell, d, -1)], 0, 0, reading)
+            if i:
+                for j in range(len(unrolled.states[i])):
+                    into = [(chosen[i - 1][a], 1) for a in unrolled.arcs_into(i, j)]
+                    out = [(z, -1) for z, (u, _, _) in zip(chosen[i], arcs, strict=True) if u == j]
+                    builder.add(f"a{k}_{i + 1}_s{j + 1}", [], 0, 0, into + out)
+
+
 def _no_rows(builder: _Rows, group: Group) -> None:
     """Cell-digit constraints are the variables left out (`narrow`): no rows of their own."""
 
@@ -368,6 +405,7 @@ ENCODERS: EncoderTable[MilpEncoder] = EncoderTable(
         Cage: MilpEncoder(_cage_rows),
         LinearConstraint: MilpEncoder(_linear_rows),
         TableConstraint: MilpEncoder(_table_rows),
+        RegularConstraint: MilpEncoder(_automaton_rows),
     }
 )
 
