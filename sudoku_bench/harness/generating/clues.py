@@ -321,7 +321,7 @@ class ClueGenerator:
         negatives = [c for c in constraints if isinstance(c, NegativeRule)]
         if not negatives:
             return puzzle
-        marks = {c for c in constraints if isinstance(c, Dot)}
+        marks: set[Constraint] = {c for c in constraints if isinstance(c, Dot)}
         marks.update(mark for rule in negatives for mark in rule.marks(values))
         stated = [
             type(rule).of(type(rule).default_values(reads), reads)
