@@ -21,9 +21,11 @@ from sudoku_bench.puzzles.constraints import (
     XSum,
 )
 from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.reductions import cnf, encoding
 from sudoku_bench.reductions.encoding import layered
 from sudoku_bench.solvers.base import Status
 from sudoku_bench.solvers.registry import backends, create
+from tests.solving_support import brute_force_solutions
 
 CLUE_KINDS = (Sandwich, XSum, Skyscraper)
 # the back-ends whose models unroll automata; every other one lists the clue's table
@@ -64,6 +66,52 @@ def test_the_unrolled_layers_spell_exactly_the_accepted_words(kind: type) -> Non
                 spelled = {word for _, word in paths}
             words = itertools.product(*(domains[c] for c in automaton.cells))
             assert spelled == {w for w in words if automaton.accepts(w)}, value
+
+
+@pytest.fixture
+def automata_only(monkeypatch: pytest.MonkeyPatch) -> object:
+    """Every clue written as its automaton, even where its table is the smaller form (the
+    CNF's numbering is cached per rules: cleared on both sides)."""
+    monkeypatch.setattr(encoding, "TABLE_ROWS_AT_MOST", -1)
+    cnf.FamilyVariables.of.cache_clear()
+    cnf._rules.cache_clear()
+    yield
+    cnf.FamilyVariables.of.cache_clear()
+    cnf._rules.cache_clear()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_automaton_encodings_count_what_a_brute_force_counts_on_4x4(
+    seed: int, automata_only: object
+) -> None:
+    """Random clues of the three kinds (true or not of any grid) and a few givens."""
+    rng = random.Random(seed)
+    shape = GridShape.of_size(4)
+    places = [(r, s) for r in range(4) for s in (-1, 4)] + [(s, c) for c in range(4) for s in (-1, 4)]
+    clues: list[Constraint] = []
+    for place in rng.sample(places, 3):
+        kind = rng.choice(CLUE_KINDS)
+        clues.append(kind(place, rng.randint(0, kind(place, 0).most(4))))
+    rules = Rules.from_constraints(shape, clues)
+    values = [0] * 16
+    for cell in rng.sample(range(16), 2):
+        values[cell] = rng.randint(1, 4)
+    puzzle = Grid(rules, tuple(values))
+    truth = {grid.values for grid in brute_force_solutions(puzzle)}
+    assert not any(encoding.as_table(rules, clue) for clue in clues)
+    for name in AUTOMATA_BACKENDS:
+        if not _installed(name):
+            continue
+        result = create(name).solve(puzzle, limit=len(truth) + 1)
+        assert result.exact, name
+        assert {grid.values for grid in result.solutions} == truth, name
+
+
+def test_small_tables_are_written_as_tables_and_large_ones_as_automata() -> None:
+    six, nine = Rules.of_size(6), Rules.of_size(9)
+    assert encoding.as_table(six, Sandwich((-1, 0), 10))
+    assert not encoding.as_table(nine, Skyscraper((-1, 0), 4))  # thousands of rows
+    assert not encoding.as_table(Rules.of_size(12), Sandwich((-1, 0), 10))  # not listed
 
 
 def _formula_grid(shape: GridShape, rng: random.Random) -> tuple[int, ...]:

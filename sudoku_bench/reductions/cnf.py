@@ -57,7 +57,8 @@ one grid (a solver that enumerates all models counts grids):
   layer. An arc implies its digit, the state it leaves and the state it enters; a state and
   a digit imply the arc they take (or are forbidden together where the automaton dies); a
   state implies some arc into it. The start is the one state before the first cell, so a
-  grid makes true exactly the states and arcs of its own path.
+  grid makes true exactly the states and arcs of its own path. A clue whose table is the
+  smaller form (`encoding.as_table`: small grids) is written as a table instead.
 
 Givens: two forms, the `givens` option.
 - `units` (the default, and what `export` writes): every clause above plus one unit clause
@@ -109,6 +110,8 @@ from sudoku_bench.reductions.base import Reduction, puzzle_header
 from sudoku_bench.reductions.cages import digit_sets
 from sudoku_bench.reductions.encoding import (
     Layered,
+    as_table,
+    by_form,
     cell_domains,
     constraint_domains,
     different_pairs,
@@ -479,11 +482,15 @@ def _tables(built: _Clauses, group: Group) -> None:
 
 
 def _automata(built: _Clauses, group: Group) -> None:
-    """Each automaton by its arcs and states (`FamilyVariables`), in the family `regular`."""
+    """Each automaton by its arcs and states (`FamilyVariables`), in the family `regular`;
+    a clue whose table is the smaller form (`encoding.as_table`) by its table's selectors."""
+    tabled, read = by_form(built.rules, group)
+    if tabled:
+        _tables(built, tabled)
     numbers = FamilyVariables.of(built.rules)
     index = _positions(built.rules, _automata)
     clauses: list[Clause] = []
-    for constraint in group:
+    for constraint in read:
         for path in numbers.paths[index[id(constraint)]]:
             clauses += _path_clauses(built.rules, path)
     built.add("regular", built.simplified(clauses))
@@ -499,7 +506,14 @@ def _positions(rules: Rules, encoder: Encoder) -> dict[int, int]:
 
 
 def _encoded_by(rules: Rules, encoder: Encoder) -> list[Constraint]:
-    return [c for c in rules.constraints if ENCODERS.lookup(c) is encoder]
+    return [c for c in rules.constraints if _written_by(rules, c) is encoder]
+
+
+def _written_by(rules: Rules, constraint: Constraint) -> Encoder | None:
+    found = ENCODERS.lookup(constraint)
+    if found is _automata and as_table(rules, constraint):
+        return _tables
+    return found
 
 
 Group = tuple[Constraint, ...]

@@ -31,7 +31,8 @@ and always in the one-hot encoding, one Boolean per row with `add_exactly_one` o
 rows are exclusive, so the true one is the row the grid matches: counting stays a count of
 grids), each row enforcing its named digits. An automaton read along cells
 (`RegularConstraint`: sandwich, X-sum and skyscraper clues, on any side), unrolled into its
-layers (`encoding.layered`, over the cells' domains and the givens): a Boolean per arc,
+layers (`encoding.layered`, over the cells' domains and the givens), unless its table is the
+smaller form (`encoding.as_table`: small grids), which is then written as above: a Boolean per arc,
 exactly one per layer, at each state the arcs in adding up to the arcs out (a path of flow
 one, which the grid fixes); an arc enforces its digit on the cell's integer, or, one-hot,
 the arcs of digit d at a cell add up to x[c,d].
@@ -73,6 +74,7 @@ from sudoku_bench.reductions.encoding import (
     Domains,
     Layered,
     automata,
+    by_form,
     cell_domains,
     different_pairs,
     equations,
@@ -424,9 +426,12 @@ def _int_automata(built: _CpModel, group: Group) -> None:
     """A Boolean per arc (`_arcs`), each enforcing its digit on the cell's integer; a digit
     no arc of the cell's layer reads is ruled out, and one whose arcs are all false too.
     (Not `add_automaton`: with `enumerate_all_solutions` CP-SAT 9.15 reports one grid twice
-    through it, which breaks counting.)"""
+    through it, which breaks counting.) A clue whose table is the smaller form is its table
+    (`encoding.as_table`)."""
     model = built.model
-    for unrolled, chosen in _arcs(built, group):
+    tabled, read = by_form(built.rules, group)
+    _int_tables(built, tabled)
+    for unrolled, chosen in _arcs(built, read):
         for i, (cell, arcs) in enumerate(zip(unrolled.cells, unrolled.arcs, strict=True)):
             variable = built.cells[cell]
             for d in built.domains[cell]:
@@ -456,8 +461,11 @@ def _arcs(built: _CpModel, group: Group) -> Iterator[tuple[Layered, list[list[An
 
 def _onehot_automata(built: _CpModel, group: Group) -> None:
     """The arcs (`_arcs`) reading d at a cell add up to its literal x[c,d] (the flow form of
-    `regular`, as the MILP model writes it)."""
-    for unrolled, chosen in _arcs(built, group):
+    `regular`, as the MILP model writes it); a clue whose table is the smaller form is its
+    table."""
+    tabled, read = by_form(built.rules, group)
+    _onehot_tables(built, tabled)
+    for unrolled, chosen in _arcs(built, read):
         for i, (cell, arcs) in enumerate(zip(unrolled.cells, unrolled.arcs, strict=True)):
             for d in built.rules.digits:
                 labelled = [b for b, (_, e, _) in zip(chosen[i], arcs, strict=True) if e == d]

@@ -243,6 +243,35 @@ def layered(automaton: Automaton, domains: Sequence[Sequence[int]]) -> Layered:
     )
 
 
+# An outside clue whose table has at most this many rows is written as its table by the models
+# that take both forms: on 6x6 every clue's table is that small (145 rows at most) and solves
+# faster than its automaton; on 9x9 most have hundreds to tens of thousands of rows, and the
+# automaton (about a thousand arcs) solves faster (docs/measurements/line-clues.md).
+TABLE_ROWS_AT_MOST = 256
+
+
+def as_table(rules: Rules, constraint: Constraint) -> bool:
+    """Whether a model that takes both forms writes `constraint` as its table rather than
+    its automaton: a kind of both families (an outside clue) whose table is listed on this
+    side and has at most `TABLE_ROWS_AT_MOST` rows."""
+    if not (isinstance(constraint, TableConstraint) and isinstance(constraint, RegularConstraint)):
+        return False
+    if not constraint.listed_on(rules.size):
+        return False
+    return sum(len(table.rows) for table in constraint.tables(rules)) <= TABLE_ROWS_AT_MOST
+
+
+def by_form(
+    rules: Rules, group: Iterable[Constraint]
+) -> tuple[tuple[Constraint, ...], tuple[Constraint, ...]]:
+    """The group's constraints a model writes as tables (`as_table`), and the others."""
+    tabled: list[Constraint] = []
+    others: list[Constraint] = []
+    for constraint in group:
+        (tabled if as_table(rules, constraint) else others).append(constraint)
+    return tuple(tabled), tuple(others)
+
+
 def has_wildcard(table: Table) -> bool:
     """Whether some row of the table leaves some cell free (a 0: any digit)."""
     return any(0 in row for row in table.rows)

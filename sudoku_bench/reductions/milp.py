@@ -33,7 +33,9 @@ A table's rows get binaries `y_t1_7` (after the placements' variables), only for
 candidates allow; the rows are exclusive, so the one at 1 is the row the grid matches, and
 the no-good cuts over placements still count grids. An automaton (`RegularConstraint`) is
 unrolled into its layers over the candidates (`encoding.layered`) and gets a binary `z_a1_3_7`
-per arc: a path of flow one from its start to an accepting state, which the grid's digits fix.
+per arc: a path of flow one from its start to an accepting state, which the grid's digits fix;
+an outside clue whose table is the smaller form (`encoding.as_table`: small grids) is written
+as a table instead, its rows named `ct1`, `ct1_r1c1_5` and its binaries `y_ct1_7`.
 
 A parity cell's forbidden placements are fixed at 0 by leaving their variables out, as are the
 placements a given rules out (its digit in its peers, the digits next to it in its
@@ -83,6 +85,7 @@ from sudoku_bench.reductions.base import Reduction
 from sudoku_bench.reductions.encoding import (
     Domains,
     automata,
+    by_form,
     cell_domains,
     different_pairs,
     equations,
@@ -273,7 +276,7 @@ def _linear_rows(builder: _Rows, group: Group) -> None:
             builder.add(f"l{k}_{e}", terms, equation.total, equation.total)
 
 
-def _table_rows(builder: _Rows, group: Group) -> None:
+def _table_rows(builder: _Rows, group: Group, prefix: str = "t") -> None:
     """A binary per row of a table that the candidates allow (`y_t3_7`: table 3 takes its row
     7), exactly one of them at 1 (`t3`); the rows are exclusive, so it is the row the grid
     matches. Per cell and digit (`t3_r1c1_5`), the rows naming the digit there add up to at
@@ -281,17 +284,17 @@ def _table_rows(builder: _Rows, group: Group) -> None:
     rules, name = builder.rules, builder.rules.cell_name
     for k, table in enumerate(tables(rules, group), 1):
         chosen = [
-            (builder.binary(f"y_t{k}_{j}"), row)
+            (builder.binary(f"y_{prefix}{k}_{j}"), row)
             for j, row in enumerate(table.rows, 1)
             if all(builder.allows(c, d) for c, d in zip(table.cells, row, strict=True) if d)
         ]
-        builder.add(f"t{k}", [], 1, 1, [(binary, 1) for binary, _ in chosen])
+        builder.add(f"{prefix}{k}", [], 1, 1, [(binary, 1) for binary, _ in chosen])
         for i, cell in enumerate(table.cells):
             fixed = all(row[i] for _, row in chosen)
             for d in rules.digits:
                 naming = [(binary, 1) for binary, row in chosen if row[i] == d]
                 builder.add(
-                    f"t{k}_{name(cell)}_{d}", [(cell, d, -1)], 0 if fixed else -INFINITY, 0, naming
+                    f"{prefix}{k}_{name(cell)}_{d}", [(cell, d, -1)], 0 if fixed else -INFINITY, 0, naming
                 )
 
 
@@ -299,8 +302,11 @@ def _automaton_rows(builder: _Rows, group: Group) -> None:
     """Each automaton over the candidates: a binary per arc (`z_a2_3_7`: arc 7 of automaton
     2's layer 3), one arc per layer (`a2_3`), the arcs reading d at a cell adding up to
     x[c,d] (`a2_r1c1_5`), and at each state the arcs in adding up to the arcs out
-    (`a2_3_s1`)."""
+    (`a2_3_s1`). A clue whose table is the smaller form (`encoding.as_table`) is its table,
+    numbered apart (`ct1`, `y_ct1_7`, ...)."""
     rules, name = builder.rules, builder.rules.cell_name
+    tabled, group = by_form(rules, group)
+    _table_rows(builder, tabled, "ct")
     domains = [
         tuple(d for d in rules.digits if builder.allows(cell, d)) for cell in rules.cells
     ]
