@@ -39,6 +39,8 @@ from sudoku_bench.solvers.registry import create
 ClueKind = type[Sandwich] | type[XSum] | type[Skyscraper]
 KINDS: dict[str, ClueKind] = {"sandwich": Sandwich, "x-sum": XSum, "skyscraper": Skyscraper}
 FORMS = {"table": 10**9, "automaton": -1, "chosen": encoding.TABLE_ROWS_AT_MOST}
+VERDICTS = ("none", "unique", "multiple")
+BROKEN = "a grid that breaks the rules"
 
 
 def made_puzzles(kind: ClueKind, size: int, count: int) -> list[Grid]:
@@ -81,10 +83,10 @@ def one_pass(
     answers: list[Answer] = []
     for puzzle, result in zip(puzzles, results, strict=True):
         if not all(is_solution(puzzle, grid) for grid in result.solutions):
-            answers.append(("a grid that breaks the rules", None))
+            answers.append((BROKEN, None))
         elif result.exact or result.count == 2:
             unique = result.solutions[0].values if result.count == 1 else None
-            answers.append((str(result.verdict), unique))
+            answers.append((result.verdict.value, unique))
         else:
             answers.append((result.status.value, None))
     return seconds, answers
@@ -96,12 +98,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--puzzles", type=int, default=6, help="made puzzles per kind and size")
     parser.add_argument("--solvers", default="cpsat,cpsat-onehot,sat,milp")
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--kinds", default=",".join(KINDS), help="comma-separated: " + ", ".join(KINDS))
+    parser.add_argument("--sizes", default="6,9,12", help="comma-separated: 6, 9, 12")
     args = parser.parse_args(argv)
+    sizes = {int(size) for size in args.sizes.split(",")}
     sets: list[tuple[str, int, list[Grid]]] = []
-    for name, kind in KINDS.items():
-        sets.append((name, 6, [entry.puzzle for entry in load(name)]))
-        sets.append((name, 9, made_puzzles(kind, 9, args.puzzles)))
-        sets.append((name, 12, made_puzzles(kind, 12, args.puzzles)))
+    for name in args.kinds.split(","):
+        kind = KINDS[name]
+        if 6 in sizes:
+            sets.append((name, 6, [entry.puzzle for entry in load(name)]))
+        for size in sorted(sizes - {6}):
+            sets.append((name, size, made_puzzles(kind, size, args.puzzles)))
     rows = []
     disagreements = 0
     for name, size, puzzles in sets:
@@ -116,7 +123,10 @@ def main(argv: list[str] | None = None) -> int:
                     best[form] = min(best.get(form, seconds), seconds)
                     answers.setdefault(form, found)
             encoding.TABLE_ROWS_AT_MOST = FORMS["chosen"]
-            if len({tuple(found) for found in answers.values()}) > 1:
+            finished = {form for form, found in answers.items() if all(a[0] in VERDICTS for a in found)}
+            if len({tuple(answers[form]) for form in finished}) > 1 or any(
+                a[0] == BROKEN for found in answers.values() for a in found
+            ):
                 disagreements += 1
                 print(f"DISAGREEMENT: {name} {size}x{size} {solver}", file=sys.stderr)
             rows.append(
@@ -124,7 +134,9 @@ def main(argv: list[str] | None = None) -> int:
                     f"{name} {size}x{size} ({len(puzzles)})",
                     solver,
                     *(
-                        f"{len(puzzles) / best[form]:.1f}" if form in best else "-"
+                        "-" if form not in best
+                        else f"{len(puzzles) / best[form]:.1f}" if form in finished
+                        else "timeout"
                         for form in FORMS
                     ),
                 ]
@@ -132,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{rows[-1]}", file=sys.stderr)
     print(
         "puzzles per CPU-second (best of "
-        f"{args.repeat} alternating passes, limit 2); '-': tables are not listed past 9x9"
+        f"{args.repeat} alternating passes, limit 2); '-': tables are not listed past 9x9; "
+        "timeout: some puzzle was not finished within --timeout"
     )
     print(tabulate(rows, headers=["puzzles", "back-end", *FORMS], tablefmt="github"))
     return 1 if disagreements else 0

@@ -30,12 +30,12 @@ integers or `sum(k * d * x[c,d]) == total` over the literals. A table (`TableCon
 and always in the one-hot encoding, one Boolean per row with `add_exactly_one` over them (the
 rows are exclusive, so the true one is the row the grid matches: counting stays a count of
 grids), each row enforcing its named digits. An automaton read along cells
-(`RegularConstraint`: sandwich, X-sum and skyscraper clues, on any side), unrolled into its
-layers (`encoding.layered`, over the cells' domains and the givens), unless its table is the
-smaller form (`encoding.as_table`: small grids), which is then written as above: a Boolean per arc,
+(`RegularConstraint`: sandwich, X-sum and skyscraper clues, on any side) is unrolled into its
+layers (`encoding.layered`, over the cells' domains and the givens): a Boolean per arc,
 exactly one per layer, at each state the arcs in adding up to the arcs out (a path of flow
 one, which the grid fixes); an arc enforces its digit on the cell's integer, or, one-hot,
-the arcs of digit d at a cell add up to x[c,d].
+the arcs of digit d at a cell add up to x[c,d]. A clue whose table is small
+(`encoding.as_table`: every clue on 6x6) is written as its table instead, as above.
 
 The answer `invert` takes is a function from a variable to its value (the solution
 callback's `value`, or `CpSolver.value`), so both encodings map back the same way.

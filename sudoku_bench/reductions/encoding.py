@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TypeVar
 
 from sudoku_bench.puzzles.constraints import (
@@ -195,9 +196,19 @@ class Layered:
     def feasible(self) -> bool:
         return bool(self.states[0])
 
-    def arcs_into(self, layer: int, state: int) -> list[int]:
+    def arcs_into(self, layer: int, state: int) -> tuple[int, ...]:
         """The positions in `arcs[layer - 1]` of the arcs that enter `states[layer][state]`."""
-        return [k for k, (_, _, v) in enumerate(self.arcs[layer - 1]) if v == state]
+        return self._entering[layer - 1][state]
+
+    @cached_property
+    def _entering(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        found = []
+        for i, arcs in enumerate(self.arcs):
+            into: list[list[int]] = [[] for _ in self.states[i + 1]]
+            for k, (_, _, v) in enumerate(arcs):
+                into[v].append(k)
+            found.append(tuple(tuple(ks) for ks in into))
+        return tuple(found)
 
 
 def layered(automaton: Automaton, domains: Sequence[Sequence[int]]) -> Layered:
