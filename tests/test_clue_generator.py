@@ -14,6 +14,7 @@ from sudoku_bench.harness.generating.clues import ClueGenerator, generatable_kin
 from sudoku_bench.harness.generating.generator import GeneratorError
 from sudoku_bench.puzzles.checker import is_solution
 from sudoku_bench.puzzles.constraints import KINDS, Cage, Constraint
+from sudoku_bench.puzzles.constraints.dots import NegativeRule
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Rules
 from tests.cli_contract import GENERATE_CLUES
@@ -69,7 +70,15 @@ def test_setter_style_mixes_two_to_four_kinds_with_few_givens() -> None:
     generator = ClueGenerator(Rules.of_size(6), setter=True, seed=5)
     for made in generator.generate(3):
         assert 2 <= len(made.kinds) <= 4
-        assert {c.kind for c in made.puzzle.rules.constraints} <= set(made.kinds)
+        constraints = made.puzzle.rules.constraints
+        # a negative rule stands with the marks it reads its exceptions from
+        marks = {
+            kind.kind
+            for c in constraints
+            if isinstance(c, NegativeRule)
+            for kind in type(c).marking_kinds()
+        }
+        assert {c.kind for c in constraints} <= set(made.kinds) | marks
         assert is_solution(made.puzzle, made.solution)
         assert made.counted_by
 

@@ -48,11 +48,11 @@ class Reduction(ABC, Generic[ModelT, AnswerT]):
 
     def accepts(self, rules: Rules) -> bool:
         """Whether the model can express these rules: an encoder for every constraint."""
-        return self.encoders.accepts(rules.constraints)
+        return self.encoders.accepts(rules.constraints, rules.size)
 
     def missing(self, rules: Rules) -> tuple[str, ...]:
         """The titles of the rules' kinds the model cannot express (empty when it accepts)."""
-        return self.encoders.missing(rules.constraints)
+        return self.encoders.missing(rules.constraints, rules.size)
 
     @abstractmethod
     def apply(self, puzzle: Grid) -> tuple[ModelT, Any]:

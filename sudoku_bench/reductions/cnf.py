@@ -51,6 +51,15 @@ one grid (a solver that enumerates all models counts grids):
   Abío et al. 2012): "sum so far u and the next cell holds d" implies "sum so far u + k d", or
   is forbidden when that value is dead; a live value implies a next digit that keeps it live.
 
+- an automaton read along cells (`RegularConstraint`, family `regular`: sandwich, X-sum and
+  skyscraper clues, on any side), unrolled into layers over the cells' domains
+  (`encoding.layered`): a variable per arc and per state between the first and the last
+  layer. An arc implies its digit, the state it leaves and the state it enters; a state and
+  a digit imply the arc they take (or are forbidden together where the automaton dies); a
+  state implies some arc into it. The start is the one state before the first cell, so a
+  grid makes true exactly the states and arcs of its own path. A clue whose table is the
+  smaller form (`encoding.as_table`: small grids) is written as a table instead.
+
 Givens: two forms, the `givens` option.
 - `units` (the default, and what `export` writes): every clause above plus one unit clause
   per given. The file is the textbook encoding, its size follows the formulas exactly, and
@@ -89,6 +98,7 @@ from sudoku_bench.puzzles.constraints import (
     LinearConstraint,
     NonConsecutive,
     PairConstraint,
+    RegularConstraint,
     SumConstraint,
     Table,
     TableConstraint,
@@ -99,6 +109,9 @@ from sudoku_bench.puzzles.rules import Rules
 from sudoku_bench.reductions.base import Reduction, puzzle_header
 from sudoku_bench.reductions.cages import digit_sets
 from sudoku_bench.reductions.encoding import (
+    Layered,
+    as_table,
+    by_form,
     cell_domains,
     constraint_domains,
     different_pairs,
@@ -111,7 +124,9 @@ from sudoku_bench.reductions.encoding import (
     shape_units,
     unit_mates,
 )
+from sudoku_bench.reductions.encoding import automata as automata_of
 from sudoku_bench.reductions.encoding import equations as equations_of
+from sudoku_bench.reductions.encoding import layered as unroll
 from sudoku_bench.reductions.encoding import tables as tables_of
 
 GIVENS = ("units", "simplify")
@@ -447,7 +462,7 @@ def _cages(built: _Clauses, group: Group) -> None:
 def _linear(built: _Clauses, group: Group) -> None:
     """Each linear equation by its partial sums (`FamilyVariables`), in the family `linear`."""
     numbers = FamilyVariables.of(built.rules)
-    index = _positions(built.rules, LinearConstraint)
+    index = _positions(built.rules, _linear)
     clauses: list[Clause] = []
     for constraint in group:
         for equation, layers in numbers.sums[index[id(constraint)]]:
@@ -458,7 +473,7 @@ def _linear(built: _Clauses, group: Group) -> None:
 def _tables(built: _Clauses, group: Group) -> None:
     """Each table by its row selectors (`FamilyVariables`), in the family `table`."""
     numbers = FamilyVariables.of(built.rules)
-    index = _positions(built.rules, TableConstraint)
+    index = _positions(built.rules, _tables)
     clauses: list[Clause] = []
     for constraint in group:
         for table, selectors in numbers.rows[index[id(constraint)]]:
@@ -466,12 +481,39 @@ def _tables(built: _Clauses, group: Group) -> None:
     built.add("table", built.simplified(clauses))
 
 
-def _positions(rules: Rules, family: type) -> dict[int, int]:
-    """Each of the rules' constraints of `family`, by identity, with its place among them
-    (how `FamilyVariables` numbers them; found from these rules, not the cached ones, whose
-    equal constraints may be other objects)."""
-    members = (c for c in rules.constraints if isinstance(c, family))
+def _automata(built: _Clauses, group: Group) -> None:
+    """Each automaton by its arcs and states (`FamilyVariables`), in the family `regular`;
+    a clue whose table is the smaller form (`encoding.as_table`) by its table's selectors."""
+    tabled, read = by_form(built.rules, group)
+    if tabled:
+        _tables(built, tabled)
+    numbers = FamilyVariables.of(built.rules)
+    index = _positions(built.rules, _automata)
+    clauses: list[Clause] = []
+    for constraint in read:
+        for path in numbers.paths[index[id(constraint)]]:
+            clauses += _path_clauses(built.rules, path)
+    built.add("regular", built.simplified(clauses))
+
+
+def _positions(rules: Rules, encoder: Encoder) -> dict[int, int]:
+    """Each of the rules' constraints that `encoder` writes, by identity, with its place
+    among them (how `FamilyVariables` numbers them; found from these rules, not the cached
+    ones, whose equal constraints may be other objects). A kind of two families (an outside
+    clue is a table and an automaton) is numbered by the one whose encoder the table picks."""
+    members = _encoded_by(rules, encoder)
     return {id(c): j for j, c in enumerate(members)}
+
+
+def _encoded_by(rules: Rules, encoder: Encoder) -> list[Constraint]:
+    return [c for c in rules.constraints if _written_by(rules, c) is encoder]
+
+
+def _written_by(rules: Rules, constraint: Constraint) -> Encoder | None:
+    found = ENCODERS.lookup(constraint)
+    if found is _automata and as_table(rules, constraint):
+        return _tables
+    return found
 
 
 Group = tuple[Constraint, ...]
@@ -506,6 +548,7 @@ ENCODERS: EncoderTable[Encoder] = EncoderTable(
         Cage: _cages,
         LinearConstraint: _linear,
         TableConstraint: _tables,
+        RegularConstraint: _automata,
     }
 )
 CnfReduction.encoders = ENCODERS
@@ -540,6 +583,17 @@ class CageSums:
         return CageSums(has, sets, next_variable - 1)
 
 
+@dataclass(frozen=True)
+class Path:
+    """The variables of one unrolled automaton: `arcs[i][k]` is "the grid takes arc k of
+    layer i", `states[i][j]` "it is in state j before cell i" (0 for the start before the
+    first cell and for the last layer's states, which need none)."""
+
+    unrolled: Layered
+    arcs: tuple[tuple[int, ...], ...]
+    states: tuple[tuple[int, ...], ...]
+
+
 # For each equation, the variables of its partial sums: layers[i - 1] maps each value v the
 # first i terms can add up to (and from which the total is still reachable) to the variable
 # "the first i terms add up to v", for i = 1 .. m - 1 (the empty sum is 0, the whole one the
@@ -550,7 +604,9 @@ Layers = tuple[dict[int, int], ...]
 @dataclass(frozen=True)
 class FamilyVariables:
     """Every auxiliary variable of the formula, numbered after the N³ placements: the cage
-    sums' (`CageSums`), then each table's row selectors, then each equation's partial sums.
+    sums' (`CageSums`), then each table's row selectors, then each equation's partial sums,
+    then each automaton's arcs and states (`paths[j]`: one `Path` per automaton of the
+    rules' j-th regular constraint).
 
     `rows[j]` pairs each table of the rules' j-th table constraint with a selector per row
     (0 for a row a cell's domain rules out, which gets none); `sums[j]` pairs each equation
@@ -560,6 +616,7 @@ class FamilyVariables:
     cages: CageSums
     rows: tuple[tuple[tuple[Table, tuple[int, ...]], ...], ...]
     sums: tuple[tuple[tuple[Equation, Layers], ...], ...]
+    paths: tuple[tuple[Path, ...], ...]
     variables: int  # the highest variable number in use (0: none beyond the placements)
 
     @property
@@ -570,14 +627,23 @@ class FamilyVariables:
     def partial_sums(self) -> int:
         return sum(len(layer) for eqs in self.sums for _, layers in eqs for layer in layers)
 
+    @property
+    def path_variables(self) -> int:
+        return sum(
+            sum(len(layer) for layer in path.arcs)
+            + sum(state > 0 for states in path.states for state in states)
+            for paths in self.paths
+            for path in paths
+        )
+
     @staticmethod
     @lru_cache(maxsize=16)
     def of(rules: Rules) -> FamilyVariables:
         cages = CageSums.of(rules)
         next_variable = max(cages.variables, rules.size**3) + 1
         domains = constraint_domains(rules)
-        table_constraints = [c for c in rules.constraints if isinstance(c, TableConstraint)]
-        linear_constraints = [c for c in rules.constraints if isinstance(c, LinearConstraint)]
+        table_constraints = _encoded_by(rules, _tables)
+        linear_constraints = _encoded_by(rules, _linear)
         rows = []
         for constraint in table_constraints:
             numbered = []
@@ -601,10 +667,31 @@ class FamilyVariables:
                     next_variable += len(values)
                 layered.append((equation, tuple(layers)))
             sums.append(tuple(layered))
+        paths = []
+        for regular in _encoded_by(rules, _automata):
+            numbered_paths = []
+            for automaton in automata_of(rules, [regular]):
+                unrolled = unroll(automaton, domains)
+                arcs = []
+                for layer in unrolled.arcs:
+                    arcs.append(tuple(range(next_variable, next_variable + len(layer))))
+                    next_variable += len(layer)
+                states = []
+                for i, layer_states in enumerate(unrolled.states):
+                    if 0 < i < len(unrolled.cells):
+                        states.append(
+                            tuple(range(next_variable, next_variable + len(layer_states)))
+                        )
+                        next_variable += len(layer_states)
+                    else:
+                        states.append((0,) * len(layer_states))
+                numbered_paths.append(Path(unrolled, tuple(arcs), tuple(states)))
+            paths.append(tuple(numbered_paths))
         return FamilyVariables(
             cages,
             tuple(rows),
             tuple(sums),
+            tuple(paths),
             next_variable - 1,
         )
 
@@ -666,6 +753,37 @@ def _sum_clauses(rules: Rules, equation: Equation, layers: Layers) -> list[Claus
                         ),
                     )
                 )
+    return clauses
+
+
+def _path_clauses(rules: Rules, path: Path) -> list[Clause]:
+    """An unrolled automaton as clauses over its arcs and states (see the module docstring):
+    the states and arcs a grid makes true are those of its own path, so every auxiliary is
+    fixed by the placements."""
+    unrolled = path.unrolled
+    if not unrolled.feasible:
+        return [()]
+    clauses: list[Clause] = []
+    for i, (cell, arcs) in enumerate(zip(unrolled.cells, unrolled.arcs, strict=True)):
+        before, after = path.states[i], path.states[i + 1]
+        taken: dict[tuple[int, int], int] = {}
+        for arc, (u, d, v) in zip(path.arcs[i], arcs, strict=True):
+            taken[u, d] = arc
+            clauses.append((-arc, variable(rules, cell, d)))
+            if before[u]:
+                clauses.append((-arc, before[u]))
+            if after[v]:
+                clauses.append((-arc, after[v]))
+        for u, state in enumerate(before):
+            in_state = (-state,) if state else ()
+            for d in rules.digits:
+                taking = taken.get((u, d))
+                step = (taking,) if taking else ()
+                clauses.append((*in_state, -variable(rules, cell, d), *step))
+        for v, state in enumerate(after):
+            if state:
+                into = unrolled.arcs_into(i + 1, v)
+                clauses.append((-state, *(path.arcs[i][k] for k in into)))
     return clauses
 
 
@@ -830,9 +948,16 @@ def _comments(
         )
         first = last + 1
     if family.partial_sums:
+        last = first + family.partial_sums - 1
         lines.append(
-            f"auxiliary variables {first}..{family.variables}: partial sums of the linear "
+            f"auxiliary variables {first}..{last}: partial sums of the linear "
             "equations (a true one says the equation's first i terms add up to its value)"
+        )
+        first = last + 1
+    if family.path_variables:
+        lines.append(
+            f"auxiliary variables {first}..{family.variables}: the arcs and states of the "
+            "automata read along lines (a true one is on the path the line's digits spell)"
         )
     return tuple(lines)
 

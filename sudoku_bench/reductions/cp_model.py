@@ -29,7 +29,13 @@ integers or `sum(k * d * x[c,d]) == total` over the literals. A table (`TableCon
 `add_allowed_assignments` of its rows when no row has a wildcard (integer encoding); otherwise,
 and always in the one-hot encoding, one Boolean per row with `add_exactly_one` over them (the
 rows are exclusive, so the true one is the row the grid matches: counting stays a count of
-grids), each row enforcing its named digits.
+grids), each row enforcing its named digits. An automaton read along cells
+(`RegularConstraint`: sandwich, X-sum and skyscraper clues, on any side) is unrolled into its
+layers (`encoding.layered`, over the cells' domains and the givens): a Boolean per arc,
+exactly one per layer, at each state the arcs in adding up to the arcs out (a path of flow
+one, which the grid fixes); an arc enforces its digit on the cell's integer, or, one-hot,
+the arcs of digit d at a cell add up to x[c,d]. A clue whose table is small
+(`encoding.as_table`: every clue on 6x6) is written as its table instead, as above.
 
 The answer `invert` takes is a function from a variable to its value (the solution
 callback's `value`, or `CpSolver.value`), so both encodings map back the same way.
@@ -55,6 +61,7 @@ from sudoku_bench.puzzles.constraints import (
     LinearConstraint,
     NonConsecutive,
     PairConstraint,
+    RegularConstraint,
     SumConstraint,
     Table,
     TableConstraint,
@@ -65,6 +72,9 @@ from sudoku_bench.puzzles.rules import Rules
 from sudoku_bench.reductions.base import Reduction
 from sudoku_bench.reductions.encoding import (
     Domains,
+    Layered,
+    automata,
+    by_form,
     cell_domains,
     different_pairs,
     equations,
@@ -73,6 +83,7 @@ from sudoku_bench.reductions.encoding import (
     forbidden_digit_pairs,
     grouped,
     has_wildcard,
+    layered,
     narrow_to_allowed,
     relation_pairs,
     shape_units,
@@ -405,6 +416,62 @@ def _onehot_tables(built: _CpModel, group: Group) -> None:
                     model.add_implication(literal, literals[row[i] - 1])
 
 
+def _layers(built: _CpModel, group: Group) -> Iterator[Layered]:
+    """The group's automata unrolled over the cells' domains (a given's is its digit)."""
+    for automaton in automata(built.rules, group):
+        yield layered(automaton, built.domains)
+
+
+def _int_automata(built: _CpModel, group: Group) -> None:
+    """A Boolean per arc (`_arcs`), each enforcing its digit on the cell's integer; a digit
+    no arc of the cell's layer reads is ruled out, and one whose arcs are all false too.
+    (Not `add_automaton`: with `enumerate_all_solutions` CP-SAT 9.15 reports one grid twice
+    through it, which breaks counting.) A clue whose table is the smaller form is its table
+    (`encoding.as_table`)."""
+    model = built.model
+    tabled, read = by_form(built.rules, group)
+    _int_tables(built, tabled)
+    for unrolled, chosen in _arcs(built, read):
+        for i, (cell, arcs) in enumerate(zip(unrolled.cells, unrolled.arcs, strict=True)):
+            variable = built.cells[cell]
+            for d in built.domains[cell]:
+                labelled = [b for b, (_, e, _) in zip(chosen[i], arcs, strict=True) if e == d]
+                for arc in labelled:
+                    model.add(variable == d).only_enforce_if(arc)
+                model.add(variable != d).only_enforce_if([arc.Not() for arc in labelled])
+
+
+def _arcs(built: _CpModel, group: Group) -> Iterator[tuple[Layered, list[list[Any]]]]:
+    """Each automaton unrolled, with a Boolean per arc: exactly one per layer, and at each
+    state the arcs in adding up to the arcs out (a path of flow one from the start to an
+    accepting state, which the grid's digits fix: the automaton is deterministic)."""
+    model = built.model
+    for unrolled in _layers(built, group):
+        chosen = [[model.new_bool_var("") for _ in arcs] for arcs in unrolled.arcs]
+        for i, arcs in enumerate(unrolled.arcs):
+            model.add_exactly_one(chosen[i])  # no arc at all: infeasible
+            if i:
+                for j in range(len(unrolled.states[i])):
+                    into = [chosen[i - 1][k] for k in unrolled.arcs_into(i, j)]
+                    out = [b for b, (u, _, _) in zip(chosen[i], arcs, strict=True) if u == j]
+                    if into or out:
+                        model.add(sum(into) == sum(out))
+        yield unrolled, chosen
+
+
+def _onehot_automata(built: _CpModel, group: Group) -> None:
+    """The arcs (`_arcs`) reading d at a cell add up to its literal x[c,d] (the flow form of
+    `regular`, as the MILP model writes it); a clue whose table is the smaller form is its
+    table."""
+    tabled, read = by_form(built.rules, group)
+    _onehot_tables(built, tabled)
+    for unrolled, chosen in _arcs(built, read):
+        for i, (cell, arcs) in enumerate(zip(unrolled.cells, unrolled.arcs, strict=True)):
+            for d in built.rules.digits:
+                labelled = [b for b, (_, e, _) in zip(chosen[i], arcs, strict=True) if e == d]
+                built.model.add(built.literals[cell][d - 1] == sum(labelled))
+
+
 def _domains_only(built: _CpModel, group: Group) -> None:
     """Cell-digit constraints are the domains (`narrow`): nothing more to add."""
 
@@ -440,6 +507,7 @@ ENCODERS: EncoderTable[CpEncoder] = EncoderTable(
         Cage: CpEncoder(_int_cages, _onehot_cages),
         LinearConstraint: CpEncoder(_int_linear, _onehot_linear),
         TableConstraint: CpEncoder(_int_tables, _onehot_tables),
+        RegularConstraint: CpEncoder(_int_automata, _onehot_automata),
     }
 )
 

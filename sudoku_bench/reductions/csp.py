@@ -287,7 +287,7 @@ class CspReduction(Reduction[CspModel, Mapping[int, int]]):
 
     def apply(self, puzzle: Grid) -> tuple[CspModel, Grid]:
         rules = puzzle.rules
-        groups = grouped(ENCODERS, rules.constraints, "csp")
+        groups = grouped(ENCODERS, rules.constraints, "csp", rules.size)
         allowed_digits = cell_domains(rules, groups)
         problem = Problem(self.solver if self.solver is not None else BacktrackingSolver())
         built = _Csp(problem, rules, self.hidden_singles)
@@ -638,7 +638,7 @@ def export(puzzle: Grid) -> str:
     xcsp = _Xcsp(rules, lines)
     for unit_name, unit in zip(rules.unit_names, shape_units(rules), strict=False):
         xcsp.all_different(unit_name, unit)
-    for encoder, group in grouped(ENCODERS, rules.constraints, "csp"):
+    for encoder, group in grouped(ENCODERS, rules.constraints, "csp", rules.size):
         encoder.xcsp(xcsp, group)
     givens = [cell for cell, value in enumerate(puzzle.values) if value]
     if givens:

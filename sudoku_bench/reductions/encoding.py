@@ -14,15 +14,20 @@ the rules' per-kind fields, so an encoder works for every kind of its family.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from typing import TypeVar
 
 from sudoku_bench.puzzles.constraints import (
+    Automaton,
     CellDigits,
     Constraint,
     EncoderTable,
     Equation,
     LinearConstraint,
     PairConstraint,
+    RegularConstraint,
+    State,
     SumConstraint,
     Table,
     TableConstraint,
@@ -41,14 +46,18 @@ class UnsupportedConstraintError(SudokuBenchError):
 
 
 def grouped(
-    table: EncoderTable[E], constraints: Iterable[Constraint], model: str = "this"
+    table: EncoderTable[E],
+    constraints: Iterable[Constraint],
+    model: str = "this",
+    size: int | None = None,
 ) -> list[tuple[E, tuple[Constraint, ...]]]:
-    """The constraints grouped by the encoder the table gives each: groups in the order of
-    their first constraint, each group's constraints in the rules' order. A constraint with
-    no encoder raises `UnsupportedConstraintError`: a model never leaves a rule out."""
+    """The constraints grouped by the encoder the table gives each (on an N x N grid when
+    `size` is given: see `EncoderTable.lookup`): groups in the order of their first
+    constraint, each group's constraints in the rules' order. A constraint with no encoder
+    raises `UnsupportedConstraintError`: a model never leaves a rule out."""
     groups: dict[int, tuple[E, list[Constraint]]] = {}
     for constraint in constraints:
-        encoder = table.lookup(constraint)
+        encoder = table.lookup(constraint, size)
         if encoder is None:
             raise UnsupportedConstraintError(
                 f"the {model} model has no encoder for {constraint.title} "
@@ -151,6 +160,127 @@ def tables(rules: Rules, group: Iterable[Constraint]) -> list[Table]:
         if isinstance(constraint, TableConstraint)
         for table in constraint.tables(rules)
     ]
+
+
+def automata(rules: Rules, group: Iterable[Constraint]) -> list[Automaton]:
+    """The automata of the group's regular constraints, in the rules' order."""
+    return [
+        automaton
+        for constraint in group
+        if isinstance(constraint, RegularConstraint)
+        for automaton in constraint.automata(rules)
+    ]
+
+
+# An arc of a layered automaton: (the state it leaves, its digit, the state it enters), the
+# states numbered within their layers.
+Arc = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Layered:
+    """An automaton unrolled along its cells (the layered graph of Pesant's `regular`):
+    `states[i]` are the states it can be in before reading `cells[i]` that some filling of
+    the cells left still leads to acceptance (`states[0]` the start, the last layer the
+    accepting states reached), and `arcs[i]` the steps from layer i to layer i + 1 on a
+    digit of the cell's domain. A filling keeps the rule exactly when it spells a path from
+    the start to the last layer; every layer is empty when none does. A grid's digits pick
+    one arc per layer (the automaton is deterministic), so a model with a variable per arc
+    or per state has each of them fixed by the grid."""
+
+    cells: tuple[int, ...]
+    states: tuple[tuple[State, ...], ...]
+    arcs: tuple[tuple[Arc, ...], ...]
+
+    @property
+    def feasible(self) -> bool:
+        return bool(self.states[0])
+
+    def arcs_into(self, layer: int, state: int) -> tuple[int, ...]:
+        """The positions in `arcs[layer - 1]` of the arcs that enter `states[layer][state]`."""
+        return self._entering[layer - 1][state]
+
+    @cached_property
+    def _entering(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        found = []
+        for i, arcs in enumerate(self.arcs):
+            into: list[list[int]] = [[] for _ in self.states[i + 1]]
+            for k, (_, _, v) in enumerate(arcs):
+                into[v].append(k)
+            found.append(tuple(tuple(ks) for ks in into))
+        return tuple(found)
+
+
+def layered(automaton: Automaton, domains: Sequence[Sequence[int]]) -> Layered:
+    """The automaton unrolled over its cells, each cell reading only the digits of its domain
+    (`domains[cell]`: the digits the rules, or the rules and the givens, leave it)."""
+    cells = automaton.cells
+    reached: list[dict[State, list[tuple[int, State]]]] = []
+    layer: set[State] = {automaton.start}
+    for cell in cells:  # forwards: the states reachable, and each one's steps
+        steps: dict[State, list[tuple[int, State]]] = {}
+        following: set[State] = set()
+        for state in layer:
+            for digit in domains[cell]:
+                after = automaton.step(state, digit)
+                if after is not None:
+                    steps.setdefault(state, []).append((digit, after))
+                    following.add(after)
+        reached.append(steps)
+        layer = following
+    live: set[State] = {state for state in layer if automaton.accepting(state)}
+    kept_states: list[tuple[State, ...]] = [tuple(sorted(live, key=repr))]
+    kept_arcs: list[list[tuple[State, int, State]]] = []
+    for steps in reversed(reached):  # backwards: only what still leads to acceptance
+        arcs = [
+            (state, digit, after)
+            for state, moves in steps.items()
+            for digit, after in moves
+            if after in live
+        ]
+        live = {state for state, _, _ in arcs}
+        kept_arcs.append(arcs)
+        kept_states.append(tuple(sorted(live, key=repr)))
+    kept_states.reverse()
+    kept_arcs.reverse()
+    numbers = [{state: j for j, state in enumerate(states)} for states in kept_states]
+    return Layered(
+        cells,
+        tuple(kept_states),
+        tuple(
+            tuple(sorted((numbers[i][u], d, numbers[i + 1][v]) for u, d, v in arcs))
+            for i, arcs in enumerate(kept_arcs)
+        ),
+    )
+
+
+# An outside clue whose table has at most this many rows is written as its table by the models
+# that take both forms: on 6x6 every clue's table is that small (145 rows at most) and solves
+# faster than its automaton; on 9x9 most have hundreds to tens of thousands of rows, and the
+# automaton (about a thousand arcs) solves faster (docs/measurements/line-clues.md).
+TABLE_ROWS_AT_MOST = 256
+
+
+def as_table(rules: Rules, constraint: Constraint) -> bool:
+    """Whether a model that takes both forms writes `constraint` as its table rather than
+    its automaton: a kind of both families (an outside clue) whose table is listed on this
+    side and has at most `TABLE_ROWS_AT_MOST` rows."""
+    if not (isinstance(constraint, TableConstraint) and isinstance(constraint, RegularConstraint)):
+        return False
+    if not constraint.listed_on(rules.size):
+        return False
+    return sum(len(table.rows) for table in constraint.tables(rules)) <= TABLE_ROWS_AT_MOST
+
+
+def by_form(
+    rules: Rules, group: Iterable[Constraint]
+) -> tuple[tuple[Constraint, ...], tuple[Constraint, ...]]:
+    """The group's constraints a model writes as tables (`as_table`), and the others."""
+    tabled: list[Constraint] = []
+    others: list[Constraint] = []
+    for constraint in group:
+        (tabled if as_table(rules, constraint) else others).append(constraint)
+    return tuple(tabled), tuple(others)
 
 
 def has_wildcard(table: Table) -> bool:

@@ -23,10 +23,19 @@ allow, and no objective: any feasible point is a solution. Its rows:
 | `t1`                | table 1 takes one of its rows      | sum over its rows j of y_t1_j = 1        |
 | `t1_r1c1_5`         | the rows naming 5 in r1c1          | sum of their y <= x[r1c1,5] (= where no  |
 |                     |                                    | row leaves r1c1 free)                    |
+| `a1_3`              | automaton 1 takes one arc from its | sum over the layer's arcs j of           |
+|                     | layer 3 (sandwich, X-sum, sky-     | z_a1_3_j = 1                             |
+|                     | scraper clues)                     |                                          |
+| `a1_r1c1_5`         | its arcs reading 5 in r1c1         | their sum of z = x[r1c1,5]               |
+| `a1_3_s2`           | state 2 before layer 3 keeps flow  | the arcs into it sum to the arcs out     |
 
 A table's rows get binaries `y_t1_7` (after the placements' variables), only for the rows the
 candidates allow; the rows are exclusive, so the one at 1 is the row the grid matches, and
-the no-good cuts over placements still count grids.
+the no-good cuts over placements still count grids. An automaton (`RegularConstraint`) is
+unrolled into its layers over the candidates (`encoding.layered`) and gets a binary `z_a1_3_7`
+per arc: a path of flow one from its start to an accepting state, which the grid's digits fix;
+an outside clue whose table is the smaller form (`encoding.as_table`: small grids) is written
+as a table instead, its rows named `ct1`, `ct1_r1c1_5` and its binaries `y_ct1_7`.
 
 A parity cell's forbidden placements are fixed at 0 by leaving their variables out, as are the
 placements a given rules out (its digit in its peers, the digits next to it in its
@@ -64,6 +73,7 @@ from sudoku_bench.puzzles.constraints import (
     LinearConstraint,
     NonConsecutive,
     PairConstraint,
+    RegularConstraint,
     SumConstraint,
     TableConstraint,
     UnitConstraint,
@@ -74,6 +84,8 @@ from sudoku_bench.puzzles.symbols import DEFAULT
 from sudoku_bench.reductions.base import Reduction
 from sudoku_bench.reductions.encoding import (
     Domains,
+    automata,
+    by_form,
     cell_domains,
     different_pairs,
     equations,
@@ -81,6 +93,7 @@ from sudoku_bench.reductions.encoding import (
     forbidden_digit_pairs,
     given_candidates,
     grouped,
+    layered,
     narrow_to_allowed,
     relation_pairs,
     shape_units,
@@ -263,7 +276,7 @@ def _linear_rows(builder: _Rows, group: Group) -> None:
             builder.add(f"l{k}_{e}", terms, equation.total, equation.total)
 
 
-def _table_rows(builder: _Rows, group: Group) -> None:
+def _table_rows(builder: _Rows, group: Group, prefix: str = "t") -> None:
     """A binary per row of a table that the candidates allow (`y_t3_7`: table 3 takes its row
     7), exactly one of them at 1 (`t3`); the rows are exclusive, so it is the row the grid
     matches. Per cell and digit (`t3_r1c1_5`), the rows naming the digit there add up to at
@@ -271,18 +284,48 @@ def _table_rows(builder: _Rows, group: Group) -> None:
     rules, name = builder.rules, builder.rules.cell_name
     for k, table in enumerate(tables(rules, group), 1):
         chosen = [
-            (builder.binary(f"y_t{k}_{j}"), row)
+            (builder.binary(f"y_{prefix}{k}_{j}"), row)
             for j, row in enumerate(table.rows, 1)
             if all(builder.allows(c, d) for c, d in zip(table.cells, row, strict=True) if d)
         ]
-        builder.add(f"t{k}", [], 1, 1, [(binary, 1) for binary, _ in chosen])
+        builder.add(f"{prefix}{k}", [], 1, 1, [(binary, 1) for binary, _ in chosen])
         for i, cell in enumerate(table.cells):
             fixed = all(row[i] for _, row in chosen)
             for d in rules.digits:
                 naming = [(binary, 1) for binary, row in chosen if row[i] == d]
                 builder.add(
-                    f"t{k}_{name(cell)}_{d}", [(cell, d, -1)], 0 if fixed else -INFINITY, 0, naming
+                    f"{prefix}{k}_{name(cell)}_{d}", [(cell, d, -1)], 0 if fixed else -INFINITY, 0, naming
                 )
+
+
+def _automaton_rows(builder: _Rows, group: Group) -> None:
+    """Each automaton over the candidates: a binary per arc (`z_a2_3_7`: arc 7 of automaton
+    2's layer 3), one arc per layer (`a2_3`), the arcs reading d at a cell adding up to
+    x[c,d] (`a2_r1c1_5`), and at each state the arcs in adding up to the arcs out
+    (`a2_3_s1`). A clue whose table is the smaller form (`encoding.as_table`) is its table,
+    numbered apart (`ct1`, `y_ct1_7`, ...)."""
+    rules, name = builder.rules, builder.rules.cell_name
+    tabled, group = by_form(rules, group)
+    _table_rows(builder, tabled, "ct")
+    domains = [
+        tuple(d for d in rules.digits if builder.allows(cell, d)) for cell in rules.cells
+    ]
+    for k, automaton in enumerate(automata(rules, group), 1):
+        unrolled = layered(automaton, domains)
+        chosen = [
+            [builder.binary(f"z_a{k}_{i}_{j}") for j in range(len(arcs))]
+            for i, arcs in enumerate(unrolled.arcs, 1)
+        ]
+        for i, (cell, arcs) in enumerate(zip(unrolled.cells, unrolled.arcs, strict=True)):
+            builder.add(f"a{k}_{i + 1}", [], 1, 1, [(z, 1) for z in chosen[i]])
+            for d in rules.digits:
+                reading = [(z, 1) for z, (_, e, _) in zip(chosen[i], arcs, strict=True) if e == d]
+                builder.add(f"a{k}_{name(cell)}_{d}", [(cell, d, -1)], 0, 0, reading)
+            if i:
+                for j in range(len(unrolled.states[i])):
+                    into = [(chosen[i - 1][a], 1) for a in unrolled.arcs_into(i, j)]
+                    out = [(z, -1) for z, (u, _, _) in zip(chosen[i], arcs, strict=True) if u == j]
+                    builder.add(f"a{k}_{i + 1}_s{j + 1}", [], 0, 0, into + out)
 
 
 def _no_rows(builder: _Rows, group: Group) -> None:
@@ -368,6 +411,7 @@ ENCODERS: EncoderTable[MilpEncoder] = EncoderTable(
         Cage: MilpEncoder(_cage_rows),
         LinearConstraint: MilpEncoder(_linear_rows),
         TableConstraint: MilpEncoder(_table_rows),
+        RegularConstraint: MilpEncoder(_automaton_rows),
     }
 )
 

@@ -245,11 +245,11 @@ class Solver(ABC, Generic[ModelT]):
 
     def accepts(self, rules: Rules) -> bool:
         """Whether this back-end can express these rules: an encoder for every constraint."""
-        return self.encoders.accepts(rules.constraints)
+        return self.encoders.accepts(rules.constraints, rules.size)
 
     def unsupported_because(self, rules: Rules) -> str:
         """Why `accepts(rules)` is false, in words."""
-        missing = self.encoders.missing(rules.constraints)
+        missing = self.encoders.missing(rules.constraints, rules.size)
         if missing:
             return f"the {self.name} back-end cannot express {', '.join(missing)}"
         return f"the {self.name} back-end cannot solve {rules} puzzles"

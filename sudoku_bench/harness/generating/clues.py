@@ -16,6 +16,12 @@ The setter-style mode mixes 2-4 kinds per puzzle (drawn from the kinds asked for
 every kind with candidates) and prefers no givens: a puzzle that needs more than a few is
 made again from a new grid (up to 5 grids), and the one with fewest givens is kept; a random
 mix has at least one kind whose clues come from the grid (not only whole-grid rules).
+
+A negative rule (negative kropki dots, negative XV) is offered with the marks of its
+exceptions, which stand and go with it; once the puzzle is made, its exceptions become exactly
+the marks on the grid of the kinds it reads them from (a black dot is an exception to the
+white dots' rule too), as f-puzzles states the rule, so that `convert` writes every generated
+puzzle as an f-puzzles link. Where that leaves a second solution, givens are added as above.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from sudoku_bench.harness.generating.generator import (
     _random_search,
 )
 from sudoku_bench.puzzles.constraints import KINDS, Constraint, Diagonal, SingletonRule
+from sudoku_bench.puzzles.constraints.dots import Dot, NegativeRule
 from sudoku_bench.puzzles.errors import RulesError
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Rules
@@ -248,7 +255,7 @@ class ClueGenerator:
                 continue
             groups: list[Group] = []
             for clue in kind.candidates(values, self.base.shape, self.rng):
-                groups.append((clue,))
+                groups.append(with_marks(clue, values))
             if not groups:
                 return None  # this grid keeps no clue of the kind: another grid may
             offered[kind] = groups
@@ -268,7 +275,7 @@ class ClueGenerator:
                 cell = self.rng.choice(differ)
                 givens[cell] = values[cell]
             puzzle = self._puzzle(chosen, givens)
-        puzzle = self._drop(chosen, givens, kinds)
+        puzzle = self._as_fpuzzles_states_it(self._drop(chosen, givens, kinds), values)
         return CluePuzzle(
             puzzle,
             Grid(puzzle.rules, values),
@@ -304,6 +311,41 @@ class ClueGenerator:
             if self.count.unique(self._puzzle(trial_groups, givens)):
                 dropped.add(index)
         return self._puzzle([g for i, g in enumerate(chosen) if i not in dropped], givens)
+
+
+    def _as_fpuzzles_states_it(self, puzzle: Grid, values: Sequence[int]) -> Grid:
+        """The puzzle with each negative rule's exceptions exactly the marks on the grid of
+        the kinds it reads them from (its own marks kept), as f-puzzles reads the rule; more
+        exceptions make the rule weaker, so givens are added while a second solution stands."""
+        constraints = puzzle.rules.constraints
+        negatives = [c for c in constraints if isinstance(c, NegativeRule)]
+        if not negatives:
+            return puzzle
+        marks: set[Constraint] = {c for c in constraints if isinstance(c, Dot)}
+        marks.update(mark for rule in negatives for mark in rule.marks(values))
+        stated = [
+            type(rule).of(type(rule).default_values(reads), reads)
+            for rule in negatives
+            for reads in [[m for m in marks if isinstance(m, type(rule).marking_kinds())]]
+        ]
+        others = [c for c in constraints if not isinstance(c, (Dot, NegativeRule))]
+        rules = Rules.from_constraints(
+            puzzle.rules.shape, [*others, *sorted(marks, key=repr), *stated]
+        )
+        givens = list(puzzle.values)
+        solution = Grid(rules, tuple(values))
+        while (other := self.count.other(Grid(rules, tuple(givens)), solution)) is not None:
+            cell = self.rng.choice([c for c in rules.cells if other.values[c] != values[c]])
+            givens[cell] = values[cell]
+        return Grid(rules, tuple(givens))
+
+
+def with_marks(clue: Constraint, solution: Sequence[int]) -> Group:
+    """A clue with what must stand beside it: a negative rule's marks of its exceptions in the
+    full grid `solution` (f-puzzles reads the exceptions from them)."""
+    if isinstance(clue, NegativeRule):
+        return (clue, *clue.marks(solution))
+    return (clue,)
 
 
 def _breaks(group: Group, rules: Rules, values: Sequence[int]) -> bool:

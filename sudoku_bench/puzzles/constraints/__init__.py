@@ -16,7 +16,8 @@ Glossary (Norvig's essay is the model):
   `Rules`, the checker, the isomorphs, the pictures and the f-puzzles format ask the kinds.
 - *families* added for the setters' variants: `LinearConstraint` (linear equations over
   digits that may repeat: arrows, little killers, equal-sum segments) and `TableConstraint`
-  (tables of admissible fillings, rows exclusive: what exact cover with colours takes).
+  (tables of admissible fillings, rows exclusive: what exact cover with colours takes), and
+  `RegularConstraint` (finite automata read along cells: outside clues on any side).
 - *canvas*, *candidates*: where a kind draws its SVG marks (`svg`), and the clues of its
   kind a full grid keeps, for the generator (`candidates`).
 - *encoder table*: a model's map from kind or family to encoder (`EncoderTable`); the
@@ -28,6 +29,7 @@ from sudoku_bench.puzzles.constraints.anti_knight import KNIGHT_MOVES, AntiKnigh
 from sudoku_bench.puzzles.constraints.arrow import Arrow
 from sudoku_bench.puzzles.constraints.base import (
     KINDS,
+    Automaton,
     Canvas,
     CellDigits,
     Conflict,
@@ -40,8 +42,10 @@ from sudoku_bench.puzzles.constraints.base import (
     LinearConstraint,
     Move,
     PairConstraint,
+    RegularConstraint,
     Shape,
     SingletonRule,
+    State,
     SumConstraint,
     Table,
     TableConstraint,
@@ -84,6 +88,7 @@ __all__ = [
     "AntiKing",
     "AntiKnight",
     "Arrow",
+    "Automaton",
     "BetweenLine",
     "BoxIndexer",
     "Cage",
@@ -116,6 +121,7 @@ __all__ = [
     "Ratio",
     "RatioNegative",
     "RegionSumLine",
+    "RegularConstraint",
     "Renban",
     "RowIndexer",
     "Sandwich",
@@ -123,6 +129,7 @@ __all__ = [
     "SingletonRule",
     "Skyscraper",
     "SlowThermometer",
+    "State",
     "SumConstraint",
     "Table",
     "TableConstraint",

@@ -529,6 +529,10 @@ class TableConstraint(Constraint):
     middle cell with its ends, a skyscraper clue): the form exact cover with colours takes,
     and the fallback of every model that has no better encoding for the kind."""
 
+    # The largest side on which the kind's tables are listed (None: every side). Past it a
+    # model whose only encoding of the kind is its table does not take it (`EncoderTable`).
+    table_largest: ClassVar[int | None] = None
+
     @abstractmethod
     def tables(self, shape: Shape) -> tuple[Table, ...]:
         """The tables that hold together. Computed when asked (they may be large): models
@@ -536,6 +540,52 @@ class TableConstraint(Constraint):
 
     def scope(self, shape: Shape) -> tuple[int, ...]:
         return tuple(sorted({cell for table in self.tables(shape) for cell in table.cells}))
+
+    @classmethod
+    def listed_on(cls, size: int) -> bool:
+        """Whether the kind's tables are listed on an N x N grid (`table_largest`)."""
+        return cls.table_largest is None or size <= cls.table_largest
+
+
+State = Hashable
+
+
+@dataclass(frozen=True)
+class Automaton:
+    """A deterministic finite automaton that reads the digits of `cells` in order: from
+    `start`, each digit leads to the state `step(state, digit)` or to None (no filling
+    with these first digits keeps the rule); the cells keep the rule when the last state is
+    `accepting`. A grid thus takes one path, so a model that has a variable per state it
+    passes (CP's `regular`, Pesant 2004) has every auxiliary fixed by the digits."""
+
+    cells: tuple[int, ...]
+    start: State
+    step: Callable[[State, int], State | None]
+    accepting: Callable[[State], bool]
+
+    def accepts(self, digits: Sequence[int]) -> bool:
+        """Whether the automaton accepts these digits of its cells (all filled)."""
+        state: State | None = self.start
+        for digit in digits:
+            state = self.step(state, digit)
+            if state is None:
+                return False
+        return bool(self.accepting(state))
+
+
+class RegularConstraint(Constraint):
+    """A rule a finite automaton reads along cells (a sandwich, X-sum or skyscraper clue
+    along its row or column): its states grow with the side where its table of fillings
+    grows with the factorial, so a model that encodes automata takes the kind on any side."""
+
+    @abstractmethod
+    def automata(self, shape: Shape) -> tuple[Automaton, ...]:
+        """The automata that hold together, each over cells of this constraint's scope."""
+
+    def scope(self, shape: Shape) -> tuple[int, ...]:
+        return tuple(
+            sorted({cell for automaton in self.automata(shape) for cell in automaton.cells})
+        )
 
 
 E = TypeVar("E")
@@ -554,12 +604,25 @@ class EncoderTable(Generic[E]):
                 raise TypeError(f"{cls!r} is not a constraint kind or family")
         self._encoders: dict[type, E] = dict(encoders)
 
-    def lookup(self, constraint: Constraint) -> E | None:
-        """The encoder for this constraint's kind, found along the class's bases, or None."""
-        for cls in type(constraint).__mro__:
+    def lookup(self, constraint: Constraint, size: int | None = None) -> E | None:
+        """The encoder for this constraint's kind, found along the class's bases, or None.
+        On an N x N grid (`size`) the table family's encoder is passed over for a kind whose
+        tables are not listed on that side (`TableConstraint.listed_on`)."""
+        return self._along(type(constraint), size)
+
+    def _along(self, kind: type, size: int | None) -> E | None:
+        for cls in kind.__mro__:
             encoder = self._encoders.get(cls)
-            if encoder is not None:
-                return encoder
+            if encoder is None:
+                continue
+            if (
+                cls is TableConstraint
+                and size is not None
+                and issubclass(kind, TableConstraint)
+                and not kind.listed_on(size)
+            ):
+                continue
+            return encoder
         return None
 
     def encoder(self, constraint: Constraint) -> E:
@@ -570,16 +633,29 @@ class EncoderTable(Generic[E]):
             raise KeyError(f"no encoder for {constraint.kind!r}")
         return found
 
-    def encodes(self, kind: type[Constraint]) -> bool:
-        """Whether the table has an encoder for this kind (the support table asks)."""
-        return any(cls in self._encoders for cls in kind.__mro__)
+    def encodes(self, kind: type[Constraint], size: int | None = None) -> bool:
+        """Whether the table has an encoder for this kind (the support table asks), on an
+        N x N grid when `size` is given."""
+        return self._along(kind, size) is not None
 
-    def missing(self, constraints: Iterable[Constraint]) -> tuple[str, ...]:
-        """The titles of the kinds among `constraints` without an encoder, sorted, once each."""
-        return tuple(sorted({c.title for c in constraints if self.lookup(c) is None}))
+    def missing(
+        self, constraints: Iterable[Constraint], size: int | None = None
+    ) -> tuple[str, ...]:
+        """The titles of the kinds among `constraints` without an encoder (on an N x N grid,
+        `size`), sorted, once each; a kind refused only for its side says so."""
+        found = set()
+        for constraint in constraints:
+            if self.lookup(constraint, size) is not None:
+                continue
+            title = constraint.title
+            if size is not None and self.lookup(constraint) is not None:
+                largest = getattr(constraint, "table_largest", None)
+                title += f" past {largest}x{largest} (its table of fillings)"
+            found.add(title)
+        return tuple(sorted(found))
 
-    def accepts(self, constraints: Iterable[Constraint]) -> bool:
-        return not self.missing(constraints)
+    def accepts(self, constraints: Iterable[Constraint], size: int | None = None) -> bool:
+        return not self.missing(constraints, size)
 
     def __repr__(self) -> str:
         return f"EncoderTable({sorted(cls.__name__ for cls in self._encoders)})"

@@ -17,6 +17,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_bench.puzzles.constraints.base import (
+    Automaton,
     Canvas,
     Checked,
     Conflict,
@@ -24,7 +25,9 @@ from sudoku_bench.puzzles.constraints.base import (
     Drawing,
     FpuzzlesReader,
     Move,
+    RegularConstraint,
     Shape,
+    State,
     Table,
     TableConstraint,
     json_list,
@@ -148,13 +151,18 @@ def legend_of(words: list[str], width: int = 72) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, order=True)
-class LineClue(TableConstraint):
+class LineClue(RegularConstraint, TableConstraint):
     """A number outside the grid beside a row or a column, about the digits of that line
-    read from the clue's side (a sandwich sum, an X-sum, a skyscraper count)."""
+    read from the clue's side (a sandwich sum, an X-sum, a skyscraper count).
+
+    Two forms for the models: an automaton that reads the line from the clue's side (any
+    side; a model that encodes automata takes it first, being earlier among the bases) and
+    the table of the line's admissible fillings, listed up to `TABLE_LARGEST`."""
 
     place: Place
     value: int
 
+    table_largest = TABLE_LARGEST
     reads_digit_values = True
     digits_reversible = False  # what each says about 1, N or the first digit changes meaning
     outside_clues = True
@@ -176,6 +184,30 @@ class LineClue(TableConstraint):
     @abstractmethod
     def admissible(self, size: int) -> tuple[tuple[int, ...], ...]:
         """The table's rows along the line, nearest cell first (0: any digit)."""
+
+    @abstractmethod
+    def start(self) -> State:
+        """The automaton's state before the line's first digit."""
+
+    @abstractmethod
+    def step(self, size: int, state: State, digit: int) -> State | None:
+        """The state after `digit` (digits along a line are distinct, so a step may take
+        that for granted); None: no filling that starts so keeps the clue."""
+
+    @abstractmethod
+    def accepting(self, size: int, state: State) -> bool:
+        """Whether a full line that ends in `state` keeps the clue."""
+
+    def automata(self, shape: Shape) -> tuple[Automaton, ...]:
+        size = shape.size
+        return (
+            Automaton(
+                self.line(size),
+                self.start(),
+                lambda state, digit: self.step(size, state, digit),
+                lambda state: self.accepting(size, state),
+            ),
+        )
 
     @abstractmethod
     def most(self, size: int) -> int:

@@ -3,7 +3,9 @@ the clue outside it (0: the 1 and the N are neighbours).
 
 f-puzzles writes `"sandwichsum": [{"cell": "R0C3", "value": "12"}]`: the clue's place beside
 the line, either side. As a table: a row per place of the 1, place of the N and digits
-between them (the other cells any digit), so a full line matches one row.
+between them (the other cells any digit), so a full line matches one row. As an automaton:
+before the 1 and the N, between them (which of the two ends it and the sum so far), past
+them: at most 2 (clue + 1) + 2 states, where the table grows with the factorial of N.
 """
 
 from __future__ import annotations
@@ -12,8 +14,13 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
+from sudoku_bench.puzzles.constraints.base import State
 from sudoku_bench.puzzles.constraints.outside import LineClue
+
+# the automaton's phases: before the 1 and the N, between them, past both
+_BEFORE, _BETWEEN, _PAST = 0, 1, 2
 
 
 @dataclass(frozen=True, order=True)
@@ -30,6 +37,25 @@ class Sandwich(LineClue):
 
     def admissible(self, size: int) -> tuple[tuple[int, ...], ...]:
         return _sandwich_rows(size, self.value)
+
+    def start(self) -> State:
+        return (_BEFORE, 0, 0)  # (phase, the end still to come, the sum so far)
+
+    def step(self, size: int, state: State, digit: int) -> State | None:
+        phase, end, total = cast(tuple[int, int, int], state)
+        if phase == _PAST:
+            return state
+        if phase == _BEFORE:
+            if digit in (1, size):
+                return (_BETWEEN, size + 1 - digit, 0)
+            return state
+        if digit == end:
+            return (_PAST, 0, 0) if total == self.value else None
+        total += digit
+        return (_BETWEEN, end, total) if total <= self.value else None
+
+    def accepting(self, size: int, state: State) -> bool:
+        return state == (_PAST, 0, 0)
 
     def value_of(self, digits: Sequence[int]) -> int | None:
         n = len(digits)

@@ -3,7 +3,8 @@ being seen when it is larger than every digit before it.
 
 f-puzzles writes `"skyscraper": [{"cell": "R0C3", "value": "3"}]`. As a table: a row per
 filling of the cells up to and including the N (the tallest, always seen; the cells past it
-any digit) that shows exactly the clue's count.
+any digit) that shows exactly the clue's count. As an automaton: the tallest digit so far and how many
+were seen.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
+from sudoku_bench.puzzles.constraints.base import State
 from sudoku_bench.puzzles.constraints.outside import LineClue
 
 
@@ -33,6 +36,21 @@ class Skyscraper(LineClue):
 
     def value_of(self, digits: Sequence[int]) -> int | None:
         return _seen(digits)
+
+    def start(self) -> State:
+        return (0, 0)  # (the tallest digit so far, how many were seen)
+
+    def step(self, size: int, state: State, digit: int) -> State | None:
+        tallest, seen = cast(tuple[int, int], state)
+        if digit <= tallest:
+            return state
+        seen += 1
+        if seen > self.value or (digit == size and seen != self.value):
+            return None
+        return (digit, seen)
+
+    def accepting(self, size: int, state: State) -> bool:
+        return state == (size, self.value)
 
     def broken_by(self, digits: Sequence[int]) -> str | None:
         """Read up to the first empty cell: the N seen settles the count; before it, the

@@ -3,7 +3,8 @@ the clue, where X is the first of those digits.
 
 f-puzzles writes `"xsum": [{"cell": "R0C3", "value": "15"}]`; the side the clue stands on
 says which end the line is read from. As a table: a row per first digit X and the X - 1
-digits after it (the rest any digit).
+digits after it (the rest any digit). As an automaton: how many digits are still to be
+counted and their sum so far.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
+from sudoku_bench.puzzles.constraints.base import State
 from sudoku_bench.puzzles.constraints.outside import LineClue
 
 
@@ -33,6 +36,22 @@ class XSum(LineClue):
 
     def value_of(self, digits: Sequence[int]) -> int | None:
         return sum(digits[: digits[0]])
+
+    def start(self) -> State:
+        return (-1, 0)  # (digits still to count, -1 before the first; their sum so far)
+
+    def step(self, size: int, state: State, digit: int) -> State | None:
+        left, total = cast(tuple[int, int], state)
+        if left == 0:
+            return state
+        left = digit - 1 if left < 0 else left - 1
+        total += digit
+        if total > self.value or (left == 0 and total != self.value):
+            return None
+        return (left, total)
+
+    def accepting(self, size: int, state: State) -> bool:
+        return state == (0, self.value)
 
     def broken_by(self, digits: Sequence[int]) -> str | None:
         first = digits[0]

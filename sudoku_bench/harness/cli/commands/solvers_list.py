@@ -10,7 +10,7 @@ from typing import Any
 from tabulate import tabulate
 
 from sudoku_bench.harness.cli.output import print_json
-from sudoku_bench.puzzles.constraints import KINDS, Constraint
+from sudoku_bench.puzzles.constraints import KINDS, Constraint, TableConstraint
 from sudoku_bench.solvers.registry import Backend, backends
 
 SUPPORT_PAGE = "docs/reference/support.md"
@@ -58,6 +58,19 @@ def supports(backend: Backend, kind: type[Constraint]) -> bool | None:
     return backend.solver_class().encoders.encodes(kind)
 
 
+def largest_side(backend: Backend, kind: type[Constraint]) -> int | None:
+    """The largest side on which the back-end takes `kind` when that is bounded: a kind it
+    encodes only by listing its table of fillings, which is listed up to a side
+    (`TableConstraint.table_largest`); None when unbounded, not encoded or not installed."""
+    if not backend.available() or not issubclass(kind, TableConstraint):
+        return None
+    largest = kind.table_largest
+    encoders = backend.solver_class().encoders
+    if largest is None or not encoders.encodes(kind) or encoders.encodes(kind, largest + 1):
+        return None
+    return largest
+
+
 def support_records() -> list[dict[str, Any]]:
     """One record per registered back-end: `name`, `available`, and `kinds` (kind name ->
     true, false, or null when the back-end is not installed)."""
@@ -74,12 +87,21 @@ def support_records() -> list[dict[str, Any]]:
 
 
 def support_table(style: str = "simple") -> str:
-    """The back-end x constraint kind table (`yes`, `-`, or `?` for a back-end not installed)."""
+    """The back-end x constraint kind table (`yes`, `to 9x9` where the back-end takes the kind
+    up to a side only, `-`, or `?` for a back-end not installed)."""
     marks = {True: "yes", False: "-", None: "?"}
+
+    def mark(backend: Backend, kind: type[Constraint], supported: bool | None) -> str:
+        largest = largest_side(backend, kind) if supported else None
+        return f"to {largest}x{largest}" if largest else marks[supported]
+
     kinds = kind_columns()
     rows = [
-        [record["name"], *(marks[record["kinds"][kind.kind]] for kind in kinds)]
-        for record in support_records()
+        [
+            record["name"],
+            *(mark(backend, kind, record["kinds"][kind.kind]) for kind in kinds),
+        ]
+        for backend, record in zip(backends(), support_records(), strict=True)
     ]
     return tabulate(rows, headers=["back-end", *(kind.title for kind in kinds)], tablefmt=style)
 
@@ -100,7 +122,10 @@ def support_page() -> str:
             "[encoders](../methods/encoders.md)); a test keeps this page equal to that "
             "output. `yes`: the back-end has an encoder for the kind, so it solves puzzles "
             "with it; `-`: it answers such a puzzle `unsupported` (not attempted, never a "
-            "grid that breaks the rule). Every back-end takes any shape: boxes of any shape "
+            "grid that breaks the rule); `to 9x9`: it takes the kind up to 9x9 and answers "
+            "`unsupported` past it, because it lists the clue's table of fillings, which grows "
+            "with the factorial of the side (the CP-SAT, SAT and MILP models read such a clue "
+            "as an automaton, on any side). Every back-end takes any shape: boxes of any shape "
             "or jigsaw regions. `?`: the back-end was not installed where the page was made.",
             "",
             support_table("github"),
