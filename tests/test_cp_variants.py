@@ -27,6 +27,7 @@ from sudoku_bench.puzzles.constraints import (
     BetweenLine,
     Clone,
     EntropicLine,
+    Knightmare,
     Palindrome,
     RegionSumLine,
     Renban,
@@ -73,6 +74,7 @@ CASES: dict[str, Grid] = {
     "parity": Grid.from_string(
         "1...............", FOUR.with_rules(odd=frozenset({5, 10}), even=frozenset({3, 12}))
     ),
+    "knightmare": Grid.empty(Rules.from_constraints(FOUR.shape, [Knightmare((4, 6))])),
     "cages": Grid.empty(
         FOUR.with_rules(cages=(Cage((0, 1), 3), Cage((2, 3), 7), Cage((5, 6, 9)), Cage((15,), 2)))
     ),

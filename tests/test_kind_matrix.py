@@ -148,6 +148,17 @@ def pair_rule(name: str, moves: Sequence[tuple[int, int]], apart: int) -> Callab
     return make
 
 
+def knightmare(size: int, grid: Sequence[int], rng: random.Random) -> Variant | None:
+    """One or two sums that no two cells a knight's move apart may add up to."""
+    pairs = moves_apart(size, KNIGHT)
+    sums = sorted(rng.sample(range(3, 2 * size), rng.randint(1, 2)))
+
+    def holds(g: Sequence[int]) -> bool:
+        return all(g[a] + g[b] not in sums for a, b in pairs)
+
+    return Variant({"knightmare": sums}, holds) if holds(grid) or rng.random() < 0.5 else None
+
+
 def parity(size: int, grid: Sequence[int], rng: random.Random) -> Variant:
     marked = rng.sample(range(size * size), rng.randint(1, size))
     odd = sorted(c for c in marked if grid[c] % 2)
@@ -311,6 +322,7 @@ DEFINITIONS: dict[str, Callable[[int, Sequence[int], random.Random], Variant | N
     "anti_knight": pair_rule("anti_knight", KNIGHT, 1),
     "anti_king": pair_rule("anti_king", KING, 1),
     "non_consecutive": pair_rule("non_consecutive", ORTHOGONAL, 2),
+    "knightmare": knightmare,
     "parity": parity,
     "killer_cage": killer_cage,
     **{kind: line_kind(kind) for kind in LINE_KINDS},

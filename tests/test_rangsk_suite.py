@@ -4,12 +4,14 @@
 
 Every puzzle reads; `cpsat` answers each it accepts with exactly the asserted solution (none
 wrong), and, once every kind the suite uses has an encoder in `cpsat`, at least 40 of the 42
-are solved (the two knightmare tests add a rule beside the f-puzzles text that the model has
-no kind for).
+are solved. The two knightmare tests add a rule beside the f-puzzles text (a console
+constraint of the peer's solver, `knightmare` or `knightmare:5,15`), read here as the kind of
+that name with its sums (`"knightmare": true` or `[5, 15]` in the rules' JSON form).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from functools import cache
 from pathlib import Path
@@ -21,6 +23,7 @@ from sudoku_bench.puzzles.checker import is_solution
 from sudoku_bench.puzzles.formats.common import PuzzleEntry, ReadOptions
 from sudoku_bench.puzzles.formats.fpuzzles import COSMETIC_KEYS, RULE_KEYS, entry_from_text
 from sudoku_bench.puzzles.grid import Grid
+from sudoku_bench.puzzles.rules import Rules
 from sudoku_bench.solvers import Status, create
 
 SUITE = Path(__file__).parent / "data" / "rangsk_suite.json"
@@ -35,7 +38,28 @@ def suite() -> list[dict[str, Any]]:
 
 
 def read(case: dict[str, Any]) -> PuzzleEntry:
-    return entry_from_text(case["fpuzzles"], case["name"], ReadOptions(ignore_cosmetics=True))
+    """The f-puzzles text read, with the rules the test adds beside it (`extra_rules`)."""
+    entry = entry_from_text(case["fpuzzles"], case["name"], ReadOptions(ignore_cosmetics=True))
+    extra = case.get("extra_rules", [])
+    if not extra:
+        return entry
+    spec = entry.puzzle.rules.to_json()
+    for rule in extra:
+        spec.update(extra_rule(rule))
+    rules = Rules.from_json(spec)
+    return dataclasses.replace(entry, puzzle=Grid(rules, entry.puzzle.values))
+
+
+def extra_rule(text: str) -> dict[str, Any]:
+    """A console constraint of the peer's solver as the rules' JSON key of that kind:
+    `name` alone is `true` (its defaults), `name:5,15` the list of its numbers."""
+    name, _, options = text.partition(":")
+    if name not in KNOWN_EXTRA_RULES:
+        raise KeyError(f"the rule {text!r} has no kind here")
+    return {name: [int(number) for number in options.split(",")] if options else True}
+
+
+KNOWN_EXTRA_RULES = frozenset({"knightmare"})  # console constraints with a kind of that name
 
 
 def asserted(case: dict[str, Any], entry: PuzzleEntry) -> Grid:
@@ -112,8 +136,13 @@ def test_every_puzzle_reads_with_its_asserted_solution(case: dict[str, Any]) -> 
 
 def cpsat_answer(case: dict[str, Any]) -> str:
     """`solved`, `refused: ...` (a rule the model lacks), or `wrong: ...`."""
-    if case.get("extra_rules"):
-        return f"refused: the rule {case['extra_rules'][0]!r} has no kind here"
+    unknown = [
+        rule
+        for rule in case.get("extra_rules", [])
+        if rule.partition(":")[0] not in KNOWN_EXTRA_RULES
+    ]
+    if unknown:
+        return f"refused: the rule {unknown[0]!r} has no kind here"
     if not readable(case):
         return "refused: no kind reads " + ", ".join(unread(case))
     entry = read(case)

@@ -60,6 +60,7 @@ from sudoku_bench.puzzles.constraints.entropic_line import EntropicLine
 from sudoku_bench.puzzles.constraints.extra_region import ExtraRegion
 from sudoku_bench.puzzles.constraints.indexer import BoxIndexer, ColumnIndexer, RowIndexer
 from sudoku_bench.puzzles.constraints.killer_cage import Cage
+from sudoku_bench.puzzles.constraints.knightmare import Knightmare
 from sudoku_bench.puzzles.constraints.little_killer import LittleKiller
 from sudoku_bench.puzzles.constraints.maximum import Maximum
 from sudoku_bench.puzzles.constraints.minimum import Minimum
@@ -108,6 +109,7 @@ __all__ = [
     "Equation",
     "ExtraRegion",
     "FpuzzlesReader",
+    "Knightmare",
     "LinearConstraint",
     "LittleKiller",
     "Maximum",
