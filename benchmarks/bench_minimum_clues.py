@@ -107,7 +107,7 @@ def known_task(line: int, state_dir: Path) -> None:
     found = np.zeros((16, 2), dtype=np.int64)
     grid = np.array([int(ch) for ch in state.grid], dtype=np.uint8)
     started = time.process_time()
-    compiled.hitting_search(
+    _, table = compiled.hitting_search(
         grid, table, stats, *search._words(int(clue_hex, 16)), *search._words(int(dead_hex, 16)),
         int(placed), 17, found,
     )  # fmt: skip

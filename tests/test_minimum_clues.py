@@ -51,6 +51,20 @@ def test_the_search_finds_the_known_17_clue_puzzle_among_its_supersets() -> None
     assert stage.tests >= len(stage.puzzles)
 
 
+def test_every_set_a_uniqueness_test_learns_is_kept_when_the_table_is_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # no room beyond the collected sets: the kernel must grow its table, not drop the sets
+    # (a dropped set is met again, each time at the price of another uniqueness test)
+    monkeypatch.setattr(search, "LEARNT_ROOM", 0)
+    found = search.minimum_clues(GRID, clues=(17,), required=CLUE_CELLS[:12], first_only=False)
+    (stage,) = found.stages
+    assert stage.exhaustive and PUZZLE in stage.puzzles
+    assert stage.added_sets > 0
+    # each test either finds a puzzle or learns a set
+    assert stage.tests == stage.added_sets + len(stage.puzzles)
+
+
 def test_no_16_clue_puzzle_holds_twelve_of_its_clues() -> None:
     found = search.minimum_clues(GRID, clues=(16,), required=CLUE_CELLS[:12])
     (stage,) = found.stages

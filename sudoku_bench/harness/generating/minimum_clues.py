@@ -44,7 +44,8 @@ CELLS = 81
 LOW = 63  # cells in the first word of a cell set (as the kernel packs them)
 # the collected sets kept for the search: the smallest this many (the search adds its own)
 KEPT_SETS = 400
-# room for the sets the search learns from second solutions, beyond the collected ones
+# room for the sets the search learns from second solutions, beyond the collected ones, at
+# the start (the kernel doubles its table when they outgrow it)
 LEARNT_ROOM = 4000
 FOUND_ROOM = 10_000  # unique clue sets one task may find before it must be run again
 MOST_COMPLETIONS = 20_000  # completions of one emptied region before it is left out
@@ -430,7 +431,7 @@ def _run(
             d_low, d_high = _words(int(dead_hex, 16))
             before = stats.copy()
             started = time.process_time()
-            code = compiled.hitting_search(
+            code, table = compiled.hitting_search(
                 grid, table, stats, c_low, c_high, d_low, d_high, int(placed), stage.clues, found
             )
             stage.cpu_s += time.process_time() - started
@@ -446,8 +447,6 @@ def _run(
             stats[compiled.FOUND] = 0
             learnt = int(stats[compiled.SETS])
             sets += [_mask(*table[row]) for row in range(len(sets), learnt)]
-            if len(sets) >= table.shape[0]:  # full: the kernel branches on new sets unkept
-                table = _array(sets, len(sets) + LEARNT_ROOM)
             stage.done += 1
             if code == compiled.STOPPED:
                 stage.stopped = True
