@@ -51,6 +51,19 @@ def test_the_search_finds_the_known_17_clue_puzzle_among_its_supersets() -> None
     assert stage.tests >= len(stage.puzzles)
 
 
+def test_the_tasks_are_the_split_most_constrained_first() -> None:
+    sets = search.unavoidable_sets(GRID, kept=60, random_regions=10)
+    tasks = search.split(sets, 0, 0, 0, 17, 2)
+    order = search.ordered(sets, tasks)
+    assert sorted(order) == sorted(tasks)  # the same tasks: nothing lost, nothing doubled
+    binding = [search.constraint(sets, task) for task in order]
+    assert binding == sorted(binding, reverse=True) and binding[0] > binding[-1]
+    # the clue sets of the tasks do not overlap: each is under exactly one task
+    clues = search.mask_of(CLUE_CELLS)
+    holding = [c for c, d, _ in tasks if c & clues == c and not d & clues]
+    assert len(holding) == 1
+
+
 def test_every_set_a_uniqueness_test_learns_is_kept_when_the_table_is_full(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -258,6 +258,22 @@ def split(
     return tasks
 
 
+def constraint(sets: Sequence[Mask], task: tuple[Mask, Mask, int]) -> float:
+    """How tightly the unhit sets bind a task (clues, dead cells, clue count): the sum over
+    the sets its clues miss of 1 / (their live cells). A larger value, a smaller subtree."""
+    clues, dead, _ = task
+    return sum(1.0 / max((s & ~dead).bit_count(), 1) for s in sets if not s & clues)
+
+
+def ordered(
+    sets: Sequence[Mask], tasks: list[tuple[Mask, Mask, int]]
+) -> list[tuple[Mask, Mask, int]]:
+    """The tasks most constrained first: where a puzzle lies is not known in advance, and the
+    smaller subtrees first reach it sooner on average (the 16-clue proof needs them all and
+    does not care)."""
+    return sorted(tasks, key=lambda task: -constraint(sets, task))
+
+
 @dataclass
 class Stage:
     """The search for puzzles of `clues` clues: its tasks, how far it got, what it found."""
@@ -401,7 +417,7 @@ def _new_state(
     spent = time.process_time() - started
     stages = []
     for k in clues:
-        tasks = split(sets, required, 0, required.bit_count(), k, TASK_DEPTH)
+        tasks = ordered(sets, split(sets, required, 0, required.bit_count(), k, TASK_DEPTH))
         stages.append(Stage(k, [[f"{c:x}", f"{d:x}", str(n)] for c, d, n in tasks]))
     return State(
         line, f"{required:x}", [f"{s:x}" for s in sets], len(sets), spent, stages, first_only
