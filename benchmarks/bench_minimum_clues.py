@@ -136,6 +136,8 @@ def known_task(line: int, state_dir: Path) -> None:
         "found_known": first == known,
         "cpu_s": round(spent, 1),
         "nodes": int(stats[compiled.NODES]),
+        "tests": int(stats[compiled.TESTS]),
+        "sets_learnt": int(stats[compiled.ADDED]),
         "load": os.getloadavg(),
     }
     print(json.dumps(record), flush=True)
