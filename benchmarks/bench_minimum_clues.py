@@ -73,13 +73,29 @@ def main() -> None:
             "cpu_s": round(found.cpu_s, 1),
             "nodes_16": sixteen.nodes if sixteen else None,
             "tests_16": sixteen.tests if sixteen else None,
+            "nodes_17": seventeen.nodes if seventeen else None,
+            "tests_17": seventeen.tests if seventeen else None,
+            # tasks of the 17-clue stage run (the last one holds the puzzle found), of all
+            "tasks_17_run": _tasks_run(state, 17) if state is not None else None,
+            "tasks_17": seventeen.tasks if seventeen else None,
             "paper_cpu_s": round(PAPER_CPU_S, 2),
+            # the paper's figure is for the 16-clue proof: collecting the sets and the search
+            "ratio_16_to_paper": round(
+                (found.collect_cpu_s + (sixteen.cpu_s if sixteen else 0.0)) / PAPER_CPU_S, 1
+            ),
             "ratio_to_paper": round(found.cpu_s / PAPER_CPU_S, 1),
             "wall_s": round(time.time() - started, 1),
             "load_before": load_before,
             "load_after": os.getloadavg(),
         }
         print(json.dumps(record), flush=True)
+
+
+def _tasks_run(state_path: Path, clues: int) -> int:
+    from sudoku_bench.harness.generating.minimum_clues import State
+
+    stage = next(stage for stage in State.load(state_path).stages if stage.clues == clues)
+    return stage.done
 
 
 def known_task(line: int, state_dir: Path) -> None:
@@ -107,7 +123,7 @@ def known_task(line: int, state_dir: Path) -> None:
     found = np.zeros((16, 2), dtype=np.int64)
     grid = np.array([int(ch) for ch in state.grid], dtype=np.uint8)
     started = time.process_time()
-    compiled.hitting_search(
+    _, table = compiled.hitting_search(
         grid, table, stats, *search._words(int(clue_hex, 16)), *search._words(int(dead_hex, 16)),
         int(placed), 17, found,
     )  # fmt: skip
@@ -120,6 +136,8 @@ def known_task(line: int, state_dir: Path) -> None:
         "found_known": first == known,
         "cpu_s": round(spent, 1),
         "nodes": int(stats[compiled.NODES]),
+        "tests": int(stats[compiled.TESTS]),
+        "sets_learnt": int(stats[compiled.ADDED]),
         "load": os.getloadavg(),
     }
     print(json.dumps(record), flush=True)

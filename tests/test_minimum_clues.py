@@ -51,6 +51,33 @@ def test_the_search_finds_the_known_17_clue_puzzle_among_its_supersets() -> None
     assert stage.tests >= len(stage.puzzles)
 
 
+def test_the_tasks_are_the_split_most_constrained_first() -> None:
+    sets = search.unavoidable_sets(GRID, kept=60, random_regions=10)
+    tasks = search.split(sets, 0, 0, 0, 17, 2)
+    order = search.ordered(sets, tasks)
+    assert sorted(order) == sorted(tasks)  # the same tasks: nothing lost, nothing doubled
+    binding = [search.constraint(sets, task) for task in order]
+    assert binding == sorted(binding, reverse=True) and binding[0] > binding[-1]
+    # the clue sets of the tasks do not overlap: each is under exactly one task
+    clues = search.mask_of(CLUE_CELLS)
+    holding = [c for c, d, _ in tasks if c & clues == c and not d & clues]
+    assert len(holding) == 1
+
+
+def test_every_set_a_uniqueness_test_learns_is_kept_when_the_table_is_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # no room beyond the collected sets: the kernel must grow its table, not drop the sets
+    # (a dropped set is met again, each time at the price of another uniqueness test)
+    monkeypatch.setattr(search, "LEARNT_ROOM", 0)
+    found = search.minimum_clues(GRID, clues=(17,), required=CLUE_CELLS[:12], first_only=False)
+    (stage,) = found.stages
+    assert stage.exhaustive and PUZZLE in stage.puzzles
+    assert stage.added_sets > 0
+    # each test either finds a puzzle or learns a set
+    assert stage.tests == stage.added_sets + len(stage.puzzles)
+
+
 def test_no_16_clue_puzzle_holds_twelve_of_its_clues() -> None:
     found = search.minimum_clues(GRID, clues=(16,), required=CLUE_CELLS[:12])
     (stage,) = found.stages

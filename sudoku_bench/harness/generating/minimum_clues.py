@@ -44,7 +44,8 @@ CELLS = 81
 LOW = 63  # cells in the first word of a cell set (as the kernel packs them)
 # the collected sets kept for the search: the smallest this many (the search adds its own)
 KEPT_SETS = 400
-# room for the sets the search learns from second solutions, beyond the collected ones
+# room for the sets the search learns from second solutions, beyond the collected ones, at
+# the start (the kernel doubles its table when they outgrow it)
 LEARNT_ROOM = 4000
 FOUND_ROOM = 10_000  # unique clue sets one task may find before it must be run again
 MOST_COMPLETIONS = 20_000  # completions of one emptied region before it is left out
@@ -257,6 +258,22 @@ def split(
     return tasks
 
 
+def constraint(sets: Sequence[Mask], task: tuple[Mask, Mask, int]) -> float:
+    """How tightly the unhit sets bind a task (clues, dead cells, clue count): the sum over
+    the sets its clues miss of 1 / (their live cells). A larger value, a smaller subtree."""
+    clues, dead, _ = task
+    return sum(1.0 / max((s & ~dead).bit_count(), 1) for s in sets if not s & clues)
+
+
+def ordered(
+    sets: Sequence[Mask], tasks: list[tuple[Mask, Mask, int]]
+) -> list[tuple[Mask, Mask, int]]:
+    """The tasks most constrained first: where a puzzle lies is not known in advance, and the
+    smaller subtrees first reach it sooner on average (the 16-clue proof needs them all and
+    does not care)."""
+    return sorted(tasks, key=lambda task: -constraint(sets, task))
+
+
 @dataclass
 class Stage:
     """The search for puzzles of `clues` clues: its tasks, how far it got, what it found."""
@@ -400,7 +417,7 @@ def _new_state(
     spent = time.process_time() - started
     stages = []
     for k in clues:
-        tasks = split(sets, required, 0, required.bit_count(), k, TASK_DEPTH)
+        tasks = ordered(sets, split(sets, required, 0, required.bit_count(), k, TASK_DEPTH))
         stages.append(Stage(k, [[f"{c:x}", f"{d:x}", str(n)] for c, d, n in tasks]))
     return State(
         line, f"{required:x}", [f"{s:x}" for s in sets], len(sets), spent, stages, first_only
@@ -430,7 +447,7 @@ def _run(
             d_low, d_high = _words(int(dead_hex, 16))
             before = stats.copy()
             started = time.process_time()
-            code = compiled.hitting_search(
+            code, table = compiled.hitting_search(
                 grid, table, stats, c_low, c_high, d_low, d_high, int(placed), stage.clues, found
             )
             stage.cpu_s += time.process_time() - started
@@ -446,8 +463,6 @@ def _run(
             stats[compiled.FOUND] = 0
             learnt = int(stats[compiled.SETS])
             sets += [_mask(*table[row]) for row in range(len(sets), learnt)]
-            if len(sets) >= table.shape[0]:  # full: the kernel branches on new sets unkept
-                table = _array(sets, len(sets) + LEARNT_ROOM)
             stage.done += 1
             if code == compiled.STOPPED:
                 stage.stopped = True

@@ -36,6 +36,7 @@ STATISTICS = 8
 EXHAUSTED = 0  # every clue set of the task was searched
 STOPPED = 1  # the first unique clue set was found and STOP_AT_FIRST was set
 FOUND_FULL = 2  # more unique clue sets than `found` holds
+GROW = 3  # inside the kernel only: the set table is full, double it and look again
 
 
 @intrinsic
@@ -200,31 +201,44 @@ def _evaluate(
             found[row, 1] = c_high
             stats[FOUND] += 1
             return (STOPPED if stats[STOP_AT_FIRST] else EXHAUSTED), 0, 0
-        if stats[SETS] < sets.shape[0]:
-            sets[stats[SETS], 0] = n_low
-            sets[stats[SETS], 1] = n_high
-            for upper in range(level + 1):
-                lists[upper, counts[upper]] = stats[SETS]
-                counts[upper] += 1
-            stats[SETS] += 1
-            stats[ADDED] += 1
-            continue  # look at this node again with the new set
-        # the list is full: branch on the new set without keeping it
-        if left == 0:
-            return EXHAUSTED, 0, 0
-        return EXHAUSTED, n_low & ~d_low, n_high & ~d_high
+        if stats[SETS] >= sets.shape[0]:
+            # every set learnt is kept: a set thrown away is met again and again, each time
+            # at the price of a uniqueness test
+            stats[NODES] -= 1  # this look is taken again once the table has room
+            stats[TESTS] -= 1
+            return GROW, 0, 0
+        sets[stats[SETS], 0] = n_low
+        sets[stats[SETS], 1] = n_high
+        for upper in range(level + 1):
+            lists[upper, counts[upper]] = stats[SETS]
+            counts[upper] += 1
+        stats[SETS] += 1
+        stats[ADDED] += 1
+        # look at this node again with the new set
+
+
+@njit(cache=True)
+def _grown(sets: np.ndarray, lists: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The set table and the per-level lists with twice the rows, the contents kept."""
+    rows = max(2 * sets.shape[0], 64)
+    bigger = np.zeros((rows, 2), dtype=np.int64)
+    bigger[: sets.shape[0]] = sets
+    longer = np.zeros((lists.shape[0], rows), dtype=np.int32)
+    longer[:, : lists.shape[1]] = lists
+    return bigger, longer
 
 
 @njit(cache=True)
 def hitting_search(
     grid: np.ndarray, sets: np.ndarray, stats: np.ndarray, c_low: int, c_high: int,
     d_low: int, d_high: int, placed: int, clues: int, found: np.ndarray,
-) -> int:  # fmt: skip
+) -> tuple[int, np.ndarray]:  # fmt: skip
     """Every clue set of at most `clues` cells that contains (c_low, c_high) (`placed` cells),
     avoids the dead cells (d_low, d_high) and hits every unavoidable set of `sets` (the first
     `stats[SETS]` rows; the search appends the sets it learns) is tested for uniqueness; the
     unique ones go to `found`. A clue set that hits every set with fewer than `clues` cells is
-    tested there, and not extended when unique. Returns EXHAUSTED, STOPPED or FOUND_FULL.
+    tested there, and not extended when unique. Returns EXHAUSTED, STOPPED or FOUND_FULL, and
+    the set table: `sets` itself, or a larger copy when the learnt sets outgrew it.
 
     Each node branches on the cells of one unhit set: the i-th branch takes its i-th cell as
     a clue and marks the cells before it dead, so the branches split the clue sets without
@@ -239,17 +253,21 @@ def hitting_search(
     chosen = np.zeros((depth + 1, 2), dtype=np.int64)
     dead = np.zeros((depth + 1, 2), dtype=np.int64)
     # lists[0]: every set; lists[l + 1]: the sets the node at level l leaves unhit
-    lists = np.zeros((depth + 2, sets.shape[0]), dtype=np.int32)
+    lists = np.zeros((depth + 2, max(sets.shape[0], 1)), dtype=np.int32)
     counts = np.zeros(depth + 2, dtype=np.int64)
     for index in range(stats[SETS]):
         lists[0, index] = index
     counts[0] = stats[SETS]
-    code, low, high = _evaluate(
-        grid, sets, stats, c_low, c_high, d_low, d_high, placed, clues, found,
-        values, s, meta, buffer, lists, counts, 0,
-    )  # fmt: skip
+    while True:
+        code, low, high = _evaluate(
+            grid, sets, stats, c_low, c_high, d_low, d_high, placed, clues, found,
+            values, s, meta, buffer, lists, counts, 0,
+        )  # fmt: skip
+        if code != GROW:
+            break
+        sets, lists = _grown(sets, lists)
     if code != EXHAUSTED:
-        return code
+        return code, sets
     cand[0, 0] = low
     cand[0, 1] = high
     chosen[0, 0] = c_low
@@ -273,16 +291,20 @@ def hitting_search(
         cand[level, 1] = high ^ bit_high
         n_low = chosen[level, 0] | bit_low
         n_high = chosen[level, 1] | bit_high
-        code, low, high = _evaluate(
-            grid, sets, stats, n_low, n_high, dead[level, 0], dead[level, 1],
-            placed + level + 1, clues, found, values, s, meta, buffer, lists, counts,
-            level + 1,
-        )  # fmt: skip
+        while True:
+            code, low, high = _evaluate(
+                grid, sets, stats, n_low, n_high, dead[level, 0], dead[level, 1],
+                placed + level + 1, clues, found, values, s, meta, buffer, lists, counts,
+                level + 1,
+            )  # fmt: skip
+            if code != GROW:
+                break
+            sets, lists = _grown(sets, lists)
         # the later branches of this node may not take this cell
         dead[level, 0] |= bit_low
         dead[level, 1] |= bit_high
         if code != EXHAUSTED:
-            return code
+            return code, sets
         if low == 0 and high == 0:
             continue
         level += 1
@@ -292,4 +314,4 @@ def hitting_search(
         chosen[level, 1] = n_high
         dead[level, 0] = dead[level - 1, 0] & ~bit_low
         dead[level, 1] = dead[level - 1, 1] & ~bit_high
-    return EXHAUSTED
+    return EXHAUSTED, sets
