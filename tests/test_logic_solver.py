@@ -11,7 +11,7 @@ from sudoku_bench.puzzles.collections import load
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Rules
 from sudoku_bench.solvers.base import Deadline, SearchTimeout, Status
-from sudoku_bench.solvers.engines.logic import LogicSolver, run_logic
+from sudoku_bench.solvers.engines.logic import LogicSolver, clock, forcing, franken, run_logic
 from sudoku_bench.solvers.engines.logic.state import Candidates
 from sudoku_bench.solvers.engines.logic.techniques import next_step
 from sudoku_bench.solvers.registry import create
@@ -177,3 +177,10 @@ def test_a_step_stops_between_techniques_once_the_deadline_has_passed() -> None:
     with pytest.raises(SearchTimeout):
         next_step(state, deadline=Deadline(1e-9))
     assert next_step(state, deadline=Deadline(60.0)) == next_step(state)
+
+
+def test_the_long_techniques_look_at_the_deadline_inside() -> None:
+    state = Candidates.from_grid(load("arrow")[0].puzzle)
+    for technique in (forcing.nested_forcing_nets, forcing.forcing_nets, franken.franken_x_wing):
+        with clock.until(Deadline(1e-9)), pytest.raises(SearchTimeout):
+            technique(state)
