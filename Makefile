@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup bench report test lint docs clean variant-collections
+.PHONY: setup bench report test lint docs clean variant-collections check-variants
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,17 @@ lint: setup
 variant-collections: setup
 	$(PY) -m sudoku_bench.harness.cli.build_collections --dir sudoku_bench/puzzles/data/variants --size 6 \
 	  --count 30 --seed 2026 --verify-with cpsat,sat
+
+# The cross-check of every bundled variant collection (every file in sudoku_bench/puzzles/data/variants/,
+# whatever its size) by every available back-end: the table on the terminal, the records and the
+# summary (the last line) in build/check-variants.jsonl; exit 1 on any wrong grid or disagreement.
+# The run of docs/measurements/variants.md.
+CHECK_TIMEOUT ?= 1.5
+CHECK_JOBS ?= 2
+check-variants: setup
+	mkdir -p build
+	$(VENV)/bin/sudoku-bench check sudoku_bench/puzzles/data/variants/*.jsonl -s all --timeout $(CHECK_TIMEOUT) \
+	  -j $(CHECK_JOBS) --quiet --json --summary-json > build/check-variants.jsonl
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -61,6 +61,27 @@ CERTIFICATE = frozenset(
     }
 )
 CHECK = RESULT | {"collection", "repeat", "total_s", "harness_status", "agrees"}
+# `check --summary-json`: one object after the records, with one count row per back-end
+CHECK_SUMMARY = frozenset(
+    {"puzzles", "checked", "verified", "failures", "interrupted", "timeout_s", "solvers"}
+)
+CHECK_SUMMARY_SOLVER = frozenset(
+    {
+        "solver",
+        "agreed",
+        "none",
+        "unique",
+        "multiple",
+        "unknown",
+        "gave_up",
+        "timeout",
+        "error",
+        "unsupported",
+        "wrong_grid",
+        "disproved",
+        "disagreed",
+    }
+)
 BENCH = RESULT | {"run", "task", "collection", "repeat", "total_s", "harness_status", "host"}
 # `bench --plan --json`: one object, with one estimate per back-end and collection
 PLAN = frozenset(
@@ -491,6 +512,7 @@ STORE_TABLES = {
 VERSIONED = frozenset({"schema_version"})
 SOLVE = SOLVE | VERSIONED
 CHECK = CHECK | VERSIONED
+CHECK_SUMMARY = CHECK_SUMMARY | VERSIONED
 BENCH = BENCH | VERSIONED
 PLAN = PLAN | VERSIONED
 RATE = RATE | VERSIONED
@@ -516,6 +538,8 @@ REDUCE = {target: keys | VERSIONED for target, keys in REDUCE.items()}
 DOCUMENTED: dict[str, frozenset[str]] = {
     "solve and count --json": SOLVE,
     "check --json": CHECK,
+    "check --summary-json": CHECK_SUMMARY,
+    "check --summary-json solvers": CHECK_SUMMARY_SOLVER,
     "count and check --certify --json": CERTIFIED,
     "count and check --certify --json certificate": CERTIFICATE,
     "bench --json": BENCH,

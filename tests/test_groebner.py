@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -286,3 +290,17 @@ def test_extra_units_and_other_sizes() -> None:
     assert ours.status is Status.SOLVED and ours.count == theirs.count
     six = GroebnerSolver().solve(Grid.empty(Rules.of_size(6)), limit=1)
     assert six.count == 1 and is_solution(Grid.empty(Rules.of_size(6)), six.solutions[0])
+
+
+def test_making_the_solver_imports_the_sympy_a_solve_needs() -> None:
+    """The harness makes solvers untimed; an import inside the first timed solve took it past
+    its kill on a loaded machine (and the next worker's first solve with it)."""
+    code = (
+        "import sys\n"
+        "from sudoku_bench.solvers.registry import create\n"
+        "assert 'sympy.polys.groebnertools' not in sys.modules\n"
+        "create('groebner')\n"
+        "assert 'sympy.polys.groebnertools' in sys.modules and 'sympy.polys.rings' in sys.modules\n"
+    )
+    root = str(Path(__file__).resolve().parent.parent)
+    subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, "PYTHONPATH": root})

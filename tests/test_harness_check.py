@@ -11,7 +11,7 @@ from sudoku_bench.harness.cli import main
 from sudoku_bench.harness.running.crosscheck import Claim, check_puzzle, contradiction
 from sudoku_bench.harness.running.testing import ReferenceSolver, registered
 from sudoku_bench.puzzles.grid import Grid
-from tests.cli_contract import CHECK
+from tests.cli_contract import CHECK, CHECK_SUMMARY, CHECK_SUMMARY_SOLVER
 
 UNIQUE = "...3..4114..3..."
 UNIQUE_SOLVED = "4123234114323214"
@@ -88,6 +88,55 @@ def test_json_records_say_who_agrees(capsys: pytest.CaptureFixture[str]) -> None
         ("false-unique", "unique", False),
     }
     assert "DISAGREEMENT" in captured.err
+
+
+def test_the_summary_counts_agreed_timeout_unsupported_and_disagreed_per_backend(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with registered("reference", "false-unique", "sleeper", "no-geometry"):
+        code = main(
+            [
+                "check",
+                "--quiet",
+                "--timeout",
+                "0.2",
+                TWO,
+                UNIQUE,
+                "-s",
+                "reference,false-unique,sleeper,no-geometry",
+                "--summary-json",
+            ]
+        )
+    assert code == 1  # false-unique is disproved on TWO
+    captured = capsys.readouterr()
+    (line,) = captured.out.splitlines()  # stdout holds the summary object alone
+    summary = json.loads(line)
+    assert set(summary) == CHECK_SUMMARY
+    assert all(set(row) == CHECK_SUMMARY_SOLVER for row in summary["solvers"])
+    assert (summary["puzzles"], summary["checked"], summary["verified"]) == (2, 2, 2)
+    assert (summary["failures"], summary["interrupted"], summary["timeout_s"]) == (1, False, 0.2)
+    counts = {
+        row["solver"]: (row["agreed"], row["timeout"], row["unsupported"], row["disagreed"])
+        for row in summary["solvers"]
+    }
+    assert counts == {
+        "reference": (2, 0, 0, 0),
+        "false-unique": (1, 0, 0, 1),
+        "sleeper": (0, 2, 0, 0),
+        "no-geometry": (0, 0, 2, 0),
+    }
+    false_unique = next(row for row in summary["solvers"] if row["solver"] == "false-unique")
+    assert (false_unique["unique"], false_unique["disproved"], false_unique["wrong_grid"]) == (2, 1, 0)
+    header = next(line for line in captured.err.splitlines() if line.startswith("solver"))
+    assert header.split()[:2] == ["solver", "agreed"] and header.split()[-1] == "disagreed"
+
+
+def test_the_summary_follows_the_records_under_json(capsys: pytest.CaptureFixture[str]) -> None:
+    with registered("reference"):
+        assert check(UNIQUE, "-s", "reference", "--json", "--summary-json") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert set(json.loads(lines[0])) == CHECK
+    assert set(json.loads(lines[-1])) == CHECK_SUMMARY and len(lines) == 2
 
 
 def test_collection_solution_disproves_a_different_unique_claim(tmp_path: Path) -> None:

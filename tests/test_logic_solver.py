@@ -10,9 +10,10 @@ from sudoku_bench.puzzles.checker import is_solution
 from sudoku_bench.puzzles.collections import load
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Rules
-from sudoku_bench.solvers.base import Status
-from sudoku_bench.solvers.engines.logic import LogicSolver, run_logic
+from sudoku_bench.solvers.base import Deadline, SearchTimeout, Status
+from sudoku_bench.solvers.engines.logic import LogicSolver, clock, forcing, franken, run_logic
 from sudoku_bench.solvers.engines.logic.state import Candidates
+from sudoku_bench.solvers.engines.logic.techniques import next_step
 from sudoku_bench.solvers.registry import create
 
 NEWSPAPER = "004036927100005000000200004005000060640000085070000200500001000000700002437920500"
@@ -166,3 +167,20 @@ def test_every_step_on_top95_keeps_the_solution() -> None:
 def test_a_timeout_keeps_the_steps_so_far() -> None:
     result = LogicSolver().solve(load("16x16")[0].puzzle, timeout=1e-6)
     assert result.status is Status.TIMEOUT and result.partial is not None
+
+
+def test_a_step_stops_between_techniques_once_the_deadline_has_passed() -> None:
+    """One step may try every technique (seconds on a wide 6x6 variant): the deadline is
+    looked at before each, so the solver stops near its limit instead of being killed."""
+    puzzle = load("difference")[0].puzzle
+    state = Candidates.from_grid(puzzle)
+    with pytest.raises(SearchTimeout):
+        next_step(state, deadline=Deadline(1e-9))
+    assert next_step(state, deadline=Deadline(60.0)) == next_step(state)
+
+
+def test_the_long_techniques_look_at_the_deadline_inside() -> None:
+    state = Candidates.from_grid(load("arrow")[0].puzzle)
+    for technique in (forcing.nested_forcing_nets, forcing.forcing_nets, franken.franken_x_wing):
+        with clock.until(Deadline(1e-9)), pytest.raises(SearchTimeout):
+            technique(state)

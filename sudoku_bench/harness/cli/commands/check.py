@@ -16,7 +16,7 @@ from sudoku_bench.harness.certifying.certifier import HELP as CERTIFY_HELP
 from sudoku_bench.harness.certifying.certifier import Certifier, InOrder
 from sudoku_bench.harness.cli.arguments import add_task_arguments
 from sudoku_bench.harness.cli.inputs import add_puzzle_arguments, read_inputs
-from sudoku_bench.harness.cli.output import json_line, versioned
+from sudoku_bench.harness.cli.output import json_line, print_json, versioned
 from sudoku_bench.harness.cli.records import outcome_record
 from sudoku_bench.harness.results import Outcome
 from sudoku_bench.harness.running import session
@@ -30,6 +30,10 @@ from sudoku_bench.solvers.base import Status, Verdict
 
 # Summary columns: the verdicts, then what kept a back-end from one, then what is wrong.
 COLUMNS = ("none", "unique", "multiple", "unknown", "gave_up", "timeout", "error", "unsupported")
+# Per back-end, the puzzles whose answer passed every check and that nothing disproved, and
+# those it got wrong (a wrong grid or a disproved claim): with `timeout` and `unsupported`,
+# what a run over many collections is read by.
+AGREED, DISAGREED = "agreed", "disagreed"
 
 DESCRIPTION = """\
 Cross-check: every chosen back-end solves each puzzle with limit 2 (so its verdict is no
@@ -40,7 +44,9 @@ exact count that another back-end's checked solutions disprove, is named loudly 
 code is 1. Timeouts and errors are reported but are not disagreements; the summary says how
 many puzzles were verified (answered by at least one back-end), and when none was the exit
 code is 3. Each puzzle's lines (and --json records) come as soon as its back-ends are done;
-Ctrl-C prints the summary so far.
+Ctrl-C prints the summary so far. Per back-end the table says on how many puzzles it agreed
+(its answer passed the checks and nothing disproved it), timed out, declined (unsupported) and
+disagreed (a wrong grid or a disproved claim); --summary-json prints the same as one JSON object.
 """
 
 
@@ -55,6 +61,12 @@ def add_parser(subparsers: Any) -> None:
     add_task_arguments(parser, f"seconds per puzzle and back-end (default {defaults.TIMEOUT_S:g})")
     parser.add_argument(
         "--json", action="store_true", help="one JSON object per puzzle per back-end"
+    )
+    parser.add_argument(
+        "--summary-json",
+        action="store_true",
+        help="after the records, one JSON object with the counts per back-end (agreed, "
+        "timeout, unsupported, disagreed, ...); the lines and the table go to stderr",
     )
     parser.add_argument("--certify", action="store_true", help=CERTIFY_HELP)
     parser.set_defaults(run=run)
@@ -76,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     certifier = Certifier(check_timeout=settings.timeout) if args.certify else None
     # proofs are made and checked beside the pool, never holding up its clock
     in_order = InOrder() if certifier is not None else None
-    out = sys.stderr if args.json else sys.stdout  # keep stdout pure JSON Lines under --json
+    # keep stdout pure JSON Lines under --json and --summary-json
+    out = sys.stderr if args.json or args.summary_json else sys.stdout
     with (
         TaskProgress(len(tasks), "check", enabled=not args.quiet) as bar,
         timing_pool(min(args.jobs or 1, len(tasks)), settings, {b.name: b for b in chosen}) as pool,
@@ -103,8 +116,12 @@ def run(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:  # what was checked so far is worth its summary
             bar.progress.stop()
             _summary(tally, len(entries), out, stopped=True)
+            if args.summary_json:
+                print_json(summary_record(tally, len(entries), settings.timeout, stopped=True))
             raise
     _summary(tally, len(entries), out)
+    if args.summary_json:
+        print_json(summary_record(tally, len(entries), settings.timeout))
     if certifier is not None:
         print(certifier.summary(), file=out)
     if tally.failures or (certifier is not None and certifier.failed):
@@ -162,11 +179,15 @@ def _report_puzzle(
 
 
 def _tally(counts: dict[str, Counter[str]], found: list[Outcome], verdict: PuzzleCheck) -> None:
+    blamed = verdict.blamed()
     for outcome in found:
-        tally = counts[outcome.task.solver]
+        solver = outcome.task.solver
+        tally = counts[solver]
         tally[outcome.verdict if outcome.answered else outcome.status] += 1
-        tally["wrong"] += outcome.task.solver in verdict.wrong
-        tally["disproved"] += outcome.task.solver in verdict.contradicted
+        tally["wrong"] += solver in verdict.wrong
+        tally["disproved"] += solver in verdict.contradicted
+        tally[DISAGREED] += solver in blamed
+        tally[AGREED] += outcome.answered and solver not in blamed
 
 
 def _lines(entry: PuzzleEntry, found: list[Outcome], verdict: PuzzleCheck) -> list[str]:
@@ -195,10 +216,42 @@ def _verdicts(said: Mapping[str, str]) -> str:
     return ", ".join(f"{solver} {verdict}" for solver, verdict in said.items())
 
 
+def summary_record(
+    tally: Tally, puzzles: int, timeout: float, *, stopped: bool = False
+) -> dict[str, Any]:
+    """The `--summary-json` object: the run's totals, then the table's counts per back-end."""
+    return {
+        "puzzles": puzzles,
+        "checked": tally.puzzles,
+        "verified": tally.verified,
+        "failures": tally.failures,
+        "interrupted": stopped,
+        "timeout_s": timeout,
+        "solvers": [
+            {
+                "solver": name,
+                AGREED: counts[AGREED],
+                **{column: counts[column] for column in COLUMNS},
+                "wrong_grid": counts["wrong"],
+                "disproved": counts["disproved"],
+                DISAGREED: counts[DISAGREED],
+            }
+            for name, counts in tally.counts.items()
+        ],
+    }
+
+
 def _summary(tally: Tally, puzzles: int, out: TextIO, *, stopped: bool = False) -> None:
-    headers = ["solver", *COLUMNS, "wrong grid", "disproved"]
+    headers = ["solver", AGREED, *COLUMNS, "wrong grid", "disproved", DISAGREED]
     rows = [
-        [name, *(counts[c] for c in COLUMNS), counts["wrong"], counts["disproved"]]
+        [
+            name,
+            counts[AGREED],
+            *(counts[c] for c in COLUMNS),
+            counts["wrong"],
+            counts["disproved"],
+            counts[DISAGREED],
+        ]
         for name, counts in tally.counts.items()
     ]
     if stopped:

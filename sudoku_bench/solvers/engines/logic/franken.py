@@ -15,6 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.engines.logic import clock
 from sudoku_bench.solvers.engines.logic.als import peer_bits
 from sudoku_bench.solvers.engines.logic.links import bits
 from sudoku_bench.solvers.engines.logic.state import Candidates, Step, bit
@@ -56,6 +57,7 @@ def franken_fish(state: Candidates, size: int) -> Step | None:
             bases = [i for i in [*lines, *regions] if places.get(i)]
             covers = [i for i in [*cover_lines, *regions] if places.get(i)]
             for chosen in combinations(bases, size):
+                clock.check()  # thousands of base sets on a wide grid
                 step = _with_bases(state, size, digit, chosen, places, covers, unit_bits)
                 if step is not None:
                     return step

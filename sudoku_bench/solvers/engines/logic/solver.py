@@ -14,7 +14,7 @@ from typing import Any
 
 from sudoku_bench.puzzles.checker import is_solution, solution_problems
 from sudoku_bench.puzzles.grid import Grid
-from sudoku_bench.solvers.base import Deadline, SearchOutcome, Solver
+from sudoku_bench.solvers.base import Deadline, SearchOutcome, SearchTimeout, Solver
 from sudoku_bench.solvers.engines.logic.state import Candidates, Contradiction, Step
 from sudoku_bench.solvers.engines.logic.structure import ENCODERS
 from sudoku_bench.solvers.engines.logic.techniques import (
@@ -85,7 +85,11 @@ def run_logic(
         if deadline is not None and deadline.spent(len(run.steps)):
             run.end = TIMED_OUT
             return run
-        step = next_step(state, chosen)
+        try:
+            step = next_step(state, chosen, deadline)
+        except SearchTimeout:
+            run.end = TIMED_OUT
+            return run
         try:
             if step is None:
                 state.check()  # stuck on a position with no solution: say so

@@ -7,7 +7,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from sudoku_bench.puzzles.rules import Rules
-from sudoku_bench.solvers.engines.logic import families, forcing, killer, uniqueness, variants
+from sudoku_bench.solvers.base import Deadline
+from sudoku_bench.solvers.engines.logic import (
+    clock,
+    families,
+    forcing,
+    killer,
+    uniqueness,
+    variants,
+)
 from sudoku_bench.solvers.engines.logic.als import als_xy_wing, als_xz
 from sudoku_bench.solvers.engines.logic.chains import (
     aic,
@@ -155,11 +163,20 @@ def for_rules(techniques: Iterable[Technique], rules: Rules) -> tuple[Technique,
     return tuple(t for t in techniques if t.applies(rules))
 
 
-def next_step(state: Candidates, techniques: Iterable[Technique] | None = None) -> Step | None:
-    """The first deduction of the easiest technique that finds one, or None when stuck."""
+def next_step(
+    state: Candidates,
+    techniques: Iterable[Technique] | None = None,
+    deadline: Deadline | None = None,
+) -> Step | None:
+    """The first deduction of the easiest technique that finds one, or None when stuck.
+
+    With a `deadline`, raises SearchTimeout once it has passed: before a technique's turn,
+    and inside the long ones (`clock`). One step may try dozens of techniques."""
     chosen = for_rules(choose(None), state.rules) if techniques is None else techniques
-    for technique in chosen:
-        step = technique.find(state)
-        if step is not None:
-            return step
+    with clock.until(deadline):  # the long techniques look at it inside their loops too
+        for technique in chosen:
+            clock.check()
+            step = technique.find(state)
+            if step is not None:
+                return step
     return None
