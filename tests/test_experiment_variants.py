@@ -16,6 +16,7 @@ from sudoku_bench.harness.experiments.variants import (
     Kind,
     Variants,
     cell_of,
+    ending,
     family,
     prediction_rows,
 )
@@ -92,6 +93,17 @@ def test_only_the_checked_unique_solution_counts_and_unsolved_tasks_cost_the_lim
     # supported tasks: 0.01 solved, three unsolved at the limit -> median 5.0, censored
     assert cell.cost == 5.0 and cell.censored
     assert not cell.takes_all and cell.accepted
+
+
+def test_a_stop_by_the_node_budget_is_told_from_a_stop_by_the_clock() -> None:
+    entry = load("thermometer")[0]
+    budget = {**_row(entry, "timeout", 5.0), "nodes": 50_001, "counters": {"node_budget": 50_000}}
+    clock = {**budget, "nodes": 20_000}
+    no_budget = {**_row(entry, "timeout", 5.0), "nodes": 0, "counters": {}}
+    assert ending(budget, entry) == "node budget"
+    assert ending(clock, entry) == ending(no_budget, entry) == "time limit"
+    assert ending({**_row(entry, "gave_up", 0.1), "counters": {}}, entry) == "gave up"
+    assert ending({**_row(entry, "solved", 0.1), "counters": {}}, entry) == "solved"
 
 
 def _cell(cost: float | None, solved: int = 4, unsupported: int = 0) -> Cell:

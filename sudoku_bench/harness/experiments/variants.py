@@ -309,6 +309,51 @@ def findings(results: Results) -> Findings:
     return Findings(kinds, methods, cells, timeouts)
 
 
+ENDINGS = ("solved", "wrong", "unsupported", "gave up", "node budget", "time limit", "error")
+
+
+def ending(row: Row, entry: PuzzleEntry) -> str:
+    """How a task ended, one of `ENDINGS`: a stop by the node budget (the same on any
+    machine) is told apart from a stop by the clock (which a loaded machine makes sooner)."""
+    verdict = solved(row, entry)
+    if verdict is not None:
+        return "solved" if verdict else "wrong"
+    status = str(row["status"])
+    if status == Status.UNSUPPORTED:
+        return "unsupported"
+    if status == Status.GAVE_UP:
+        return "gave up"
+    if status in (Status.TIMEOUT, Status.SKIPPED, Status.MEMOUT):
+        budget = row["counters"].get("node_budget") if isinstance(row["counters"], dict) else None
+        return "node budget" if budget and int(row["nodes"]) >= int(budget) else "time limit"
+    return "error"
+
+
+def endings(results: Results) -> dict[str, dict[str, int]]:
+    """Per back-end, how many of its variant tasks (not the classic yardstick's) ended how."""
+    found: dict[str, dict[str, int]] = {}
+    for batch in results.batches.values():
+        entries = {entry.id: entry for entry in batch.batch.entries}
+        for row in batch.rows:
+            entry = entries[row["puzzle_id"]]
+            if CLASSIC.get(entry.puzzle.rules.size) == row["collection"]:
+                continue
+            counts = found.setdefault(row["solver"], dict.fromkeys(ENDINGS, 0))
+            counts[ending(row, entry)] += 1
+    return found
+
+
+def core_share(results: Results) -> float | None:
+    """The median share of a core a task's worker got while it ran (CPU over wall seconds):
+    below 1 the machine was shared, and a time limit was that share of CPU seconds."""
+    shares = [
+        float(row["cpu_s"]) / float(row["wall_s"])
+        for row in results.rows()
+        if row.get("cpu_s") is not None and row.get("wall_s") and float(row["wall_s"]) > 0.05
+    ]
+    return statistics.median(shares) if shares else None
+
+
 class Variants(Experiment):
     name = "variants"
     summary = "which method generalises: each method's cost per rule kind, against its classic cost"
@@ -486,6 +531,21 @@ class Variants(Experiment):
             caption="Over the variant kinds: kinds it accepts, kinds whose every puzzle it "
             "solved, the share of all variant puzzles solved, wrong answers, and its "
             "generalisation ratio (geometric mean over the kinds, and the worst kind).",
+        )
+        doc.heading("How the variant tasks ended")
+        share = core_share(results)
+        ended = endings(results)
+        doc.table(
+            ["back-end", *ENDINGS],
+            [[f"`{m}`", *(ended.get(m, {}).get(e, 0) for e in ENDINGS)] for m in methods],
+            caption="Tasks per back-end over the variant kinds: `node budget` stops are the "
+            "same on any machine; `time limit` stops come sooner on a loaded one"
+            + (
+                f" (here a worker got a median {share:.0%} of a core while a task ran, so a "
+                "time limit of T seconds was about that share of T in CPU seconds)."
+                if share is not None
+                else "."
+            ),
         )
         doc.heading("Where each method wins, by family")
         winners = {kind.collection: found.winner(kind) for kind in found.variants}
