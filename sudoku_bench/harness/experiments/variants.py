@@ -636,34 +636,37 @@ def _share(part: int, whole: int) -> str:
     return "–" if not whole else f"{100 * part / whole:.0f}%"
 
 
-def prediction_rows(found: Findings) -> list[PaperRow]:
-    """Each prediction as the figure it rests on and, where it is a comparison, the figure
-    it is compared with (two rows, one verdict)."""
+@dataclass(frozen=True)
+class Predictions:
+    """The figures the three predictions rest on, and their verdicts."""
+
+    cp_worst: float | None  # cpsat's worst-kind ratio (None: it does not solve every kind)
+    cp_missed: list[str]  # the kinds cpsat did not solve whole
+    rival: str | None  # of the others that solve every kind, the one of least worst ratio
+    rival_worst: float | None
+    generalises: str
+    dlx_sums: float | None  # dlx's geometric mean ratio over the sum kinds
+    worst_other: str | None  # the other back-end of the largest such ratio
+    worst_other_sums: float | None
+    on_sums: str
+    tables: tuple[int, int, int, int] | None  # `groebner_tables`
+    no_tables: str
+
+
+def predictions(found: Findings) -> Predictions:
     whole, worst = best_generaliser(found)
     others = {m: v for m, v in worst.items() if m != "cpsat"}
     rival = min(others, key=others.__getitem__) if others else None
-    cp_worst = worst.get("cpsat")
+    cp_worst = worst.get("cpsat") if "cpsat" in whole else None
+    missed = [
+        k.collection
+        for k in found.variants
+        if (c := found.cell(k, "cpsat")) is None or not c.takes_all
+    ]
     if "cpsat" not in found.methods:
         generalises = "not measured (cpsat not in the run)"
     else:
         generalises = agrees(cp_worst is not None and (rival is None or cp_worst < others[rival]))
-    rows = [
-        PaperRow(
-            "CP-SAT generalises best: worst-kind generalisation ratio of `cpsat`",
-            "the smallest of the back-ends that solve every kind",
-            SOURCE,
-            _number(cp_worst) if "cpsat" in whole else "– (does not solve every kind)",
-            generalises,
-        ),
-        PaperRow(
-            "the smallest worst-kind ratio of the other back-ends that solve every kind"
-            + (f" (`{rival}`)" if rival else " (none solves every kind)"),
-            "larger than `cpsat`'s",
-            SOURCE,
-            _number(others.get(rival)) if rival else "–",
-            generalises,
-        ),
-    ]
     sums = sum_ratios(found)
     dlx = sums.get("dlx")
     rest = {m: v for m, v in sums.items() if m != "dlx"}
@@ -672,37 +675,70 @@ def prediction_rows(found: Findings) -> list[PaperRow]:
         on_sums = "not measured (no sum kind, or dlx not in the run)"
     else:
         on_sums = agrees(worst_other is None or dlx > rest[worst_other])
-    rows += [
-        PaperRow(
-            "exact cover is worst on sums: `dlx`'s generalisation ratio, geometric mean over "
-            "the sum kinds",
-            "the largest of the back-ends that accept every sum kind",
-            SOURCE,
-            _number(dlx),
-            on_sums,
-        ),
-        PaperRow(
-            "the largest such ratio of another back-end"
-            + (f" (`{worst_other}`)" if worst_other else ""),
-            "smaller than `dlx`'s",
-            SOURCE,
-            _number(rest.get(worst_other)) if worst_other else "–",
-            on_sums,
-        ),
-    ]
     tables = groebner_tables(found)
     if tables is None or tables[1] == 0:
         no_tables = "not measured (groebner not in the run, or no table kind)"
     else:
         no_tables = agrees(tables[0] == tables[1] and tables[2] == tables[3])
-    rows += [
+    return Predictions(
+        cp_worst,
+        missed if "cpsat" in found.methods else [],
+        rival,
+        others.get(rival) if rival else None,
+        generalises,
+        dlx,
+        worst_other,
+        rest.get(worst_other) if worst_other else None,
+        on_sums,
+        tables,
+        no_tables,
+    )
+
+
+def prediction_rows(found: Findings) -> list[PaperRow]:
+    """Each prediction as the figure it rests on and, where it is a comparison, the figure
+    it is compared with (two rows, one verdict)."""
+    said = predictions(found)
+    tables = said.tables
+    return [
+        PaperRow(
+            "CP-SAT generalises best: worst-kind generalisation ratio of `cpsat`",
+            "the smallest of the back-ends that solve every kind",
+            SOURCE,
+            _number(said.cp_worst) if not said.cp_missed else "– (does not solve every kind)",
+            said.generalises,
+        ),
+        PaperRow(
+            "the smallest worst-kind ratio of the other back-ends that solve every kind"
+            + (f" (`{said.rival}`)" if said.rival else " (none solves every kind)"),
+            "larger than `cpsat`'s",
+            SOURCE,
+            _number(said.rival_worst),
+            said.generalises,
+        ),
+        PaperRow(
+            "exact cover is worst on sums: `dlx`'s generalisation ratio, geometric mean over "
+            "the sum kinds",
+            "the largest of the back-ends that accept every sum kind",
+            SOURCE,
+            _number(said.dlx_sums),
+            said.on_sums,
+        ),
+        PaperRow(
+            "the largest such ratio of another back-end"
+            + (f" (`{said.worst_other}`)" if said.worst_other else ""),
+            "smaller than `dlx`'s",
+            SOURCE,
+            _number(said.worst_other_sums),
+            said.on_sums,
+        ),
         PaperRow(
             "Groebner bases have no encoding of tables: table kinds `groebner` answers "
             "`unsupported` on",
             "100%",
             SOURCE,
             "–" if tables is None else _share(tables[0], tables[1]),
-            no_tables,
+            said.no_tables,
         ),
         PaperRow(
             "kinds of the other families (pairs, sums, cell digits, units, regions) "
@@ -710,10 +746,43 @@ def prediction_rows(found: Findings) -> list[PaperRow]:
             "100%",
             SOURCE,
             "–" if tables is None else _share(tables[2], tables[3]),
-            no_tables,
+            said.no_tables,
         ),
     ]
-    return rows
+
+
+def prediction_sentences(said: Predictions) -> list[str]:
+    """The three predictions with their figures and verdicts, and where one fails, why."""
+    first = "CP-SAT generalises best: " + (
+        f"`cpsat` solves every kind, worst ratio {_ratio_words(said.cp_worst)}"
+        if not said.cp_missed
+        else f"`cpsat` does not solve every puzzle of {', '.join(said.cp_missed)}"
+    )
+    first += (
+        f", against {_ratio_words(said.rival_worst)} for `{said.rival}`, the best of the "
+        "other back-ends that solve every kind"
+        if said.rival
+        else ", and no other back-end solves every kind"
+    )
+    second = "exact cover is worst on sums: `dlx`'s ratio over the sum kinds " + (
+        f"is {_ratio_words(said.dlx_sums)}" if said.dlx_sums is not None else "was not measured"
+    )
+    if said.worst_other:
+        second += (
+            f", against {_ratio_words(said.worst_other_sums)} for `{said.worst_other}`, the "
+            "largest of the others"
+        )
+    third = "Groebner bases have no encoding of tables: " + (
+        "not measured"
+        if said.tables is None
+        else f"`groebner` refused {said.tables[0]} of {said.tables[1]} table kinds and "
+        f"accepted {said.tables[2]} of {said.tables[3]} kinds of the other families"
+    )
+    return [
+        f"{first}: {said.generalises}",
+        f"{second}: {said.on_sums}",
+        f"{third}: {said.no_tables}",
+    ]
 
 
 def headline(found: Findings) -> str:
@@ -761,13 +830,9 @@ def headline(found: Findings) -> str:
             )
             + ". "
         )
-    verdicts = prediction_rows(found)
     parts.append(
-        "The predictions: "
-        + "; ".join(
-            f"{first.measure} {first.us} against {second.measure} {second.us}: {first.verdict}"
-            for first, second in zip(verdicts[::2], verdicts[1::2], strict=True)
-        )
+        "The predictions, each with its verdict: "
+        + "; ".join(prediction_sentences(predictions(found)))
         + ". "
     )
     parts.append(
