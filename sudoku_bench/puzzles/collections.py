@@ -193,6 +193,28 @@ def _variant_collections() -> dict[str, Bundled]:
 
 BUNDLED.update(_variant_collections())
 
+# The hand-listed collections whose rules go beyond rows, columns and boxes; every generated
+# collection under VARIANTS_FOLDER is a variant collection too (`variant_collections`).
+VARIANT_RULES = (
+    "sudoku-x",
+    "jigsaw",
+    "windoku",
+    "anti-knight",
+    "anti-king",
+    "non-consecutive",
+    "odd-even",
+    "killer",
+)
+
+
+def variant_collections() -> tuple[str, ...]:
+    """The bundled collections of variant puzzles: `VARIANT_RULES`, then the generated ones
+    (any size, any name under `variants/`) in name order. Reads no file."""
+    generated = sorted(
+        name for name, bundled in BUNDLED.items() if bundled.file.startswith(f"{VARIANTS_FOLDER}/")
+    )
+    return (*(name for name in VARIANT_RULES if name in BUNDLED), *generated)
+
 
 def bundled_text(name: str) -> str:
     return resources.files("sudoku_bench.puzzles").joinpath("data", BUNDLED[name].file).read_text("utf-8")

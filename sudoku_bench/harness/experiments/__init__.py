@@ -21,6 +21,7 @@ EXPERIMENTS: dict[str, str] = {
     "clues": "sudoku_bench.harness.experiments.clues:Clues",
     "weber": "sudoku_bench.harness.experiments.weber:Weber",
     "groebner": "sudoku_bench.harness.experiments.groebner:Groebner",
+    "variants": "sudoku_bench.harness.experiments.variants:Variants",
 }
 
 
