@@ -36,6 +36,10 @@ def user_repository(tmp_path: Path) -> Path:
     return repo
 
 
+def test_the_source_root_is_the_folder_holding_the_package() -> None:
+    assert (machine.SOURCE_ROOT / "sudoku_bench" / "harness" / "running" / "machine.py").exists()
+
+
 def test_the_source_tree_gives_its_own_commit() -> None:
     root = machine.SOURCE_ROOT
     if not (root / ".git").exists():

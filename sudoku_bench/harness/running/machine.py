@@ -91,7 +91,8 @@ def versions(backends: Iterable[Backend]) -> dict[str, str]:
 
 
 DISTRIBUTION = "sudoku-bench"
-SOURCE_ROOT = Path(__file__).resolve().parent.parent.parent
+# the folder that holds the `sudoku_bench` package: a checkout's top, or site-packages
+SOURCE_ROOT = Path(__file__).resolve().parents[3]
 
 
 def git_commit(root: Path = SOURCE_ROOT) -> str:
