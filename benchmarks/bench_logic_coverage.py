@@ -12,16 +12,19 @@ by default). It prints the share solved by each, the CPU seconds per puzzle of e
 counted), and on how many solved puzzles each technique of `COUNTED` made a step. The shares
 count puzzles, so the load does not move them (the load average is printed all the same).
 
-`--hodoku-output` reads the output of HoDoKu's batch solver on the same file and prints the
-share it solves without its extreme steps (forcing chains, forcing nets, brute force: with
-HoDoKu's default settings the only extreme ones enabled). HoDoKu is not part of this project;
-to build it from its source (github.com/PseudoFish/Hodoku) with a JDK:
+`--hodoku-output` reads the output of HoDoKu's batch solver on the same file, run with `/vp`
+(every step printed), and prints the share whose solution path uses none of its forcing
+chains, forcing nets or brute force (with HoDoKu's default settings the only steps beyond its
+"unfair" ones that are enabled). HoDoKu's level is no verdict: a path of ordinary steps whose
+score is high enough is also rated "Extreme". HoDoKu is not part of this project; to build it
+from its source (github.com/PseudoFish/Hodoku) with a JDK and run it:
 
     javac --release 8 -encoding UTF-8 -d out $(find src -name '*.java')
     cp -r src/intl src/img out/
-    java -Djava.awt.headless=true -cp out sudoku.Main /bs top1465.txt
+    java -Djava.awt.headless=true -cp out sudoku.Main /bs top1465.txt /vp
 
-which writes `top1465.txt.out.txt`: one line per puzzle, `PUZZLE #N LEVEL (SCORE)`.
+which writes `top1465.txt.out.txt`: per puzzle a line `PUZZLE #N LEVEL (SCORE)`, then one
+line per step.
 """
 
 from __future__ import annotations
@@ -48,7 +51,8 @@ COUNTED = (
     "franken_swordfish", "franken_jellyfish", "unique_rectangle", "hidden_rectangle",
     "bug_plus_one",
 )  # fmt: skip
-HODOKU_LINE = re.compile(r"^([.0-9]{81}) #\d+ (\w+) \(\d+\)")
+HODOKU_PUZZLE = re.compile(r"^([.0-9]{81}) #\d+ ")
+HODOKU_STEP = re.compile(r"\(\d+/\d+\): (Forcing (Chain|Net)|Brute Force)")
 
 
 def solve(line: str) -> tuple[bool, bool, float, float, tuple[str, ...]]:
@@ -64,14 +68,20 @@ def solve(line: str) -> tuple[bool, bool, float, float, tuple[str, ...]]:
     return bool(plain.solutions), bool(unique.solutions), middle - start, end - middle, used
 
 
-def hodoku_levels(path: Path) -> dict[str, str]:
-    """Puzzle line -> HoDoKu's level, from its batch output."""
-    levels = {}
+def hodoku_forcing(path: Path) -> dict[str, bool]:
+    """Puzzle line -> whether HoDoKu's solution path uses forcing, from its batch output."""
+    forcing: dict[str, bool] = {}
+    puzzle = None
     for text in path.read_text(errors="replace").splitlines():
-        match = HODOKU_LINE.match(text)
+        match = HODOKU_PUZZLE.match(text)
         if match:
-            levels[match.group(1)] = match.group(2)
-    return levels
+            puzzle = match.group(1)
+            forcing[puzzle] = False
+        elif text.startswith("Statistics"):
+            puzzle = None
+        elif puzzle is not None and HODOKU_STEP.search(text):
+            forcing[puzzle] = True
+    return forcing
 
 
 def seconds(values: list[float]) -> str:
@@ -113,12 +123,12 @@ def main() -> None:
         + ", ".join(f"{k} {v}" for k, v in used.items())
     )
     if args.hodoku_output:
-        levels = hodoku_levels(Path(args.hodoku_output))
-        known = [(line, r) for line, r in zip(lines, results, strict=True) if line in levels]
-        easy = [(line, r) for line, r in known if levels[line] != "Extreme"]
+        forcing = hodoku_forcing(Path(args.hodoku_output))
+        known = [(line, r) for line, r in zip(lines, results, strict=True) if line in forcing]
+        easy = [(line, r) for line, r in known if not forcing[line]]
         both = sum(1 for _, r in easy if r[1])
         print(
-            f"  HoDoKu (batch, default settings) without its extreme steps: {len(easy)} of "
+            f"  HoDoKu (batch, default settings) without forcing or brute force: {len(easy)} of "
             f"{len(known)} ({len(easy) / max(len(known), 1):.1%}); logic (with uniqueness) "
             f"also solves {both} of those, and {sum(r[1] for _, r in known) - both} that "
             "HoDoKu needs forcing for"
