@@ -31,10 +31,13 @@ HODOKU_POSITIONS = json.loads((Path(__file__).parent / "logic_hodoku_positions.j
 HODOKU_KEYS = ("sue_de_coq", "franken_x_wing", "franken_swordfish", "franken_jellyfish")
 
 
-def only_first(key: str, state: Candidates) -> Step:
+def only_first(key: str, state: Candidates, also: tuple[str, ...] = ()) -> Step:
     """The step of `key`, after checking that every simpler technique (of the full table,
-    uniqueness included, those meant for these rules) finds nothing."""
+    uniqueness included, those meant for these rules) but those named in `also` finds
+    nothing."""
     for technique in for_rules(TECHNIQUES, state.rules):
+        if technique.key in also:
+            continue
         if technique.key == key:
             step = technique.find(state)
             assert step is not None, f"{key} finds nothing"
@@ -46,9 +49,10 @@ def only_first(key: str, state: Candidates) -> Step:
 
 @pytest.mark.parametrize("key", sorted(POSITIONS))
 def test_a_position_from_a_real_puzzle(key: str) -> None:
+    # a key "technique:variant" (a unique rectangle's type) names its technique apart
     case = POSITIONS[key]
     state = Candidates.from_marks(NINE, case["marks"])
-    step = only_first(key, state)
+    step = only_first(case.get("technique", key), state)
     assert step.describe(NINE) == case["text"]
     assert sorted(map(list, step.placements)) == sorted(case["placements"])
     assert sorted(map(list, step.eliminations)) == sorted(case["eliminations"])
@@ -86,8 +90,10 @@ def test_nice_loop_places_the_candidate_where_two_strong_links_meet() -> None:
     # in column 5 (r1c5, r5c5), 3 only two in row 5 (r5c5, r5c1); every other mark is there.
     # If r1c1 were not 1, row 1 puts 1 in r1c5, so not 2 there; column 5 puts 2 in r5c5, so
     # not 3 there; row 5 puts 3 in r5c1, so not 1 there; and column 1 then needs 1 in r1c1.
-    # No cell has fewer than eight candidates, so no subset, wing, ALS or XY-chain exists;
-    # each digit has at most two strong links, which meet, so no X-chain or colouring acts.
+    # No cell has fewer than eight candidates, so no subset, wing or XY-chain exists; each
+    # digit has at most two strong links, which meet, so no X-chain or colouring acts. Only
+    # the ALS-XY-wing over eight-cell sets (every ALS of a unit, as HoDoKu collects them) sees
+    # the same loop from its other side: 1 leaves r1c5, the other place of 1 in row 1.
     marks: dict[str, str] = {}
     for digit, keep, cells in (
         ("1", ("r1c1", "r1c5"), row_cells(1, range(1, 10))),
@@ -98,7 +104,10 @@ def test_nice_loop_places_the_candidate_where_two_strong_links_meet() -> None:
         for cell in cells:
             if cell not in keep:
                 marks[cell] = without(marks.get(cell, ALL), digit)
-    step = only_first("nice_loop", position(marks))
+    state = position(marks)
+    wing = BY_KEY["als_xy_wing"].find(state)
+    assert wing is not None and wing.eliminations == ((NINE.cell(0, 4), 1),)
+    step = only_first("nice_loop", state, also=("als_xy_wing",))
     assert step.placements == ((NINE.cell(0, 0), 1),)
     assert step.eliminations == ()
     assert step.describe(NINE) == (
@@ -296,7 +305,8 @@ def test_uniqueness_techniques_are_off_by_default() -> None:
 
 
 def test_every_new_technique_has_a_test() -> None:
-    tested = set(POSITIONS) | set(HODOKU_POSITIONS) | {
+    tested = {case.get("technique", key) for key, case in POSITIONS.items()}
+    tested |= set(HODOKU_POSITIONS) | {
         "remote_pairs", "bug_plus_one", "nice_loop", "nested_forcing_net",
         "distinct_pairs", "non_consecutive",
         "cage_combinations", "cage_unit", "innies_outies",
@@ -354,3 +364,38 @@ def test_the_hodoku_techniques_replay_soundly_on_whole_puzzles() -> None:
                 assert all(solution[c] != d for c, d in step.eliminations), (entry.id, step)
             state.apply(step)
     assert {"sue_de_coq", "franken_x_wing", "franken_swordfish"} <= fired
+
+
+def test_the_techniques_added_after_hodoku_replay_soundly_on_whole_puzzles() -> None:
+    """ALS-XY-chains, doubly linked ALS-XZ, ALS of up to eight cells, unique rectangles
+    types 5-6 and hidden rectangles: every step of the table without forcing (uniqueness
+    included) on puzzles where they fire is checked against the true solution."""
+    from sudoku_bench.puzzles.collections import load
+    from sudoku_bench.solvers.engines.propagating.solver import PropagatingSolver
+
+    chosen = for_rules([t for t in TECHNIQUES if t.level != "extreme"], NINE)
+    fired: set[str] = set()
+    wanted = ("top95:8", "top95:11", "top95:31", "top95:87")
+    for entry in [e for e in load("top95") if e.id in wanted]:
+        solution = PropagatingSolver().solve(entry.puzzle).solutions[0]
+        state = Candidates.from_grid(entry.puzzle)
+        while not state.solved:
+            step = next_step(state, chosen)
+            if step is None:
+                break
+            fired.add(_kind(step))
+            assert all(solution[c] == d for c, d in step.placements), (entry.id, step)
+            assert all(solution[c] != d for c, d in step.eliminations), (entry.id, step)
+            state.apply(step)
+    assert {
+        "als_xy_chain", "hidden_rectangle", "doubly linked ALS-XZ", "unique_rectangle type 6"
+    } <= fired  # fmt: skip
+
+
+def _kind(step: Step) -> str:
+    """The technique's key, with a unique rectangle's type and ALS-XZ's double link."""
+    if step.technique == "unique_rectangle":
+        return f"unique_rectangle type {step.reason.split('(type ')[1][0]}"
+    if step.reason.startswith("doubly linked"):
+        return "doubly linked ALS-XZ"
+    return step.technique

@@ -6,6 +6,13 @@ other, so at most one set holds x). The set without x is locked: a second common
 then in one set or the other, and z leaves every cell that sees all z of both. ALS-XY-wing:
 sets A and B each joined to a pivot set C by a different restricted digit (x, y); C cannot
 lose both, so A or B is locked and a digit z common to A and B goes as before.
+Doubly linked ALS-XZ: two restricted common digits x and y; each set then lacks exactly one
+of them, so every other digit of a set is in it, and x and y are each in one set or the other.
+ALS-XY-chain: sets A1 - A2 - ... - Ak, each joined to the next by a restricted common digit
+that differs from the one before: if A1 lacks z it is locked, holds x1, so A2 lacks x1, is
+locked and holds x2, ... and Ak holds z; so z is in A1 or in Ak.
+
+Sets have up to eight cells, as HoDoKu collects them (every ALS of a unit).
 """
 
 from __future__ import annotations
@@ -19,7 +26,9 @@ from sudoku_bench.solvers.engines.logic.state import Candidates, Move, Step, dig
 from sudoku_bench.solvers.engines.logic.structure import logic_tables
 from sudoku_bench.solvers.tables import per_puzzle
 
-MAX_CELLS = 4  # larger sets are rare in teachers' examples and make the pair search slow
+MAX_CELLS = 8  # every ALS of a 9-cell unit, as HoDoKu collects them
+LARGE_GRID_CELLS = 4  # past 9x9 the subsets of a unit are too many to list them all
+MAX_CHAIN_LINKS = 8  # ALS-XY-chains of up to nine sets: the search is breadth first
 
 
 @dataclass(frozen=True)
@@ -37,8 +46,11 @@ def peer_bits(rules: Rules) -> tuple[int, ...]:
     return tuple(sum(1 << peer for peer in peers) for peers in logic_tables(rules).peers)
 
 
-def almost_locked_sets(state: Candidates, max_cells: int = MAX_CELLS) -> list[Als]:
-    """Every ALS of up to `max_cells` cells, each set once (in the first unit it lies in)."""
+def almost_locked_sets(state: Candidates, max_cells: int | None = None) -> list[Als]:
+    """Every ALS of up to `max_cells` cells (by default every one of a 9x9 grid, four cells
+    at most on larger grids), each set once (in the first unit it lies in)."""
+    if max_cells is None:
+        max_cells = MAX_CELLS if state.rules.size <= 9 else LARGE_GRID_CELLS
     found: dict[int, Als] = {}
     for index in range(len(state.rules.units)):
         for als in _unit_sets(state, index, max_cells):
@@ -165,6 +177,120 @@ def als_xz(state: Candidates) -> Step | None:
                         f"digit is in A or B)",
                         eliminations=removed,
                     )
+    return _doubly_linked(state, sets, links)
+
+
+def _doubly_linked(
+    state: Candidates, sets: list[Als], links: dict[int, list[tuple[int, int]]]
+) -> Step | None:
+    """Two sets joined by two restricted common digits x and y: each lacks one of them (it
+    cannot lack both, nor can both hold the same one), so each set holds all its other
+    digits, and x and y are each in A or in B."""
+    for i, around in links.items():
+        a = sets[i]
+        for j, rcc in around:
+            if j < i or rcc.bit_count() < 2:
+                continue
+            b = sets[j]
+            outside = ~(a.cell_bits | b.cell_bits)
+            removed: list[Move] = list(_removals(state, a, b, rcc))
+            for als in (a, b):
+                for digit in digits_of(als.digits & ~rcc):
+                    seen = als.seen[digit - 1] & outside & state.digit_board(digit)
+                    removed.extend((cell, digit) for cell in bits(seen))
+            if removed:
+                return Step(
+                    "als_xz",
+                    f"doubly linked ALS-XZ with A = {_describe(state, a)}, "
+                    f"B = {_describe(state, b)} (restricted commons "
+                    f"{digits_text(digits_of(rcc))}: each set lacks one of them and holds all "
+                    f"its other digits)",
+                    eliminations=tuple(sorted(set(removed))),
+                )
+    return None
+
+
+def als_xy_chain(state: Candidates) -> Step | None:
+    """The shortest ALS chain that removes something (see the module's docstring): breadth
+    first from each set A1 that lacks a digit z, over (set, the restricted digit it lost),
+    until a set Ak holding z is reached through a digit other than z and some cell outside
+    both sees every z of A1 and of Ak."""
+    sets, links = _links(state)
+    best: tuple[list[tuple[int, int]], int, tuple[Move, ...]] | None = None
+    for start, a in enumerate(sets):
+        for z in digits_of(a.digits):
+            d = z - 1
+            reach = a.seen[d] & ~a.cell_bits & state.digit_board(z)
+            if not reach:
+                continue
+            limit = len(best[0]) - 2 if best else MAX_CHAIN_LINKS
+            found = _chain_from(sets, links, start, z, reach, limit)
+            if found is not None:
+                path, removed = found
+                best = (path, z, removed)
+    if best is None:
+        return None
+    path, z, removed = best
+    text = _describe(state, sets[path[0][0]])
+    for index, lost in path[1:]:
+        text += f" -{lost}- {_describe(state, sets[index])}"
+    return Step(
+        "als_xy_chain",
+        f"ALS-XY-chain {text} (if the first set lacks {z} each set is locked in turn and the "
+        f"last holds {z})",
+        eliminations=removed,
+    )
+
+
+def _chain_from(
+    sets: list[Als],
+    links: dict[int, list[tuple[int, int]]],
+    start: int,
+    z: int,
+    reach: int,
+    limit: int,
+) -> tuple[list[tuple[int, int]], tuple[Move, ...]] | None:
+    """The shortest chain of at least two links and at most `limit` from `start` (which
+    lacks `z`) to a set that must then hold z, whose sets are disjoint, with the cells
+    outside the two ends that see every z of both (a subset of `reach`)."""
+    d = z - 1
+    parent: dict[tuple[int, int], tuple[int, int] | None] = {(start, z): None}
+    frontier = [(start, z)]
+    for depth in range(1, limit + 1):
+        following: list[tuple[int, int]] = []
+        for node in frontier:
+            index, lost = node
+            for j, rcc in links[index]:
+                for x in digits_of(rcc & ~(1 << (lost - 1))):
+                    step = (j, x)
+                    if step in parent:
+                        continue
+                    parent[step] = node
+                    following.append(step)
+                    b = sets[j]
+                    if depth < 2 or x == z or not b.holders[d]:
+                        continue
+                    hit = reach & b.seen[d] & ~b.cell_bits
+                    if not hit:
+                        continue
+                    path = [step]
+                    back = parent[step]
+                    while back is not None:
+                        path.append(back)
+                        back = parent[back]
+                    path.reverse()
+                    used = 0
+                    disjoint = True
+                    for member, _ in path:
+                        if used & sets[member].cell_bits:
+                            disjoint = False
+                            break
+                        used |= sets[member].cell_bits
+                    if disjoint:
+                        return path, tuple((cell, z) for cell in bits(hit))
+        frontier = following
+        if not frontier:
+            break
     return None
 
 

@@ -16,7 +16,7 @@ from sudoku_bench.solvers.engines.logic import (
     uniqueness,
     variants,
 )
-from sudoku_bench.solvers.engines.logic.als import als_xy_wing, als_xz
+from sudoku_bench.solvers.engines.logic.als import als_xy_chain, als_xy_wing, als_xz
 from sudoku_bench.solvers.engines.logic.chains import (
     aic,
     nice_loop,
@@ -108,8 +108,10 @@ TECHNIQUES: tuple[Technique, ...] = (
     T("remote_pairs", "remote pairs", "hard", remote_pairs, 4.5),
     T("w_wing", "W-wing", "hard", w_wing, 4.4),
     T("xyz_wing", "XYZ-wing", "hard", xyz_wing, 4.4),
-    T("unique_rectangle", "unique rectangle (types 1-4)", "hard", uniqueness.unique_rectangle,
+    T("unique_rectangle", "unique rectangle (types 1-6)", "hard", uniqueness.unique_rectangle,
       4.5, default=False, applies=uniqueness.applies),
+    T("hidden_rectangle", "hidden rectangle", "hard", uniqueness.hidden_rectangle, 4.5,
+      default=False, applies=uniqueness.applies),
     T("bug_plus_one", "BUG+1", "hard", uniqueness.bug_plus_one, 5.6, default=False,
       applies=uniqueness.applies),
     T("hidden_quad", "hidden quad", "expert", hidden_quad, 6.0),
@@ -126,6 +128,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     T("als_xy_wing", "ALS-XY-wing", "expert", als_xy_wing, 7.2),
     T("nice_loop", "nice loop", "expert", nice_loop, 7.3),
     T("aic", "alternating inference chain (grouped)", "expert", aic, 7.4),
+    T("als_xy_chain", "ALS-XY-chain", "expert", als_xy_chain, 7.5),
     T("franken_x_wing", "Franken X-wing (finned too)", "expert", franken_x_wing, 6.5),
     T("franken_swordfish", "Franken swordfish (finned too)", "expert", franken_swordfish, 6.7),
     T("franken_jellyfish", "Franken jellyfish (finned too)", "expert", franken_jellyfish, 6.9),

@@ -3,7 +3,8 @@ by default (`LogicSolver(uniqueness=True)`, `--uniqueness`).
 
 A deadly pattern is four cells at the corners of a rectangle on two rows, two columns and two
 boxes, all holding the pair a/b: the two ways of filling it would both be solutions, so a
-unique puzzle must break it. Unique rectangles types 1-4 read which way it breaks; BUG+1
+unique puzzle must break it. Unique rectangles types 1-6 and hidden rectangles read which
+way it breaks (HoDoKu's catalogue); BUG+1
 (bivalue universal grave) says the one cell with three candidates must hold the digit that
 would otherwise leave a deadly grid of pairs. Both are sound only for classic rules (rows,
 columns and boxes): a variant rule may itself tell the two fillings apart.
@@ -61,9 +62,9 @@ def _name(state: Candidates, corners: tuple[int, ...], pair: int) -> str:
 
 
 def unique_rectangle(state: Candidates) -> Step | None:
-    """Types 1-4, in that order, on the first rectangle that gives something."""
+    """Types 1-6, in that order, on the first rectangle that gives something."""
     rectangles = _rectangles(state)
-    for finder in (_type1, _type2, _type3, _type4):
+    for finder in (_type1, _type2, _type3, _type4, _type5, _type6):
         for corners, pair in rectangles:
             step = finder(state, corners, pair)
             if step:
@@ -180,6 +181,112 @@ def _type4(state: Candidates, corners: tuple[int, int, int, int], pair: int) -> 
                     f"{cells_text(rules, roof)} in {rules.unit_names[index]})",
                     eliminations=((a, other), (b, other)),
                 )
+    return None
+
+
+def _type5(state: Candidates, corners: tuple[int, int, int, int], pair: int) -> Step | None:
+    """Two diagonal corners or three corners hold the pair and the same one extra digit c,
+    the others the pair only: one of them is c, so c leaves every cell that sees them all.
+    (Two such corners on one row or column are type 2.)"""
+    masks = state.masks
+    extra_corners = [c for c in corners if masks[c] != pair]
+    if len(extra_corners) not in (2, 3):
+        return None
+    extra = masks[extra_corners[0]] & ~pair
+    if extra.bit_count() != 1 or any(masks[c] & ~pair != extra for c in extra_corners):
+        return None
+    if len(extra_corners) == 2 and _roof(state, corners, pair) is not None:
+        return None
+    (c,) = digits_of(extra)
+    seen = set(state.tables.peers[extra_corners[0]])
+    for corner in extra_corners[1:]:
+        seen &= set(state.tables.peers[corner])
+    removed = tuple((cell, c) for cell in sorted(seen) if masks[cell] & extra)
+    if not removed:
+        return None
+    return Step(
+        "unique_rectangle",
+        f"{_name(state, corners, pair)} (type 5: {cells_text(state.rules, extra_corners)} hold "
+        f"extra {c}, so one of them is {c})",
+        eliminations=removed,
+    )
+
+
+def _row(rules: Rules, cell: int) -> list[int]:
+    return [rules.cell(rules.row_of(cell), col) for col in range(rules.size)]
+
+
+def _col(rules: Rules, cell: int) -> list[int]:
+    return [rules.cell(row, rules.col_of(cell)) for row in range(rules.size)]
+
+
+def _confined(state: Candidates, unit_cells: list[int], digit: int, cells: list[int]) -> bool:
+    """`digit` has exactly `cells` as its places in the unit (a conjugate pair)."""
+    return sorted(state.places(unit_cells, digit)) == sorted(cells)
+
+
+def _type6(state: Candidates, corners: tuple[int, int, int, int], pair: int) -> Step | None:
+    """Two diagonal corners hold the pair only, the other two have more; one digit u of the
+    pair has only the corners as places in both rows (or in both columns). Were u in the two
+    other corners, the pair-only corners would both be the other digit: a deadly pattern. So
+    u leaves those two corners."""
+    rules = state.rules
+    masks = state.masks
+    a, b, c, d = corners  # r1c1, r1c2, r2c1, r2c2
+    for floor, roof in (((a, d), (b, c)), ((b, c), (a, d))):
+        if masks[floor[0]] != pair or masks[floor[1]] != pair:
+            continue
+        if masks[roof[0]] == pair or masks[roof[1]] == pair:
+            continue
+        row_units = [_row(rules, x) for x in (a, c)]
+        col_units = [_col(rules, x) for x in (a, b)]
+        for digit in digits_of(pair):
+            rows = all(
+                _confined(state, unit, digit, [x for x in corners if x in unit])
+                for unit in row_units
+            )
+            cols = all(
+                _confined(state, unit, digit, [x for x in corners if x in unit])
+                for unit in col_units
+            )
+            if rows or cols:
+                lines = "rows" if rows else "columns"
+                return Step(
+                    "unique_rectangle",
+                    f"{_name(state, corners, pair)} (type 6: {digit} has only the corners in "
+                    f"both {lines}, so it is not in {cells_text(rules, roof)})",
+                    eliminations=((roof[0], digit), (roof[1], digit)),
+                )
+    return None
+
+
+def hidden_rectangle(state: Candidates) -> Step | None:
+    """A rectangle whose corners all hold the pair a/b, one of them (the floor) nothing else.
+    When a has only the corners as places in the row and in the column of the opposite
+    corner, that corner is not b: were it b, the two corners beside it would be a and the
+    floor b, a deadly pattern."""
+    rules = state.rules
+    masks = state.masks
+    for corners, pair in _rectangles(state):
+        a, b, c, d = corners
+        for floor, opposite in ((a, d), (d, a), (b, c), (c, b)):
+            if masks[floor] != pair:
+                continue
+            row = _row(rules, opposite)
+            col = _col(rules, opposite)
+            for digit in digits_of(pair):
+                (other,) = digits_of(pair & ~bit(digit))
+                in_row = [x for x in corners if x in row]
+                in_col = [x for x in corners if x in col]
+                if _confined(state, row, digit, in_row) and _confined(state, col, digit, in_col):
+                    return Step(
+                        "hidden_rectangle",
+                        f"hidden rectangle {digits_text(digits_of(pair))} in "
+                        f"{cells_text(rules, corners)} ({rules.cell_name(floor)} holds the pair "
+                        f"only; {digit} has only the corners in the row and column of "
+                        f"{rules.cell_name(opposite)})",
+                        eliminations=((opposite, other),),
+                    )
     return None
 
 
