@@ -15,12 +15,15 @@ from solving_support import brute_force_solutions, shuffled_grid
 
 from sudoku_bench.puzzles.checker import conflicts
 from sudoku_bench.puzzles.constraints import KINDS
+from sudoku_bench.puzzles.constraints.knightmare import Knightmare
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Cage, Rules
 
 PAIR_RULES = ("anti_knight", "anti_king", "non_consecutive")
 # the kinds drawn above by hand; every other kind is drawn from its own `candidates`
-DRAWN_BY_HAND = frozenset({*PAIR_RULES, "diagonal", "extra_region", "parity", "killer_cage"})
+DRAWN_BY_HAND = frozenset(
+    {*PAIR_RULES, "diagonal", "extra_region", "parity", "killer_cage", "knightmare"}
+)
 CLUE_KINDS = tuple(sorted(set(KINDS) - DRAWN_BY_HAND))
 
 
@@ -106,6 +109,8 @@ def variant_rules_around(solution: Grid, rng: random.Random) -> Rules:
             if not conflicts(Grid(trial, solution.values)):
                 changes[flag] = True
     chosen = rules.with_rules(**changes)
+    if rng.random() < 0.2:
+        chosen = with_knightmare_kept_by(solution, chosen, rng)
     for _ in range(2):  # now and then one or two clues of another kind, from the solution
         if rng.random() < 0.5:
             kind = KINDS[rng.choice(CLUE_KINDS)]
@@ -117,6 +122,19 @@ def variant_rules_around(solution: Grid, rng: random.Random) -> Rules:
             marks = [m for c in clues if hasattr(c, "marks") for m in c.marks(solution.values)]
             chosen = Rules.from_constraints(chosen.shape, [*chosen.constraints, *clues, *marks])
     return chosen
+
+
+def with_knightmare_kept_by(solution: Grid, rules: Rules, rng: random.Random) -> Rules:
+    """`rules` and a knightmare rule over one or two sums that no knight's move of `solution`
+    adds up to (the default sums are hardly ever kept by a random grid); `rules` where every
+    sum is reached."""
+    rule = Knightmare()
+    reached = {solution[a] + solution[b] for a, b in rule.pairs(rules.shape)}
+    avoided = sorted(set(range(2, 2 * rules.size + 1)) - reached)
+    if not avoided:
+        return rules
+    sums = tuple(rng.sample(avoided, min(len(avoided), rng.randint(1, 2))))
+    return Rules.from_constraints(rules.shape, [*rules.constraints, Knightmare(sums)])
 
 
 def puzzle_with_known_solution(size: int, rng: random.Random, empty: float) -> Grid:
