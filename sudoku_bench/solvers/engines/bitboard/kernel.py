@@ -12,8 +12,9 @@ Propagation, to a fixed point:
 - naked singles, band by band: the nine boards summed bit-parallel into "at least one" and
   "at least two" words; an unsolved cell in neither is a contradiction;
 - when no naked single is left, for each digit whose boards changed since its last scan
-  (a placement reports the digits it touched): hidden singles and empty houses (rows and
-  boxes are masks of one band's word, columns fold the three rows of each band);
+  (a placement reports the digits it touched): hidden singles and empty houses (the rows
+  and boxes of a band word all at once with shifts and one subtraction, no test per house;
+  columns fold the three rows of each band);
 - when no single of either kind is left, for each digit whose boards changed since its last
   such scan: locked candidates (pointing and claiming) in bands (row x box) and in stacks
   (column x box), on the same folded words.
@@ -54,6 +55,8 @@ BAND = (1 << 27) - 1  # every cell of a band
 ROW = 0x1FF  # the first row of a band
 BOX = 0x1C0E07  # the first box of a band: columns 0-2 of its three rows
 COLUMN = 0x40201  # column 0 of a band: bits 0, 9 and 18
+BOX_ROWS = 0x1249249  # the first cell of each row of each box of a band: bit 9 * row + 3 * box
+BOX_ROW_0 = 0x49  # the first cell of row 0 of each box: bits 0, 3 and 6
 ALL_DIGITS = 0x1FF  # a set of digits: bit d for digit d + 1
 
 # Indices into the meta vector: counters and the search's own state, then the stack.
@@ -210,10 +213,23 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int, links) 
                 continue
             one = 0
             two = 0
+            # the digit of a cell with one candidate, in four bit planes (bit k of digit - 1)
+            plane0 = 0
+            plane1 = 0
+            plane2 = 0
+            plane3 = 0
             for digit in range(9):
                 board = s[level, 3 * digit + band]
                 two |= one & board
                 one |= board
+                if digit & 1:  # the loop is unrolled: these tests are compiled away
+                    plane0 |= board
+                if digit & 2:
+                    plane1 |= board
+                if digit & 4:
+                    plane2 |= board
+                if digit & 8:
+                    plane3 |= board
             if unsolved & ~one:
                 ok = False
                 break
@@ -221,10 +237,13 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int, links) 
             while singles:
                 bit = singles & -singles
                 singles ^= bit
-                digit = 0
-                while digit < 9 and not s[level, 3 * digit + band] & bit:
-                    digit += 1
-                if digit == 9:  # an earlier single of this pass took its last digit
+                digit = (
+                    ((plane0 & bit) != 0)
+                    | ((plane1 & bit) != 0) << 1
+                    | ((plane2 & bit) != 0) << 2
+                    | ((plane3 & bit) != 0) << 3
+                )
+                if not s[level, 3 * digit + band] & bit:  # an earlier single took its digit
                     ok = False
                     break
                 pending |= _place(s, level, digit, band, bit, links)
@@ -264,21 +283,50 @@ def propagate(s: np.ndarray, level: int, meta: np.ndarray, pending: int, links) 
                             progress = True
                         break
             for band in range(3):
-                unsolved = s[level, UNSOLVED + band]
-                # rows and boxes of this band
-                for k in range(3):
-                    for house in (ROW << (9 * k), BOX << (3 * k)):
-                        places = s[level, base + band] & house
-                        if places == 0:
-                            ok = False
-                            break
-                        if places & (places - 1) == 0 and places & unsolved:
-                            pending |= _place(s, level, digit, band, places, links)
-                            unsolved = s[level, UNSOLVED + band]
-                            hidden += 1
-                            progress = True
-                    if not ok:
+                word = s[level, base + band]
+                # rows and boxes of this band, all at once: a flag per box-row (bit
+                # 9 * row + 3 * box) where the digit may go
+                flags = (word | (word >> 1) | (word >> 2)) & BOX_ROWS
+                if (flags | (flags >> 3) | (flags >> 6)) & COLUMN != COLUMN:
+                    ok = False  # a row without a place
+                    break
+                in_row0 = flags & BOX_ROW_0  # bit 3 * box: the box has a place in that row
+                in_row1 = (flags >> 9) & BOX_ROW_0
+                in_row2 = (flags >> 18) & BOX_ROW_0
+                if in_row0 | in_row1 | in_row2 != BOX_ROW_0:
+                    ok = False  # a box without a place
+                    break
+                # every row has a place, so one subtracted per row borrows inside the row:
+                # what is left of a row without its lowest place
+                rest = word & (word - COLUMN)
+                rest |= (rest >> 1) | (rest >> 2)
+                rows_with_two = (rest | (rest >> 3) | (rest >> 6)) & COLUMN
+                box_rows_with_two = (
+                    (word & (word >> 1)) | (word & (word >> 2)) | ((word >> 1) & (word >> 2))
+                ) & BOX_ROWS
+                boxes_with_two = (
+                    (in_row0 & in_row1)
+                    | (in_row2 & (in_row0 | in_row1))
+                    | (
+                        (box_rows_with_two | (box_rows_with_two >> 9) | (box_rows_with_two >> 18))
+                        & BOX_ROW_0
+                    )
+                )
+                singles = (
+                    word
+                    & s[level, UNSOLVED + band]
+                    & (((COLUMN & ~rows_with_two) * ROW) | ((BOX_ROW_0 & ~boxes_with_two) * BOX))
+                )
+                while singles:
+                    bit = singles & -singles
+                    singles ^= bit
+                    # a single that an earlier one took from its house leaves the house empty
+                    if not s[level, base + band] & bit:
+                        ok = False
                         break
+                    pending |= _place(s, level, digit, band, bit, links)
+                    hidden += 1
+                    progress = True
                 if not ok:
                     break
             if not ok:
