@@ -35,18 +35,24 @@ BUNDLED_KINDS = (
 MIXED = "mixed"
 
 
+def collection_file(kind: str, size: int) -> str:
+    """`thermometer.jsonl` for the 6x6 collections (the first ones), `thermometer-9x9.jsonl`
+    for every other size, so that the sizes sit side by side."""
+    return f"{kind}.jsonl" if size == 6 else f"{kind}-{size}x{size}.jsonl"
+
+
 def build(folder: Path, kinds: list[str], *, size: int, count: int, seed: int) -> list[Path]:
     """The collections' files, each made unless it exists."""
     folder.mkdir(parents=True, exist_ok=True)
     files = []
     for kind in kinds:
-        target = folder / f"{kind}.jsonl"
+        target = folder / collection_file(kind, size)
         files.append(target)
         if target.exists() and target.stat().st_size:
             print(f"{target}: kept", file=sys.stderr)
             continue
         what = ["--setter"] if kind == MIXED else ["--kind", kind]
-        part = folder / f".{kind}.part.jsonl"  # renamed when whole
+        part = folder / f".{target.stem}.part.jsonl"  # renamed when whole
         arguments = ["generate", "--size", str(size), *what, "--count", str(count)]
         status = cli([*arguments, "--seed", str(seed), "-o", str(part)])
         if status:
