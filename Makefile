@@ -52,6 +52,8 @@ lint: setup
 variant-collections: setup
 	$(PY) -m sudoku_bench.harness.cli.build_collections --dir sudoku_bench/puzzles/data/variants --size 6 \
 	  --count 30 --seed 2026 --verify-with cpsat,sat
+	$(PY) -m sudoku_bench.harness.cli.build_collections --dir sudoku_bench/puzzles/data/variants --size 9 \
+	  --count 30 --seed 2026 --verify-with cpsat,sat
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

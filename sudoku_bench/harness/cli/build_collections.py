@@ -41,7 +41,9 @@ def collection_file(kind: str, size: int) -> str:
     return f"{kind}.jsonl" if size == 6 else f"{kind}-{size}x{size}.jsonl"
 
 
-def build(folder: Path, kinds: list[str], *, size: int, count: int, seed: int) -> list[Path]:
+def build(
+    folder: Path, kinds: list[str], *, size: int, count: int, seed: int, counter: str | None = None
+) -> list[Path]:
     """The collections' files, each made unless it exists."""
     folder.mkdir(parents=True, exist_ok=True)
     files = []
@@ -54,7 +56,8 @@ def build(folder: Path, kinds: list[str], *, size: int, count: int, seed: int) -
         what = ["--setter"] if kind == MIXED else ["--kind", kind]
         part = folder / f".{target.stem}.part.jsonl"  # renamed when whole
         arguments = ["generate", "--size", str(size), *what, "--count", str(count)]
-        status = cli([*arguments, "--seed", str(seed), "-o", str(part)])
+        counting = ["--counter", counter] if counter else []
+        status = cli([*arguments, "--seed", str(seed), *counting, "-o", str(part)])
         if status:
             raise SystemExit(f"{' '.join(arguments)} failed ({status})")
         part.rename(target)
@@ -80,19 +83,27 @@ def verify(path: Path, solvers: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--dir", type=Path, default=Path("sudoku_bench/puzzles/data/variants"))
-    parser.add_argument("--size", type=int, default=6)  # see SOURCES.md: 9x9 is too slow
+    parser.add_argument("--size", type=int, default=6)  # 9x9 files get a -9x9 suffix
     parser.add_argument("--count", type=int, default=30)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
         "--kinds", help="comma-separated kinds (and `mixed`) instead of every new one"
     )
     parser.add_argument("--verify-with", default="cpsat,sat", metavar="SOLVERS")
+    parser.add_argument(
+        "--counter",
+        metavar="SOLVER",
+        help="generate's --counter (default: its own, sat-incremental); the 6x6 files were "
+        "made with cpsat counting every question, which --counter cpsat repeats",
+    )
     args = parser.parse_args(argv)
     if args.kinds:
         kinds = args.kinds.split(",")
     else:
         kinds = [k for k in generatable_kinds() if k not in BUNDLED_KINDS] + [MIXED]
-    files = build(args.dir, kinds, size=args.size, count=args.count, seed=args.seed)
+    files = build(
+        args.dir, kinds, size=args.size, count=args.count, seed=args.seed, counter=args.counter
+    )
     solvers = args.verify_with.split(",")
     bad = 0
     for path in files:

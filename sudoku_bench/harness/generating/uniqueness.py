@@ -40,6 +40,7 @@ CONFLICT_BUDGET = 3000
 class Undecided(Exception):
     """The question took more than the conflict budget: neither answer is known."""
 
+
 Group = tuple[Constraint, ...]  # clues switched on and off together (both diagonals)
 
 
