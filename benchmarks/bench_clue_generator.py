@@ -5,9 +5,12 @@ by `ClueGenerator` as it runs by default (each question "a solution other than t
 grid?" put to one incremental SAT formula per grid, the clues switched on by assumptions,
 `sudoku_bench/harness/generating/uniqueness.py`), and with `counter=` a counting back-end
 (`--counter`, default cpsat: the puzzle built and counted to 2 afresh for every question,
-the way every puzzle was made before the oracle). The two ways are run alternately, kind by
+the way every puzzle was made before the oracle; `none`: the oracle alone). The two ways are run alternately, kind by
 kind, in CPU time (`time.process_time`), so a loaded machine slows both alike. A counting
-run that passes `--cap` CPU seconds is stopped between two questions and shown as `>cap`.
+run that passes `--cap` CPU seconds is stopped between two questions and shown as `>cap`
+(a signal cannot stop a question inside the solver's C code, so a run can pass the cap by
+as long as its current question takes: a near-unique 9x9 of little killers can keep one
+`cpsat` question busy for minutes).
 The puzzles differ between the two ways (the oracle adds the clue that most of several
 other solutions break, and drops what its proofs did not use), so the table also gives the
 clues and givens each way's puzzles have.
@@ -70,7 +73,11 @@ def main() -> None:
     rows = []
     for kind in args.kinds.split(","):
         oracle = run(args.size, kind, args.count, args.seed, None, args.cap)
-        counting = run(args.size, kind, args.count, args.seed, args.counter, args.cap)
+        counting = (
+            "-"
+            if args.counter == "none"
+            else run(args.size, kind, args.count, args.seed, args.counter, args.cap)
+        )
         rows.append([kind, oracle, counting])
         print(tabulate([rows[-1]], tablefmt="plain"), flush=True)
     print()
