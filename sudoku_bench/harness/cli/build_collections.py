@@ -5,7 +5,7 @@ For each kind the clue generator can make (`generate --kind list`) that has no b
 collection yet, `--count` puzzles of its clues (`generate --kind KIND`), and as many
 setter-style mixes (`generate --setter`, the file `mixed.jsonl`), each from `--seed`, written
 as JSON Lines into `--dir` (`sudoku_bench/puzzles/data/variants/`, where `sudoku_bench.puzzles.collections` finds them by
-name). Every puzzle of every file, new or kept, is then verified by two back-ends (cpsat and
+name: `KIND.jsonl` at 6x6, `KIND-9x9.jsonl` at `--size 9`). Every puzzle of every file, new or kept, is then verified by two back-ends (cpsat and
 sat by default): each must find exactly one solution, the file's. A file that exists is kept
 (delete it to make it again), so an interrupted build picks up where it stopped.
 """
