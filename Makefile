@@ -52,6 +52,8 @@ lint: setup
 variant-collections: setup
 	$(PY) -m sudoku_bench.harness.cli.build_collections --dir sudoku_bench/puzzles/data/variants --size 6 \
 	  --count 30 --seed 2026 --verify-with cpsat,sat
+	$(PY) -m sudoku_bench.harness.cli.build_collections --dir sudoku_bench/puzzles/data/variants --size 9 \
+	  --count 30 --seed 2026 --verify-with cpsat,sat
 
 # The cross-check of every bundled variant collection (every file in sudoku_bench/puzzles/data/variants/,
 # whatever its size) by every available back-end: the table on the terminal, the records and the

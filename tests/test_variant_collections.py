@@ -3,7 +3,7 @@
 import pytest
 
 from sudoku_bench.puzzles.checker import is_solution
-from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.collections import BUNDLED, load
 from sudoku_bench.solvers.base import Status
 from sudoku_bench.solvers.registry import create, select
 from tests.solving_support import kinds_of
@@ -50,3 +50,23 @@ def test_every_backend_that_accepts_the_rules_agrees(name: str) -> None:
             continue  # no answer is not a disagreement (groebner on a 9x9, logic stuck)
         assert result.status is Status.SOLVED, (backend.name, result.status, result.message)
         assert result.solutions == [entry.solution], backend.name
+
+
+NINE = sorted(name for name in BUNDLED if name.endswith("-9x9"))
+
+
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [(name, 3) for name in NINE] + [pytest.param(n, None, marks=pytest.mark.slow) for n in NINE],
+)
+def test_the_9x9_clue_collections_are_unique_by_two_methods(name: str, first: int | None) -> None:
+    pytest.importorskip("ortools")
+    pytest.importorskip("pysat")
+    entries = load(name)
+    assert len(entries) == 30
+    for entry in entries[:first]:
+        assert entry.puzzle.rules.size == 9 and entry.solution is not None
+        assert is_solution(entry.puzzle, entry.solution)
+        for solver in (create("cpsat"), create("sat")):
+            result = solver.solve(entry.puzzle, limit=2)
+            assert result.exact and result.solutions == [entry.solution], (solver.name, entry.id)

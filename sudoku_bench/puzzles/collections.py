@@ -164,7 +164,8 @@ BUNDLED: dict[str, Bundled] = {
 
 
 # Generated variant collections (`make variant-collections`): one file per kind, named by the
-# kind (`little_killer.jsonl` is the collection `little-killer`), and `mixed.jsonl`
+# kind (`little_killer.jsonl` is the collection `little-killer`), and `mixed.jsonl`; the 6x6
+# ones bare, other sizes with theirs (`little_killer-9x9.jsonl` is `little-killer-9x9`)
 VARIANTS_FOLDER = "variants"
 
 
@@ -180,7 +181,9 @@ def _variant_collections() -> dict[str, Bundled]:
         name = stem.replace("_", "-")
         if name in BUNDLED:  # a hand-listed collection keeps its name
             continue
-        what = "setter-style mixes of 2-4 kinds" if stem == "mixed" else f"{stem} clues"
+        kind, _, size = stem.partition("-")  # `thermometer-9x9`: a size other than 6x6
+        what = "setter-style mixes of 2-4 kinds" if kind == "mixed" else f"{kind} clues"
+        what = f"{size} {what}" if size else what
         found[name] = Bundled(
             name,
             f"{VARIANTS_FOLDER}/{item.name}",

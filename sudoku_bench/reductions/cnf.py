@@ -972,3 +972,23 @@ def describe(puzzle: Grid, givens: str = "units", encoding: str = "extended") ->
 def export(puzzle: Grid, givens: str = "units", encoding: str = "extended") -> str:
     """The formula as DIMACS CNF text, the numbering explained in its comment lines."""
     return CnfReduction(givens, encoding).export(puzzle)
+
+
+# ----- one constraint's clauses, for a solver that switches constraints on and off -----------
+
+
+def constraint_clauses(rules: Rules, constraint: Constraint) -> tuple[Clause, ...]:
+    """The clauses `constraint` adds to the full formula of `rules` (which it is not one of),
+    written alone: what a generator guards with a selector literal, so that one loaded formula
+    answers for any subset of candidate clues. Variables up to N³ are placements as everywhere;
+    any above are the constraint's own auxiliaries (its partial sums, table rows or cage sets),
+    which no other constraint's clauses mention. A kind the table has no encoder for raises
+    `UnsupportedConstraintError`."""
+    extended = rules.with_constraints(constraint)
+    # the combined rules hold the constraint as their own object (kinds may normalise it)
+    own = tuple(c for c in extended.constraints if c not in rules.constraints)
+    groups = grouped(ENCODERS, extended.constraints, "cnf")
+    built = _Clauses(extended, cell_domains(extended, groups))
+    for encoder, group in grouped(ENCODERS, own, "cnf"):
+        encoder(built, group)
+    return tuple(clause for _, part in built.laid_out() for clause in part)

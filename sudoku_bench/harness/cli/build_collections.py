@@ -5,7 +5,7 @@ For each kind the clue generator can make (`generate --kind list`) that has no b
 collection yet, `--count` puzzles of its clues (`generate --kind KIND`), and as many
 setter-style mixes (`generate --setter`, the file `mixed.jsonl`), each from `--seed`, written
 as JSON Lines into `--dir` (`sudoku_bench/puzzles/data/variants/`, where `sudoku_bench.puzzles.collections` finds them by
-name). Every puzzle of every file, new or kept, is then verified by two back-ends (cpsat and
+name: `KIND.jsonl` at 6x6, `KIND-9x9.jsonl` at `--size 9`). Every puzzle of every file, new or kept, is then verified by two back-ends (cpsat and
 sat by default): each must find exactly one solution, the file's. A file that exists is kept
 (delete it to make it again), so an interrupted build picks up where it stopped.
 """
@@ -35,20 +35,29 @@ BUNDLED_KINDS = (
 MIXED = "mixed"
 
 
-def build(folder: Path, kinds: list[str], *, size: int, count: int, seed: int) -> list[Path]:
+def collection_file(kind: str, size: int) -> str:
+    """`thermometer.jsonl` for the 6x6 collections (the first ones), `thermometer-9x9.jsonl`
+    for every other size, so that the sizes sit side by side."""
+    return f"{kind}.jsonl" if size == 6 else f"{kind}-{size}x{size}.jsonl"
+
+
+def build(
+    folder: Path, kinds: list[str], *, size: int, count: int, seed: int, counter: str | None = None
+) -> list[Path]:
     """The collections' files, each made unless it exists."""
     folder.mkdir(parents=True, exist_ok=True)
     files = []
     for kind in kinds:
-        target = folder / f"{kind}.jsonl"
+        target = folder / collection_file(kind, size)
         files.append(target)
         if target.exists() and target.stat().st_size:
             print(f"{target}: kept", file=sys.stderr)
             continue
         what = ["--setter"] if kind == MIXED else ["--kind", kind]
-        part = folder / f".{kind}.part.jsonl"  # renamed when whole
+        part = folder / f".{target.stem}.part.jsonl"  # renamed when whole
         arguments = ["generate", "--size", str(size), *what, "--count", str(count)]
-        status = cli([*arguments, "--seed", str(seed), "-o", str(part)])
+        counting = ["--counter", counter] if counter else []
+        status = cli([*arguments, "--seed", str(seed), *counting, "-o", str(part)])
         if status:
             raise SystemExit(f"{' '.join(arguments)} failed ({status})")
         part.rename(target)
@@ -74,19 +83,27 @@ def verify(path: Path, solvers: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--dir", type=Path, default=Path("sudoku_bench/puzzles/data/variants"))
-    parser.add_argument("--size", type=int, default=6)  # see SOURCES.md: 9x9 is too slow
+    parser.add_argument("--size", type=int, default=6)  # 9x9 files get a -9x9 suffix
     parser.add_argument("--count", type=int, default=30)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
         "--kinds", help="comma-separated kinds (and `mixed`) instead of every new one"
     )
     parser.add_argument("--verify-with", default="cpsat,sat", metavar="SOLVERS")
+    parser.add_argument(
+        "--counter",
+        metavar="SOLVER",
+        help="generate's --counter (default: its own, sat-incremental); the 6x6 files were "
+        "made with cpsat counting every question, which --counter cpsat repeats",
+    )
     args = parser.parse_args(argv)
     if args.kinds:
         kinds = args.kinds.split(",")
     else:
         kinds = [k for k in generatable_kinds() if k not in BUNDLED_KINDS] + [MIXED]
-    files = build(args.dir, kinds, size=args.size, count=args.count, seed=args.seed)
+    files = build(
+        args.dir, kinds, size=args.size, count=args.count, seed=args.seed, counter=args.counter
+    )
     solvers = args.verify_with.split(",")
     bad = 0
     for path in files:

@@ -30,22 +30,31 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from sudoku_bench.harness.generating.generator import (
     GeneratorError,
     SolutionCounter,
     _random_search,
 )
+from sudoku_bench.harness.generating.uniqueness import Group, Undecided, UniquenessOracle
+from sudoku_bench.harness.generating.uniqueness import available as oracle_available
 from sudoku_bench.puzzles.constraints import KINDS, Constraint, Diagonal, SingletonRule
 from sudoku_bench.puzzles.constraints.dots import Dot, NegativeRule
 from sudoku_bench.puzzles.errors import RulesError
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.reductions.encoding import UnsupportedConstraintError
 from sudoku_bench.solvers.registry import get
 
 # the back-ends that count, in the order tried: the first available one that accepts the
 # rules counts them (cpsat and sat are fast on every kind they encode)
+# the default: the incremental SAT oracle (`uniqueness.py`), its last answer recounted by COUNTERS
+INCREMENTAL = "sat-incremental"
 COUNTERS = ("cpsat", "sat", "propagating", "milp", "python-constraint", "dlx", "backtracking")
+# the other solutions gathered per added clue: the clue that breaks most of them is added
+# (a counting back-end finds one, which the first clue breaking it answers)
+COUNTEREXAMPLES = 4
 SETTER_KINDS = (2, 4)  # a setter-style puzzle mixes this many kinds, at least and at most
 # a setter-style puzzle with more givens than this (per 81 cells, at least 1) is made again
 # from a new grid, up to SETTER_TRIES grids in all; the one with fewest givens is kept
@@ -103,6 +112,12 @@ class CountingBackends:
     is available and accepts the rules, or with the one named."""
 
     def __init__(self, name: str | None = None) -> None:
+        self.incremental = name in (None, INCREMENTAL) and oracle_available()
+        if name == INCREMENTAL and not self.incremental:
+            raise GeneratorError(
+                f"--counter {INCREMENTAL} needs python-sat: pip install 'sudoku-bench[sat]'"
+            )
+        name = None if name == INCREMENTAL else name
         self.order = (name,) if name else COUNTERS
         if name:
             backend = get(name)  # an unknown name is the registry's error
@@ -135,6 +150,91 @@ class CountingBackends:
     def unique(self, puzzle: Grid) -> bool:
         return self.counter(puzzle.rules)(puzzle) == 1
 
+    def query(
+        self,
+        base: Rules,
+        rules: Rules,
+        solution: Sequence[int],
+        clues: Sequence[Group],
+        fixed: int,
+    ) -> UniquenessQuery:
+        """How the generator asks about this grid's clues: `rules` are `base` with the first
+        `fixed` clues (whole-grid rules) in force. The incremental SAT oracle unless a back-end was
+        named or the CNF encoding lacks one of the kinds, else a counting back-end."""
+        grid = Grid(rules, tuple(solution))
+        if self.incremental:
+            try:
+                oracle = _Oracle(rules, solution, [() for _ in clues[:fixed]] + list(clues[fixed:]))
+            except UnsupportedConstraintError:
+                pass
+            else:
+                self.used.add(INCREMENTAL)
+                return oracle
+        return _Recounted(self, base, clues, grid)
+
+
+class UniquenessQuery(Protocol):
+    """ "Has the puzzle of these clues and givens a solution other than the known grid?",
+    asked of one full grid's candidate clues (`clues[i]` named by `i`)."""
+
+    name: str
+    recount: bool  # whether the final puzzle is counted again by an ordinary back-end
+
+    def others(
+        self, chosen: Sequence[int], givens: Sequence[int], most: int
+    ) -> list[tuple[int, ...]]: ...
+
+    def other(self, chosen: Sequence[int], givens: Sequence[int]) -> tuple[int, ...] | None: ...
+
+    def core(self) -> tuple[set[int], set[int]] | None: ...
+
+    def __enter__(self) -> UniquenessQuery: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+class _Oracle(UniquenessOracle):
+    """The incremental SAT oracle as the generator asks it."""
+
+    name = INCREMENTAL
+    recount = True
+
+    def __enter__(self) -> _Oracle:
+        return self
+
+
+class _Recounted:
+    """The question put to a counting back-end: the puzzle built and counted afresh each
+    time, one other solution at most; no core."""
+
+    name = "counting"
+    recount = False
+
+    def __init__(
+        self, count: CountingBackends, base: Rules, clues: Sequence[Group], solution: Grid
+    ) -> None:
+        self.count, self.base, self.clues, self.solution = count, base, clues, solution
+
+    def other(self, chosen: Sequence[int], givens: Sequence[int]) -> tuple[int, ...] | None:
+        rules = self.base.with_constraints(*(c for i in chosen for c in self.clues[i]))
+        found = self.count.other(Grid(rules, tuple(givens)), Grid(rules, self.solution.values))
+        return None if found is None else found.values
+
+    def others(
+        self, chosen: Sequence[int], givens: Sequence[int], most: int
+    ) -> list[tuple[int, ...]]:
+        found = self.other(chosen, givens)
+        return [] if found is None else [found]
+
+    def core(self) -> None:
+        return None
+
+    def __enter__(self) -> _Recounted:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
 
 @dataclass(frozen=True)
 class CluePuzzle:
@@ -157,9 +257,6 @@ class CluePuzzle:
         return len(self.puzzle.rules.constraints)
 
 
-Group = tuple[Constraint, ...]  # clues added and dropped together (both diagonals)
-
-
 class ClueGenerator:
     """Unique puzzles whose clues are of the chosen kinds, from one seed. The rules of `base`
     (a shape, maybe with constraints such as the diagonals) hold in every puzzle."""
@@ -173,6 +270,7 @@ class ClueGenerator:
         setter: bool = False,
         counter: str | None = None,
         attempts: int = 20,
+        counterexamples: int = COUNTEREXAMPLES,
     ) -> None:
         if not kinds and not setter:
             raise GeneratorError("name the kind to generate (for example thermometer)")
@@ -185,6 +283,7 @@ class ClueGenerator:
         self.rng = random.Random(seed)
         self.count = CountingBackends(counter)
         self.attempts = attempts
+        self.counterexamples = counterexamples
         self.most_givens = max(1, round(SETTER_GIVENS_9X9 * base.cell_count / 81))
 
     def generate(self, count: int) -> list[CluePuzzle]:
@@ -259,59 +358,39 @@ class ClueGenerator:
             if not groups:
                 return None  # this grid keeps no clue of the kind: another grid may
             offered[kind] = groups
-        # one clue of each kind first, so that every kind appears; then all, in random order
-        chosen: list[Group] = list(fixed) + [groups[0] for groups in offered.values()]
-        pool = [group for groups in offered.values() for group in groups[1:]]
-        self.rng.shuffle(pool)
+        # clues[i] is named by i: the fixed rules, one clue of each kind (so that every kind
+        # appears), then the rest in random order, the pool the loop below adds from
+        clues: list[Group] = list(fixed) + [groups[0] for groups in offered.values()]
+        chosen = list(range(len(clues)))
+        rest = [group for groups in offered.values() for group in groups[1:]]
+        self.rng.shuffle(rest)
+        pool = list(range(len(clues), len(clues) + len(rest)))
+        clues += rest
         givens = [0] * self.base.cell_count
-        puzzle = self._puzzle(chosen, givens)
-        while (other := self.count.other(puzzle, Grid(puzzle.rules, values))) is not None:
-            cutting = next((g for g in pool if _breaks(g, puzzle.rules, other.values)), None)
-            if cutting is not None:
-                pool.remove(cutting)
-                chosen.append(cutting)
-            else:
-                differ = [c for c in self.base.cells if other.values[c] != values[c]]
-                cell = self.rng.choice(differ)
-                givens[cell] = values[cell]
-            puzzle = self._puzzle(chosen, givens)
-        puzzle = self._as_fpuzzles_states_it(self._drop(chosen, givens, kinds), values)
+        with self.count.query(self.base, rules, values, clues, len(fixed)) as query:
+            while others := self._others(query, chosen, givens, values):
+                best = _most_cutting(pool, clues, rules, others)
+                if best is not None:
+                    pool.remove(best)
+                    chosen.append(best)
+                else:  # no clue left breaks them: a given where the first differs
+                    differ = [c for c in self.base.cells if others[0][c] != values[c]]
+                    cell = self.rng.choice(differ)
+                    givens[cell] = values[cell]
+            chosen, givens = self._drop(query, clues, chosen, givens, len(fixed))
+            puzzle = self._puzzle([clues[i] for i in chosen], givens)
+            if query.recount and not self.count.unique(puzzle):  # the oracle's second opinion
+                raise GeneratorError(
+                    f"{query.name} found {puzzle} unique but the counting back-end does not: "
+                    "a bug in the clue encoding; --counter cpsat avoids the oracle"
+                )
+        puzzle = self._as_fpuzzles_states_it(puzzle, values)
         return CluePuzzle(
             puzzle,
             Grid(puzzle.rules, values),
             tuple(kind.kind for kind in kinds),
             attempt,
         )
-
-    def _puzzle(self, chosen: Sequence[Group], givens: Sequence[int]) -> Grid:
-        rules = self.base.with_constraints(*(c for group in chosen for c in group))
-        return Grid(rules, tuple(givens))
-
-    def _drop(
-        self, chosen: list[Group], givens: list[int], kinds: Sequence[type[Constraint]]
-    ) -> Grid:
-        """Givens, then clues, removed in random order while the puzzle stays unique; each
-        kind keeps at least one clue."""
-        cells = [cell for cell in self.base.cells if givens[cell]]
-        self.rng.shuffle(cells)
-        for cell in cells:
-            trial = list(givens)
-            trial[cell] = 0
-            if self.count.unique(self._puzzle(chosen, trial)):
-                givens = trial
-        order = list(range(len(chosen)))
-        self.rng.shuffle(order)
-        dropped: set[int] = set()
-        for index in order:
-            kind = type(chosen[index][0])
-            left = [i for i, g in enumerate(chosen) if i not in dropped and type(g[0]) is kind]
-            if len(left) <= 1:
-                continue
-            trial_groups = [g for i, g in enumerate(chosen) if i not in dropped and i != index]
-            if self.count.unique(self._puzzle(trial_groups, givens)):
-                dropped.add(index)
-        return self._puzzle([g for i, g in enumerate(chosen) if i not in dropped], givens)
-
 
     def _as_fpuzzles_states_it(self, puzzle: Grid, values: Sequence[int]) -> Grid:
         """The puzzle with each negative rule's exceptions exactly the marks on the grid of
@@ -338,6 +417,117 @@ class ClueGenerator:
             cell = self.rng.choice([c for c in rules.cells if other.values[c] != values[c]])
             givens[cell] = values[cell]
         return Grid(rules, tuple(givens))
+
+    def _others(
+        self,
+        query: UniquenessQuery,
+        chosen: Sequence[int],
+        givens: list[int],
+        values: Sequence[int],
+    ) -> list[tuple[int, ...]]:
+        """Other solutions of the puzzle so far; while the question is too hard to answer
+        (`Undecided`), a given at a random empty cell first."""
+        while True:
+            try:
+                return query.others(chosen, givens, self.counterexamples)
+            except Undecided:
+                cell = self.rng.choice([c for c in self.base.cells if not givens[c]])
+                givens[cell] = values[cell]
+
+    def _puzzle(self, chosen: Sequence[Group], givens: Sequence[int]) -> Grid:
+        rules = self.base.with_constraints(*(c for group in chosen for c in group))
+        return Grid(rules, tuple(givens))
+
+    def _drop(
+        self,
+        query: UniquenessQuery,
+        clues: Sequence[Group],
+        chosen: list[int],
+        givens: list[int],
+        fixed: int,
+    ) -> tuple[list[int], list[int]]:
+        """Givens, then clues, removed in random order while the puzzle stays unique; each
+        kind keeps at least one clue, and the first `fixed` groups (whole-grid rules) stay.
+        Where the query names what its proof of uniqueness used (`core`), everything else
+        goes at once, unasked."""
+        chosen, givens = _within_core(query, clues, chosen, givens, fixed)
+        cells = [cell for cell in self.base.cells if givens[cell]]
+        self.rng.shuffle(cells)
+        for cell in cells:
+            if not givens[cell]:
+                continue  # gone with a core
+            trial = list(givens)
+            trial[cell] = 0
+            if _unique(query, chosen, trial):
+                chosen, givens = _within_core(query, clues, chosen, trial, fixed)
+        order = list(range(len(chosen)))
+        self.rng.shuffle(order)
+        kept: list[int | None] = list(chosen)  # by position in `chosen`; None once dropped
+        for position in order:
+            index = kept[position]
+            if index is None:
+                continue
+            kind = type(clues[index][0])
+            if (
+                position < fixed
+                or sum(1 for i in kept if i is not None and type(clues[i][0]) is kind) <= 1
+            ):
+                continue
+            trial = [i for p, i in enumerate(kept) if i is not None and p != position]
+            if _unique(query, trial, givens):
+                kept[position] = None
+                if query.core() is not None:
+                    within, givens = _within_core(query, clues, trial, givens, fixed)
+                    kept = [i if i in within else None for i in kept]
+        return [i for i in kept if i is not None], givens
+
+
+def _unique(query: UniquenessQuery, chosen: Sequence[int], givens: Sequence[int]) -> bool:
+    """Whether the puzzle is known unique (a question past the budget: not known)."""
+    try:
+        return query.other(chosen, givens) is None
+    except Undecided:
+        return False
+
+
+def _within_core(
+    query: UniquenessQuery,
+    clues: Sequence[Group],
+    chosen: list[int],
+    givens: list[int],
+    fixed: int,
+) -> tuple[list[int], list[int]]:
+    """`chosen` and `givens` cut to what the query's last proof of uniqueness used (unchanged
+    when it names none): the givens it used, the clues it used, the fixed groups, and for a
+    kind none of whose clues it used, that kind's first chosen clue."""
+    core = query.core()
+    if core is None:
+        return chosen, givens
+    used_groups, used_cells = core
+    kept = [i for i in chosen if i < fixed or i in used_groups]
+    kinds_kept = {type(clues[i][0]) for i in kept}
+    for i in chosen:
+        if type(clues[i][0]) not in kinds_kept:
+            kept.append(i)
+            kinds_kept.add(type(clues[i][0]))
+    order = {i: position for position, i in enumerate(chosen)}
+    kept.sort(key=order.__getitem__)
+    return kept, [v if c in used_cells else 0 for c, v in enumerate(givens)]
+
+
+def _most_cutting(
+    pool: Sequence[int], clues: Sequence[Group], rules: Rules, others: Sequence[Sequence[int]]
+) -> int | None:
+    """The clue of `pool` that the most of the grids `others` break (the first in the pool's
+    order among equals, the first that breaks them all at once); None when none breaks any."""
+    best, most = None, 0
+    for index in pool:
+        broken = sum(1 for values in others if _breaks(clues[index], rules, values))
+        if broken > most:
+            best, most = index, broken
+            if most == len(others):
+                break
+    return best
 
 
 def with_marks(clue: Constraint, solution: Sequence[int]) -> Group:

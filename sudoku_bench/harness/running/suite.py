@@ -41,9 +41,9 @@ DEFAULT_SUITE: tuple[Part, ...] = (
     Part("killer", 5),
     Part("ortools-killer"),
     # the setters' variants (thermometers, arrows, dots, outside clues, ...): 2 of each
-    # generated collection and of the mixes
+    # generated 6x6 collection and of the mixes, 1 of each 9x9 one (`*-9x9`)
     *(
-        Part(name, 2)
+        Part(name, 1 if name.endswith("-9x9") else 2)
         for name, bundled in sorted(BUNDLED.items())
         if bundled.file.startswith(f"{VARIANTS_FOLDER}/")
     ),

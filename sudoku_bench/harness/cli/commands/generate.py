@@ -113,9 +113,11 @@ def add_parser(subparsers: Any) -> None:
         "--counter",
         default=None,
         metavar="SOLVER",
-        help="back-end that counts solutions (propagating; with --kind or --setter the first "
-        "of cpsat, sat, propagating, milp, python-constraint, dlx, backtracking that is "
-        "installed and accepts the puzzle's kinds)",
+        help="back-end that counts solutions (propagating; with --kind or --setter: "
+        "sat-incremental, one SAT formula per grid asked 'another solution?' under "
+        "assumptions, its final puzzle counted again by the first of cpsat, sat, "
+        "propagating, milp, python-constraint, dlx, backtracking that is installed and "
+        "accepts the kinds; naming one of those counts every question with it instead)",
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write the puzzles, one per line")
     parser.add_argument(
