@@ -94,5 +94,5 @@ def test_convert_to_f_puzzles_refuses_the_rule_f_puzzles_cannot_hold(
     source.write_text(write_text([PuzzleEntry("t:1", puzzle, solution)], "json"))
     assert main(["convert", str(source), "--to", "fpuzzles-url"]) != 0
     error = capsys.readouterr().err.strip()
-    assert "knightmare" in error and "f-puzzles cannot state these rules" in error
+    assert "f-puzzles has no key for the knightmare rule" in error
     assert len(error.splitlines()) == 1 and "Traceback" not in error

@@ -613,7 +613,13 @@ def fpuzzles_object(entry: PuzzleEntry) -> dict[str, Any]:
             data[key] = entry.metadata[key]
     data["grid"] = grid
     for kind, items in rules.by_kind():
-        for key, value in kind.to_fpuzzles(items, rules.shape).items():
+        written = kind.to_fpuzzles(items, rules.shape)
+        if not written:
+            raise PuzzleFormatError(
+                f"{entry.id}: f-puzzles has no key for the {kind.title} rule, so a link "
+                "cannot carry it; convert to a format with JSON rules (jsonl) instead"
+            )
+        for key, value in written.items():
             if isinstance(data.get(key), list) and isinstance(value, list):
                 data[key] = [*data[key], *value]  # "negative": ["ratio"] + ["xv"]
             else:
