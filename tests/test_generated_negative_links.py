@@ -1,23 +1,34 @@
 """Generated puzzles with a negative rule (negative kropki dots, negative XV) carry every mark
 the rule reads its exceptions from, so `convert` writes them as f-puzzles links: the lzstring
 package itself decodes each link to an f-puzzles object that reads back to the same puzzle
-and solution."""
+and solution. The non-consecutive rule, which f-puzzles writes with the same flag as the white
+dots' negative rule, is stated as f-puzzles reads that flag beside the dots of a mix."""
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sudoku_bench.harness.cli import main
-from sudoku_bench.harness.generating.clues import ClueGenerator
+from sudoku_bench.harness.generating.clues import ClueGenerator, fpuzzles_statement
 from sudoku_bench.puzzles.checker import is_solution
+from sudoku_bench.puzzles.collections import load
+from sudoku_bench.puzzles.constraints import (
+    DifferenceNegative,
+    NonConsecutive,
+    Ratio,
+    RatioNegative,
+)
 from sudoku_bench.puzzles.constraints.dots import Dot, NegativeRule
 from sudoku_bench.puzzles.formats import PuzzleEntry, write_text
 from sudoku_bench.puzzles.formats.fpuzzles import URL, entry_from_object
+from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.registry import create
 
 lzstring = pytest.importorskip("lzstring")  # the fpuzzles extra
 pytest.importorskip("ortools")  # the generator counts with cpsat first
@@ -77,3 +88,56 @@ def test_generate_then_convert_on_the_command_line(
     assert back.puzzle.to_line() == record["puzzle"]
     assert back.puzzle.rules == Rules.from_json(record["rules"])
     assert back.solution is not None and back.solution.to_line() == record["solution"]
+
+
+@pytest.mark.parametrize(
+    ("kinds", "named"),
+    [
+        # f-puzzles reads `nonconsecutive` beside a black dot as the white dots' negative rule,
+        # which exempts the dotted pair: the mix is stated (and named) so
+        (["non_consecutive", "ratio"], ("difference_negative", "ratio")),
+        (["non_consecutive", "ratio_negative"], ("difference_negative", "ratio_negative")),
+        # in a non-consecutive grid the white dots' negative rule has no exception: it is the
+        # non-consecutive rule, which f-puzzles reads from the flag without dots
+        (["difference_negative", "non_consecutive"], ("non_consecutive",)),
+        (["non_consecutive", "xv_negative"], ("non_consecutive", "xv_negative")),
+    ],
+)
+def test_a_non_consecutive_mix_is_written_as_an_f_puzzles_link(
+    kinds: list[str], named: tuple[str, ...]
+) -> None:
+    made = ClueGenerator(Rules.of_size(6), kinds, seed=1, setter=True).one()
+    url = write_text([PuzzleEntry("g:1", made.puzzle, made.solution)], "fpuzzles-url").strip()
+    back = entry_from_object(decoded(url), "link")
+    assert back.puzzle == made.puzzle
+    assert back.solution == made.solution
+    result = create("cpsat").solve(back.puzzle, limit=2)  # still unique as f-puzzles reads it
+    assert result.exact and result.solutions == [made.solution]
+    assert made.kinds == named
+    assert {c.kind for c in made.puzzle.rules.constraints} >= set(named)
+
+
+def test_non_consecutive_beside_dots_is_stated_as_f_puzzles_reads_the_flag_at_9x9() -> None:
+    solution = next(e.solution for e in load("non-consecutive") if e.solution is not None)
+    shape = solution.rules.shape
+    dots = Ratio.candidates(solution.values, shape, random.Random(3))[:4]
+    assert dots  # a non-consecutive grid has pairs 2:4, 3:6, 4:8
+    dotted = frozenset((d.first, d.second) for d in dots if isinstance(d, Dot))
+    no_exception = DifferenceNegative(frozenset({1}), frozenset())
+    for given in ([NonConsecutive(), *dots], [NonConsecutive(), no_exception, *dots]):
+        stated = fpuzzles_statement(given, solution.values)
+        assert set(stated) == {*dots, DifferenceNegative(frozenset({1}), dotted)}
+        rules = Rules.from_constraints(shape, stated)
+        solved = Grid(rules, solution.values)
+        url = write_text([PuzzleEntry("g:1", Grid.empty(rules), solved)], "fpuzzles-url")
+        back = entry_from_object(decoded(url.strip()), "link")
+        assert (back.puzzle.rules, back.solution) == (rules, solved)
+    # without a dot the negative white-dot rule is non-consecutive, as f-puzzles reads the flag
+    assert fpuzzles_statement([no_exception], solution.values) == (NonConsecutive(),)
+    ratio_rule = RatioNegative(frozenset({2}), dotted)
+    stated = fpuzzles_statement([NonConsecutive(), ratio_rule, *dots], solution.values)
+    assert set(stated) == {
+        *dots,
+        ratio_rule,
+        DifferenceNegative(frozenset({1}), dotted),
+    }

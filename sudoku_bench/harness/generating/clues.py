@@ -22,6 +22,10 @@ exceptions, which stand and go with it; once the puzzle is made, its exceptions 
 the marks on the grid of the kinds it reads them from (a black dot is an exception to the
 white dots' rule too), as f-puzzles states the rule, so that `convert` writes every generated
 puzzle as an f-puzzles link. Where that leaves a second solution, givens are added as above.
+The non-consecutive rule is the white dots' negative rule without exceptions (f-puzzles writes
+both as `nonconsecutive`): beside white or black dots it is stated as that negative rule, whose
+exceptions are the dotted pairs, and a negative white-dot rule left without dots is stated as
+non-consecutive, each as f-puzzles reads the flag.
 """
 
 from __future__ import annotations
@@ -39,7 +43,14 @@ from sudoku_bench.harness.generating.generator import (
 )
 from sudoku_bench.harness.generating.uniqueness import Group, Undecided, UniquenessOracle
 from sudoku_bench.harness.generating.uniqueness import available as oracle_available
-from sudoku_bench.puzzles.constraints import KINDS, Constraint, Diagonal, SingletonRule
+from sudoku_bench.puzzles.constraints import (
+    KINDS,
+    Constraint,
+    Diagonal,
+    DifferenceNegative,
+    NonConsecutive,
+    SingletonRule,
+)
 from sudoku_bench.puzzles.constraints.dots import Dot, NegativeRule
 from sudoku_bench.puzzles.errors import RulesError
 from sudoku_bench.puzzles.grid import Grid
@@ -385,32 +396,34 @@ class ClueGenerator:
                     "a bug in the clue encoding; --counter cpsat avoids the oracle"
                 )
         puzzle = self._as_fpuzzles_states_it(puzzle, values)
-        return CluePuzzle(
-            puzzle,
-            Grid(puzzle.rules, values),
-            tuple(kind.kind for kind in kinds),
-            attempt,
-        )
+        return CluePuzzle(puzzle, Grid(puzzle.rules, values), self._named(kinds, puzzle), attempt)
+
+    def _named(self, kinds: Sequence[type[Constraint]], puzzle: Grid) -> tuple[str, ...]:
+        """The kinds' names as the puzzle states them: non-consecutive and the negative
+        white-dot rule, each restated as the other (`fpuzzles_statement`), are named so; a
+        drawn mix sorted."""
+        present = {c.kind for c in puzzle.rules.constraints}
+        restated = {
+            NonConsecutive.kind: DifferenceNegative.kind,
+            DifferenceNegative.kind: NonConsecutive.kind,
+        }
+        names = [
+            restated[kind.kind] if kind.kind in restated and kind.kind not in present else kind.kind
+            for kind in kinds
+        ]
+        if self.setter and not self.kinds:
+            names.sort()
+        return tuple(dict.fromkeys(names))
 
     def _as_fpuzzles_states_it(self, puzzle: Grid, values: Sequence[int]) -> Grid:
         """The puzzle with each negative rule's exceptions exactly the marks on the grid of
         the kinds it reads them from (its own marks kept), as f-puzzles reads the rule; more
         exceptions make the rule weaker, so givens are added while a second solution stands."""
         constraints = puzzle.rules.constraints
-        negatives = [c for c in constraints if isinstance(c, NegativeRule)]
-        if not negatives:
+        stated = fpuzzles_statement(constraints, values)
+        if set(stated) == set(constraints):
             return puzzle
-        marks: set[Constraint] = {c for c in constraints if isinstance(c, Dot)}
-        marks.update(mark for rule in negatives for mark in rule.marks(values))
-        stated = [
-            type(rule).of(type(rule).default_values(reads), reads)
-            for rule in negatives
-            for reads in [[m for m in marks if isinstance(m, type(rule).marking_kinds())]]
-        ]
-        others = [c for c in constraints if not isinstance(c, (Dot, NegativeRule))]
-        rules = Rules.from_constraints(
-            puzzle.rules.shape, [*others, *sorted(marks, key=repr), *stated]
-        )
+        rules = Rules.from_constraints(puzzle.rules.shape, stated)
         givens = list(puzzle.values)
         solution = Grid(rules, tuple(values))
         while (other := self.count.other(Grid(rules, tuple(givens)), solution)) is not None:
@@ -536,6 +549,34 @@ def with_marks(clue: Constraint, solution: Sequence[int]) -> Group:
     if isinstance(clue, NegativeRule):
         return (clue, *clue.marks(solution))
     return (clue,)
+
+
+def fpuzzles_statement(
+    constraints: Sequence[Constraint], solution: Sequence[int]
+) -> tuple[Constraint, ...]:
+    """The constraints as f-puzzles states them, for a puzzle whose solution is the full grid
+    `solution` (which keeps them all): each negative rule's exceptions become exactly the marks
+    on the grid of the kinds it reads them from, its own marks (`NegativeRule.marks`) added.
+    Non-consecutive counts as the negative white-dot rule without exceptions, since f-puzzles
+    writes both as one flag and reads it beside any white or black dot as that negative rule;
+    a negative white-dot rule with no dot to read is the non-consecutive rule. Unchanged (the
+    same tuple) when there is no such rule."""
+    negatives = [c for c in constraints if isinstance(c, NegativeRule)]
+    if any(isinstance(c, NonConsecutive) for c in constraints):
+        negatives.append(DifferenceNegative(frozenset({1}), frozenset()))
+    if not negatives:
+        return tuple(constraints)
+    marks: set[Constraint] = {c for c in constraints if isinstance(c, Dot)}
+    marks.update(mark for rule in negatives for mark in rule.marks(solution))
+    stated: list[Constraint] = []
+    for kind in dict.fromkeys(type(rule) for rule in negatives):  # one rule per kind
+        reads = [m for m in marks if isinstance(m, kind.marking_kinds())]
+        if kind is DifferenceNegative and not reads:
+            stated.append(NonConsecutive())
+        else:
+            stated.append(kind.of(kind.default_values(reads), reads))
+    others = [c for c in constraints if not isinstance(c, (Dot, NegativeRule, NonConsecutive))]
+    return (*others, *sorted(marks, key=repr), *stated)
 
 
 def _breaks(group: Group, rules: Rules, values: Sequence[int]) -> bool:
