@@ -53,6 +53,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from sudoku_bench.puzzles.constraints import (
+    BetweenLine,
     Cage,
     CellDigits,
     Constraint,
@@ -380,6 +381,27 @@ def _int_tables(built: _CpModel, group: Group) -> None:
                     model.add(variable == digit).only_enforce_if(literal)
 
 
+def _int_between(built: _CpModel, group: Group) -> None:
+    """A between line with a middle: one Boolean "rising" per line, which enforces first <
+    middle < last on every middle cell, and its negation first > middle > last. The ends
+    then differ, so the Boolean is the grid's "first < last" and counting stays a count of
+    grids. Linear orders propagate bounds both ways, which CP-SAT does far better than its
+    table of (end, middle, end) rows."""
+    model, cells = built.model, built.cells
+    for line in group:
+        assert isinstance(line, BetweenLine)
+        first, last = cells[line.cells[0]], cells[line.cells[-1]]
+        middles = [cells[c] for c in line.cells[1:-1]]
+        if not middles:
+            continue  # two cells: nothing between them to state
+        rising = model.new_bool_var("")
+        for middle in middles:
+            model.add(first < middle).only_enforce_if(rising)
+            model.add(middle < last).only_enforce_if(rising)
+            model.add(first > middle).only_enforce_if(~rising)
+            model.add(middle > last).only_enforce_if(~rising)
+
+
 def _row_literals(built: _CpModel, table: Table) -> list[cp_model.IntVar]:
     """One Boolean per row of the table, exactly one of them true."""
     chosen = [built.model.new_bool_var("") for _ in table.rows]
@@ -507,6 +529,7 @@ ENCODERS: EncoderTable[CpEncoder] = EncoderTable(
         Cage: CpEncoder(_int_cages, _onehot_cages),
         LinearConstraint: CpEncoder(_int_linear, _onehot_linear),
         TableConstraint: CpEncoder(_int_tables, _onehot_tables),
+        BetweenLine: CpEncoder(_int_between, _onehot_tables),
         RegularConstraint: CpEncoder(_int_automata, _onehot_automata),
     }
 )
