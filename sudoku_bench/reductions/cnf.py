@@ -485,12 +485,13 @@ def _tables(built: _Clauses, group: Group) -> None:
 def _between(built: _Clauses, group: Group) -> None:
     """Between lines without auxiliaries, in the family `between`: for each middle cell m
     holding d, neither end holds d, and the ends are not both below d nor both above it
-    (three-literal clauses over the placements); with the implied clauses "some end is below
+    (three-literal clauses over the placements), with the implied clauses "some end is below
     d", "some end is above d" (so that a middle digit alone narrows the ends) and "the ends
-    differ by 2 or more" (room for a digit between them), unit propagation does what the
-    middle cells' tables of (end, middle, end) rows do, with no selector per row: a line
-    adds no variable, so a generator that loads hundreds of candidate lines keeps a formula
-    of the placements alone."""
+    differ by 2 or more" (room for a digit between them). Unit propagation on these is weaker
+    than on the tables' row selectors (a value of one end that no pair of the other two cells
+    supports stays until the search tries it), but a line adds no variable, so a generator
+    that loads hundreds of candidate lines keeps a formula of the placements alone, which
+    CaDiCaL answers faster (docs/measurements/variants.md)."""
     built.add("between", built.simplified(_between_clauses(built, group)))
 
 
