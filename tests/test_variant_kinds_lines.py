@@ -142,12 +142,15 @@ def test_between_line_clauses_state_exactly_the_rule_over_the_placements_alone()
     assert sizes["variables"] == 9**3 and sizes["clauses_between"] > 0
 
 
-def test_between_lines_in_cp_sat_are_one_boolean_per_line() -> None:
+def test_between_lines_in_cp_sat_are_one_boolean_per_line_past_short_tables() -> None:
     pytest.importorskip("ortools")
     from sudoku_bench.reductions.cp_model import describe
 
     lines = (BetweenLine((0, 10, 2)), BetweenLine((30, 40, 50, 60)), BetweenLine((70, 71)))
     assert describe(Grid.empty(rules_with(*lines)))["variables"] == 81 + 2
+    # on 6x6 the table of (end, middle, end) rows is short, and faster: no Boolean
+    small = rules_with(BetweenLine((0, 7, 2)), size=6)
+    assert describe(Grid.empty(small))["variables"] == 36
 
 
 def test_between_line_candidates_have_a_middle_and_reach_past_four_cells() -> None:
