@@ -32,7 +32,7 @@ from tabulate import tabulate
 from sudoku_bench.harness.generating.clues import ClueGenerator
 from sudoku_bench.puzzles.rules import Rules
 
-KINDS = "thermometer,difference,arrow,sandwich,little_killer"
+KINDS = "thermometer,difference,arrow,sandwich,little_killer,between_line"
 
 
 class _OverCap(Exception):

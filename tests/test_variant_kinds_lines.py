@@ -124,6 +124,43 @@ def test_between_tables_have_exclusive_rows() -> None:
         assert all(0 not in row for row in table.rows)  # full rows: at most one matches
 
 
+def test_between_line_clauses_state_exactly_the_rule_over_the_placements_alone() -> None:
+    """The CNF writes a between line with no variable of its own, and its clauses allow
+    exactly the fillings of (end, middle, end) with the middle strictly between the ends."""
+    from sudoku_bench.reductions.cnf import constraint_clauses, describe, variable
+
+    base = rules_with()
+    line = BetweenLine((0, 10, 2))
+    clauses = constraint_clauses(base, line)
+    assert clauses and all(abs(literal) <= 9**3 for clause in clauses for literal in clause)
+    for a, m, b in itertools.product(range(1, 10), repeat=3):
+        true = {variable(base, 0, a), variable(base, 10, m), variable(base, 2, b)}
+        kept = all(any(lit in true if lit > 0 else -lit not in true for lit in c) for c in clauses)
+        assert kept == (min(a, b) < m < max(a, b)), (a, m, b)
+    assert constraint_clauses(base, BetweenLine((0, 1))) == ()  # no middle: nothing to state
+    sizes = describe(Grid.empty(rules_with(line, BetweenLine((30, 40, 50, 60)))))
+    assert sizes["variables"] == 9**3 and sizes["clauses_between"] > 0
+
+
+def test_between_lines_in_cp_sat_are_one_boolean_per_line_past_short_tables() -> None:
+    pytest.importorskip("ortools")
+    from sudoku_bench.reductions.cp_model import describe
+
+    lines = (BetweenLine((0, 10, 2)), BetweenLine((30, 40, 50, 60)), BetweenLine((70, 71)))
+    assert describe(Grid.empty(rules_with(*lines)))["variables"] == 81 + 2
+    # on 6x6 the table of (end, middle, end) rows is short, and faster: no Boolean
+    small = rules_with(BetweenLine((0, 7, 2)), size=6)
+    assert describe(Grid.empty(small))["variables"] == 36
+
+
+def test_between_line_candidates_have_a_middle_and_reach_past_four_cells() -> None:
+    rng = random.Random(3)
+    solution = shuffled_grid(rules_with(), rng).values
+    found = BetweenLine.candidates(solution, NINE, rng)
+    assert found and all(len(line.cells) >= 3 for line in found)
+    assert max(len(line.cells) for line in found) > 4
+
+
 def test_renban_pairs_mean_a_run_of_consecutive_digits() -> None:
     for length in (2, 3, 4):
         renban = Renban(tuple(range(length)))

@@ -82,13 +82,14 @@ either way.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
 from sudoku_bench.puzzles.checker import has_conflicts
 from sudoku_bench.puzzles.constraints import (
+    BetweenLine,
     Cage,
     CellDigits,
     Constraint,
@@ -481,6 +482,52 @@ def _tables(built: _Clauses, group: Group) -> None:
     built.add("table", built.simplified(clauses))
 
 
+def _between(built: _Clauses, group: Group) -> None:
+    """Between lines without auxiliaries, in the family `between`: for each middle cell m
+    holding d, neither end holds d, and the ends are not both below d nor both above it
+    (three-literal clauses over the placements), with the implied clauses "some end is below
+    d", "some end is above d" (so that a middle digit alone narrows the ends) and "the ends
+    differ by 2 or more" (room for a digit between them). Unit propagation on these is weaker
+    than on the tables' row selectors (a value of one end that no pair of the other two cells
+    supports stays until the search tries it), but a line adds no variable, so a generator
+    that loads hundreds of candidate lines keeps a formula of the placements alone, which
+    CaDiCaL answers faster (docs/measurements/variants.md)."""
+    built.add("between", built.simplified(_between_clauses(built, group)))
+
+
+def _between_clauses(built: _Clauses, group: Group) -> Iterator[Clause]:
+    rules = built.rules
+    digits = rules.digits
+    for line in group:
+        assert isinstance(line, BetweenLine)
+        first, last, middles = line.cells[0], line.cells[-1], line.cells[1:-1]
+        if not middles:
+            continue  # two cells: nothing between them to state
+        for a in digits:
+            for b in digits:
+                if abs(a - b) <= 1:
+                    yield (-variable(rules, first, a), -variable(rules, last, b))
+        for middle in middles:
+            for d in digits:
+                here = -variable(rules, middle, d)
+                below = [e for e in digits if e < d]
+                above = [e for e in digits if e > d]
+                yield (here, -variable(rules, first, d))
+                yield (here, -variable(rules, last, d))
+                for side in (below, above):
+                    yield (
+                        here,
+                        *(variable(rules, first, e) for e in side),
+                        *(variable(rules, last, e) for e in side),
+                    )
+                    yield from (
+                        (here, -variable(rules, first, a), -variable(rules, last, b))
+                        for a in side
+                        for b in side
+                        if a != b  # the ends' clauses already keep them apart
+                    )
+
+
 def _automata(built: _Clauses, group: Group) -> None:
     """Each automaton by its arcs and states (`FamilyVariables`), in the family `regular`;
     a clue whose table is the smaller form (`encoding.as_table`) by its table's selectors."""
@@ -548,6 +595,7 @@ ENCODERS: EncoderTable[Encoder] = EncoderTable(
         Cage: _cages,
         LinearConstraint: _linear,
         TableConstraint: _tables,
+        BetweenLine: _between,
         RegularConstraint: _automata,
     }
 )

@@ -17,11 +17,18 @@ from sudoku_bench.puzzles.constraints.base import (
     Canvas,
     Checked,
     Conflict,
+    Constraint,
     Shape,
     Table,
     TableConstraint,
 )
-from sudoku_bench.puzzles.constraints.lines import LineRule, circle, line_conflict, polyline
+from sudoku_bench.puzzles.constraints.lines import (
+    LineRule,
+    Step,
+    circle,
+    line_conflict,
+    polyline,
+)
 
 if TYPE_CHECKING:
     from sudoku_bench.puzzles.shape import GridShape
@@ -77,6 +84,33 @@ class BetweenLine(LineRule, TableConstraint):
             circle(canvas, self.cells[-1], self.colour, 0.4, "#ffffff"),
         ]
 
+    # ----- the generator -------------------------------------------------------------------
+
     @classmethod
     def longest_walk(cls, shape: GridShape) -> int:
-        return max(3, shape.size // 2)
+        """Up to two thirds of a side (6 cells on 9x9): a steered walk reaches lines that
+        long, and longer lines leave a puzzle fewer clues to need."""
+        return max(3, 2 * shape.size // 3)
+
+    @classmethod
+    def step_ok(cls, solution: Sequence[int], shape: GridShape) -> Step:
+        """Every cell after the first on the side of the first cell's digit that the second
+        takes: only such a walk can end in a line (the end beyond every middle digit), where
+        an unsteered walk of four cells on 9x9 hardly ever does."""
+
+        def ok(path: Sequence[int], cell: int) -> bool:
+            first = solution[path[0]]
+            if len(path) == 1:
+                return solution[cell] != first
+            return (solution[cell] > first) == (solution[path[1]] > first)
+
+        return ok
+
+    @classmethod
+    def found_on(
+        cls, path: tuple[int, ...], solution: Sequence[int], shape: GridShape
+    ) -> Constraint | None:
+        """A line of two cells states nothing, so it is no clue to offer."""
+        if len(path) < 3:
+            return None
+        return super().found_on(path, solution, shape)
