@@ -51,7 +51,7 @@ lint: setup
 # exist are kept (delete one to make it again). See sudoku_bench/harness/cli/build_collections.py.
 variant-collections: setup
 	$(PY) -m sudoku_bench.harness.cli.build_collections --dir sudoku_bench/puzzles/data/variants --size 6 \
-	  --count 30 --seed 2026 --verify-with cpsat,sat
+	  --count 30 --seed 2026 --verify-with cpsat,sat --counter cpsat
 	$(PY) -m sudoku_bench.harness.cli.build_collections --dir sudoku_bench/puzzles/data/variants --size 9 \
 	  --count 30 --seed 2026 --verify-with cpsat,sat
 
