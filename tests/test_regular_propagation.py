@@ -111,9 +111,7 @@ def test_distinct_support_is_exactly_the_brute_force_support_on_6_cells(kind: ty
             assert all(e & ~kept == 0 for e, kept in zip(exact, loose, strict=True))
 
 
-def _clue_puzzle(
-    kind: type, size: int, seed: int, clues: int, empty: float
-) -> tuple[Grid, Grid]:
+def _clue_puzzle(kind: type, size: int, seed: int, clues: int, empty: float) -> tuple[Grid, Grid]:
     """A random full grid, `clues` of the kind's clues it keeps and a share `empty` of its
     cells emptied: the puzzle and the grid it came from."""
     rng = random.Random(f"{kind.kind}-{size}-{seed}")

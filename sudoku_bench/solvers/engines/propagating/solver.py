@@ -269,9 +269,10 @@ def _encode_table(constraint: TableConstraint, rules: Rules, found: _Encoded) ->
 
 # A rule that is both a table of fillings and an automaton (an outside clue) is propagated as
 # its table on sides up to this one where its table is listed, as its automaton on the others
-# (None: as its automaton on every side). The table is the stronger filter (its rows hold
-# distinct digits, the automaton's paths may repeat one) and, on the 9x9 collections, the
-# faster (docs/measurements/line-clues.md).
+# (None: as its automaton on every side). The automaton with the line's digits kept distinct
+# (`distinct_support`) filters at least as much as the table while it stays under its bound
+# of nodes (`DISTINCT_NODES`) and, on the 9x9 collections, solves faster
+# (docs/measurements/line-clues.md), so it is used on every side.
 TABLES_TO: int | None = None
 
 
