@@ -1346,7 +1346,7 @@ def table_support(rows: tuple[Cells, ...], masks: Cells) -> Cells | None:
 
 # `distinct_support` gives up on a line when a layer of its unrolled graph would hold more
 # nodes (state, digits read that later cells could still read) than this.
-DISTINCT_NODES = 512
+DISTINCT_NODES = 4096
 
 
 class TooManyNodes(Exception):
