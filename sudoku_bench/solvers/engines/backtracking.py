@@ -168,8 +168,8 @@ def _scan_tables(constraint: TableConstraint, rules: Rules, found: VariantRules)
 def _scan_automata(constraint: RegularConstraint, rules: Rules, found: VariantRules) -> None:
     """An outside clue is checked by its table where that is listed (up to 9x9): the table
     sees every filled cell of the line, the automaton only those from its start to the first
-    empty one, and on the 6x6 collections the table is the faster check
-    (docs/measurements/line-clues.md)."""
+    empty one (a clue read from the right of a row waits for the row's last cell), so the
+    table cuts more; past 9x9, by its automaton."""
     if isinstance(constraint, TableConstraint) and constraint.listed_on(rules.size):
         _scan_tables(constraint, rules, found)
         return
