@@ -16,6 +16,16 @@ set is timed in CPU time (`time.process_time`); the passes alternate form by for
 
     PYTHONPATH=. python benchmarks/bench_line_clues.py [--repeat 2] [--puzzles 6] \
         [--solvers cpsat,cpsat-onehot,sat,milp] [--timeout 60]
+
+With `--propagating`, the same comparison for the `propagating` engine, which propagates a
+clue either by its table's support (`table`, as far as tables are listed) or by its
+automaton's REGULAR filtering (`automaton`; `solver.TABLES_TO` chooses, set here): the
+first `--puzzles` puzzles of the bundled 9x9 collections `sandwich-9x9`, `x-sum-9x9` and
+`skyscraper-9x9`, and `--puzzles` 12x12 puzzles made as above (automaton only); search
+nodes summed beside the puzzles per CPU-second.
+
+    PYTHONPATH=. python benchmarks/bench_line_clues.py --propagating [--puzzles 10] \
+        [--repeat 1] [--sizes 9,12]
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ from sudoku_bench.puzzles.collections import load
 from sudoku_bench.puzzles.constraints import Sandwich, Skyscraper, XSum
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.reductions import cnf, encoding
+from sudoku_bench.solvers.engines.propagating import solver as propagating
 from sudoku_bench.solvers.registry import create
 
 ClueKind = type[Sandwich] | type[XSum] | type[Skyscraper]
@@ -54,7 +65,9 @@ def made_puzzles(kind: ClueKind, size: int, count: int) -> list[Grid]:
         rng = random.Random(f"{kind.kind}-{size}-{seed}")
         digits = list(range(1, size + 1))
         rng.shuffle(digits)
-        solution = [digits[(w * (r % h) + r // h + c) % size] for r in range(size) for c in range(size)]
+        solution = [
+            digits[(w * (r % h) + r // h + c) % size] for r in range(size) for c in range(size)
+        ]
         clues = kind.candidates(solution, shape, rng)[:10]
         values = list(solution)
         for cell in rng.sample(range(size * size), size * size * 6 // 10):
@@ -92,15 +105,101 @@ def one_pass(
     return seconds, answers
 
 
+PROPAGATING_FORMS: dict[str, int | None] = {"table": 9, "automaton": None}  # TABLES_TO
+
+
+def propagating_pass(puzzles: Sequence[Grid], timeout: float) -> tuple[float, int, list[Answer]]:
+    """`one_pass` for `propagating` under the form in force, with its nodes summed."""
+    propagating.tables_for.cache_clear()  # type: ignore[attr-defined]  # built per form
+    solver = create("propagating")
+    results = []
+    start = time.process_time()
+    for puzzle in puzzles:
+        results.append(solver.solve(puzzle, limit=2, timeout=timeout))
+    seconds = time.process_time() - start
+    answers: list[Answer] = []
+    for puzzle, result in zip(puzzles, results, strict=True):
+        if not all(is_solution(puzzle, grid) for grid in result.solutions):
+            answers.append((BROKEN, None))
+        elif result.exact or result.count == 2:
+            unique = result.solutions[0].values if result.count == 1 else None
+            answers.append((result.verdict.value, unique))
+        else:
+            answers.append((result.status.value, None))
+    nodes = sum(int(result.counters.get("nodes", 0)) for result in results)
+    return seconds, nodes, answers
+
+
+def compare_propagating(args: argparse.Namespace) -> int:
+    """Table against automaton for `propagating`: puzzles per CPU-second and nodes."""
+    sizes = {int(size) for size in args.sizes.split(",")}
+    sets: list[tuple[str, int, list[Grid]]] = []
+    for name in args.kinds.split(","):
+        if 9 in sizes:
+            entries = load(f"{name}-9x9")[: args.puzzles]
+            sets.append((name, 9, [entry.puzzle for entry in entries]))
+        for size in sorted(sizes - {9}):
+            sets.append((name, size, made_puzzles(KINDS[name], size, args.puzzles)))
+    rows = []
+    disagreements = 0
+    for name, size, puzzles in sets:
+        forms = [form for form, to in PROPAGATING_FORMS.items() if to is None or size <= to]
+        best: dict[str, float] = {}
+        nodes: dict[str, int] = {}
+        answers: dict[str, list[Answer]] = {}
+        for _ in range(args.repeat):
+            for form in forms:
+                propagating.TABLES_TO = PROPAGATING_FORMS[form]
+                seconds, counted, found = propagating_pass(puzzles, args.timeout)
+                best[form] = min(best.get(form, seconds), seconds)
+                nodes[form] = counted
+                answers.setdefault(form, found)
+        propagating.TABLES_TO = None
+        finished = {form for form, found in answers.items() if all(a[0] in VERDICTS for a in found)}
+        if len({tuple(answers[form]) for form in finished}) > 1 or any(
+            a[0] == BROKEN for found in answers.values() for a in found
+        ):
+            disagreements += 1
+            print(f"DISAGREEMENT: {name} {size}x{size} propagating", file=sys.stderr)
+        cells = []
+        for form in PROPAGATING_FORMS:
+            if form not in best:
+                cells += ["-", "-"]
+            elif form not in finished:
+                cells += ["timeout", str(nodes[form])]
+            else:
+                cells += [f"{len(puzzles) / best[form]:.2f}", str(nodes[form])]
+        rows.append([f"{name} {size}x{size} ({len(puzzles)})", *cells])
+        print(f"{rows[-1]}", file=sys.stderr)
+    print(
+        f"propagating: puzzles per CPU-second (best of {args.repeat} alternating passes, "
+        "limit 2) and search nodes summed; '-': tables are not listed past 9x9"
+    )
+    headers = ["puzzles", "table /s", "table nodes", "automaton /s", "automaton nodes"]
+    print(tabulate(rows, headers=headers, tablefmt="github"))
+    return 1 if disagreements else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--puzzles", type=int, default=6, help="made puzzles per kind and size")
     parser.add_argument("--solvers", default="cpsat,cpsat-onehot,sat,milp")
     parser.add_argument("--timeout", type=float, default=60.0)
-    parser.add_argument("--kinds", default=",".join(KINDS), help="comma-separated: " + ", ".join(KINDS))
+    parser.add_argument(
+        "--kinds", default=",".join(KINDS), help="comma-separated: " + ", ".join(KINDS)
+    )
     parser.add_argument("--sizes", default="6,9,12", help="comma-separated: 6, 9, 12")
+    parser.add_argument(
+        "--propagating",
+        action="store_true",
+        help="compare propagating's two forms instead (9x9 collections, made 12x12 puzzles)",
+    )
     args = parser.parse_args(argv)
+    if args.propagating:
+        if args.sizes == parser.get_default("sizes"):
+            args.sizes = "9,12"
+        return compare_propagating(args)
     sizes = {int(size) for size in args.sizes.split(",")}
     sets: list[tuple[str, int, list[Grid]]] = []
     for name in args.kinds.split(","):
@@ -123,7 +222,9 @@ def main(argv: list[str] | None = None) -> int:
                     best[form] = min(best.get(form, seconds), seconds)
                     answers.setdefault(form, found)
             encoding.TABLE_ROWS_AT_MOST = FORMS["chosen"]
-            finished = {form for form, found in answers.items() if all(a[0] in VERDICTS for a in found)}
+            finished = {
+                form for form, found in answers.items() if all(a[0] in VERDICTS for a in found)
+            }
             if len({tuple(answers[form]) for form in finished}) > 1 or any(
                 a[0] == BROKEN for found in answers.values() for a in found
             ):
@@ -134,8 +235,10 @@ def main(argv: list[str] | None = None) -> int:
                     f"{name} {size}x{size} ({len(puzzles)})",
                     solver,
                     *(
-                        "-" if form not in best
-                        else f"{len(puzzles) / best[form]:.1f}" if form in finished
+                        "-"
+                        if form not in best
+                        else f"{len(puzzles) / best[form]:.1f}"
+                        if form in finished
                         else "timeout"
                         for form in FORMS
                     ),

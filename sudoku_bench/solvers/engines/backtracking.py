@@ -19,14 +19,18 @@ This module does exactly that, with four changes that keep it honest rather than
   cages) keeps its digits distinct and stays within its total (a partial cage may not
   exceed it, a full one must equal it); each of its linear
   equations (arrows, little killers) can still hold, its filled cells' terms plus what the
-  empty cells' terms can reach with digits 1..N; and each of its tables of admissible
-  fillings (sandwich clues, between lines) keeps a row that its filled cells match;
+  empty cells' terms can reach with digits 1..N; each of its tables of admissible
+  fillings (sandwich clues up to 9x9, between lines) keeps a row that its filled cells
+  match; and each automaton read along its line (sandwich, X-sum and skyscraper clues past
+  9x9, where their tables are not listed) does not reject the line's filled cells read
+  from its start up to the first empty one, and accepts the whole line once it is full;
 - counting: after a solution is recorded the search goes on (the seeds return True), until
   `limit` solutions are found or the whole tree is explored;
 - a deadline, checked every `CHECK_EVERY` placements.
 
 Nothing is precomputed beyond the board itself and, per cell, the cells of the rules through
-it (extra units; for variants also its region, pair partners, sums, equations and tables),
+it (extra units; for variants also its region, pair partners, sums, equations, tables and
+automata),
 as (row, col) positions the scan reads the board at.
 """
 
@@ -42,10 +46,12 @@ from sudoku_bench.puzzles.constraints import (
     EncoderTable,
     LinearConstraint,
     PairConstraint,
+    RegularConstraint,
     SumConstraint,
     TableConstraint,
     UnitConstraint,
 )
+from sudoku_bench.puzzles.constraints.base import Automaton
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Rules
 from sudoku_bench.solvers.base import Deadline, SearchOutcome, Solver
@@ -62,6 +68,8 @@ Clashes = tuple[frozenset[int], ...]
 EquationAt = tuple[int, list[tuple[Position, int]], int]
 # a table through a cell: the cell's place in a row, the table's positions, its rows
 TableAt = tuple[int, list[Position], tuple[tuple[int, ...], ...]]
+# an automaton through a cell: its line's positions in reading order, the automaton
+AutomatonAt = tuple[list[Position], Automaton]
 
 
 @dataclass
@@ -82,6 +90,8 @@ class VariantRules:
     equations_at: list[list[list[EquationAt]]]
     # its tables of admissible fillings (a digit per cell, 0 for any)
     tables_at: list[list[list[TableAt]]]
+    # the automata read along lines through it (sandwich, X-sum and skyscraper clues)
+    automata_at: list[list[list[AutomatonAt]]]
 
 
 @dataclass
@@ -155,18 +165,35 @@ def _scan_tables(constraint: TableConstraint, rules: Rules, found: VariantRules)
             found.tables_at[row][col].append((place, positions, table.rows))
 
 
+def _scan_automata(constraint: RegularConstraint, rules: Rules, found: VariantRules) -> None:
+    """An outside clue is checked by its table where that is listed (up to 9x9): the table
+    sees every filled cell of the line, the automaton only those from its start to the first
+    empty one (a clue read from the right of a row waits for the row's last cell), so the
+    table cuts more; past 9x9, by its automaton."""
+    if isinstance(constraint, TableConstraint) and constraint.listed_on(rules.size):
+        _scan_tables(constraint, rules, found)
+        return
+    n = rules.size
+    for automaton in constraint.automata(rules):
+        positions = [divmod(c, n) for c in automaton.cells]
+        for row, col in positions:
+            found.automata_at[row][col].append((positions, automaton))
+
+
 Encoder = Callable[[Any, Rules, VariantRules], None]
 # What implements each kind in the placement check: units are scanned like the row and the
 # column, pair rules look at the other cell of each pair, cell digits narrow the digits
 # tried, sums add up the other cells, equations add up their terms and the empty cells'
-# range, tables look for a row the filled cells match. (A tuple of pairs: mypy takes an
-# abstract family as a key only there.)
+# range, tables look for a row the filled cells match, automata read the line's filled
+# cells from their start (an outside clue, both, as its table where that is listed). (A
+# tuple of pairs: mypy takes an abstract family as a key only there.)
 _ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
     (UnitConstraint, _scan_units),
     (PairConstraint, _scan_pairs),
     (CellDigits, _scan_cell_digits),
     (SumConstraint, _scan_sums),
     (LinearConstraint, _scan_equations),
+    (RegularConstraint, _scan_automata),
     (TableConstraint, _scan_tables),
 )
 ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
@@ -183,6 +210,7 @@ def variant_rules(rules: Rules) -> VariantRules:
         sums_at=[[[] for _ in range(n)] for _ in range(n)],
         equations_at=[[[] for _ in range(n)] for _ in range(n)],
         tables_at=[[[] for _ in range(n)] for _ in range(n)],
+        automata_at=[[[] for _ in range(n)] for _ in range(n)],
     )
     for region in rules.regions:
         positions = [divmod(cell, n) for cell in region]
@@ -216,7 +244,7 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
             isinstance(constraint, UnitConstraint) for constraint in rules.constraints
         )
         if classic:
-            units = VariantRules([], [[[] for _ in range(n)] for _ in range(n)], [], [], [], [])
+            units = VariantRules([], [[[] for _ in range(n)] for _ in range(n)], [], [], [], [], [])
             for constraint in rules.constraints:
                 _scan_units(cast(UnitConstraint, constraint), rules, units)
             extra_units_at = units.units_at
@@ -352,6 +380,18 @@ class _Search:
                 for fill in rows
             ):
                 return False
+        for positions, automaton in variant.automata_at[row][col]:  # sandwiches, ...
+            state = automaton.start
+            for i, j in positions:  # the filled cells from the line's start, `num` placed
+                value = num if (i, j) == (row, col) else board[i][j]
+                if not value:
+                    break
+                state = automaton.step(state, value)
+                if state is None:
+                    return False
+            else:
+                if not automaton.accepting(state):
+                    return False
         return True
 
     def givens_are_valid(self) -> bool:

@@ -124,8 +124,9 @@ def support_page() -> str:
             "with it; `-`: it answers such a puzzle `unsupported` (not attempted, never a "
             "grid that breaks the rule); `to 9x9`: it takes the kind up to 9x9 and answers "
             "`unsupported` past it, because it lists the clue's table of fillings, which grows "
-            "with the factorial of the side (the CP-SAT, SAT and MILP models read such a clue "
-            "as an automaton, on any side). Every back-end takes any shape: boxes of any shape "
+            "with the factorial of the side (the CP-SAT, SAT and MILP models, `propagating` "
+            "and `backtracking` read such a clue as an automaton, on any side). Every back-end "
+            "takes any shape: boxes of any shape "
             "or jigsaw regions. `?`: the back-end was not installed where the page was made.",
             "",
             support_table("github"),

@@ -338,13 +338,14 @@ def counters_of(state: list[int]) -> dict[str, float]:
         "locked_eliminations": state[kernel.LOCKED],
         "alldiff_eliminations": state[kernel.ALLDIFF],
         # the same keys as `propagating`'s, for comparable records: the kernel takes no cages,
-        # equations or tables (answered unsupported), and filters pair relations (non-
-        # consecutive among them) as each placement is made, not as a counted propagator
+        # equations, tables or automata (answered unsupported), and filters pair relations
+        # (non-consecutive among them) as each placement is made, not as a counted propagator
         "nonconsecutive_eliminations": 0,
         "cage_eliminations": 0,
         "relation_eliminations": 0,
         "equation_eliminations": 0,
         "table_eliminations": 0,
+        "automaton_eliminations": 0,
     }
 
 

@@ -27,7 +27,9 @@ still possible). Propagation runs to a fixpoint:
   sets; linear equations by bounds (each term's least and greatest value from its cell's
   candidates, a digit whose term lies outside the total less the other terms' range goes);
   tables of admissible fillings by support (a cell keeps a digit only while a row still
-  possible uses it).
+  possible uses it); automata read along a line (sandwich, X-sum and skyscraper clues) by
+  the filtering of Pesant's REGULAR constraint (`regular_support`: a digit stays only on a
+  step of some path from the start to an accepting state through the line's candidates).
 - with `shaving=True` (off by default), singleton consistency (shaving, SAC) on top of the
   rules above, at every node: each candidate of each open cell is assumed on a copy and
   propagated by the rules above; one that leads to a contradiction is removed (and its
@@ -64,9 +66,11 @@ from sudoku_bench.puzzles.constraints import (
     LinearConstraint,
     NonConsecutive,
     PairConstraint,
+    RegularConstraint,
     TableConstraint,
     UnitConstraint,
 )
+from sudoku_bench.puzzles.constraints.base import Automaton
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Rules
 from sudoku_bench.solvers.base import Deadline, SearchOutcome, Solver
@@ -123,6 +127,18 @@ class FillingTable:
     weight: int  # its index in the search's dom/wdeg weights
 
 
+@dataclass(frozen=True)
+class AutomatonTable:
+    """An automaton read along `cells`, its states numbered from 0 (the start): per state,
+    per digit d (index d - 1), the bit of the state it steps to (0: no step), and the
+    accepting states as a bit set."""
+
+    cells: Cells
+    steps: tuple[Cells, ...]
+    accepting: int
+    weight: int  # its index in the search's dom/wdeg weights
+
+
 # per digit d of a cell (index d - 1), the digits a related cell may hold beside it, as a mask
 Support = tuple[int, ...]
 
@@ -156,6 +172,8 @@ class Tables:
     linear_of: tuple[Cells, ...]  # per cell, indices into `linear`
     fillings: tuple[FillingTable, ...]  # the tables of admissible fillings
     fillings_of: tuple[Cells, ...]  # per cell, indices into `fillings`
+    automata: tuple[AutomatonTable, ...]  # the automata read along lines
+    automata_of: tuple[Cells, ...]  # per cell, indices into `automata`
 
     @property
     def variant(self) -> bool:
@@ -163,7 +181,7 @@ class Tables:
         sums, equations, tables): the search then takes its variant path, chosen once, so
         classic rules pay nothing."""
         return (
-            bool(self.cages or self.linear or self.fillings)
+            bool(self.cages or self.linear or self.fillings or self.automata)
             or any(self.neighbours)
             or any(self.relations_of)
         )
@@ -198,6 +216,7 @@ class _Encoded:
     relations: list[list[tuple[int, Support]]]  # per cell, its pair relations (relations_of)
     equations: list[tuple[Cells, tuple[int, ...], int]]  # cells, coefficients, total
     fillings: list[tuple[Cells, tuple[Cells, ...]]]  # cells, rows as candidate masks
+    automata: list[tuple[Cells, tuple[Cells, ...], int]]  # cells, steps, accepting states
 
 
 def _encode_units(constraint: UnitConstraint, rules: Rules, found: _Encoded) -> None:
@@ -248,6 +267,58 @@ def _encode_table(constraint: TableConstraint, rules: Rules, found: _Encoded) ->
         found.fillings.append((table.cells, rows))
 
 
+# A rule that is both a table of fillings and an automaton (an outside clue) is propagated as
+# its table on sides up to this one where its table is listed, as its automaton on the others
+# (None: as its automaton on every side). The automaton with the line's digits kept distinct
+# (`distinct_support`) filters at least as much as the table while it stays under its bound
+# of nodes (`DISTINCT_NODES`) and, on the 9x9 collections, solves faster
+# (docs/measurements/line-clues.md), so it is used on every side.
+TABLES_TO: int | None = None
+
+
+def _encode_regular(constraint: RegularConstraint, rules: Rules, found: _Encoded) -> None:
+    if (
+        isinstance(constraint, TableConstraint)
+        and TABLES_TO is not None
+        and rules.size <= TABLES_TO
+        and constraint.listed_on(rules.size)
+    ):
+        _encode_table(constraint, rules, found)
+        return
+    for automaton in constraint.automata(rules):
+        found.automata.append((automaton.cells, *compiled(automaton, rules.size)))
+
+
+def compiled(automaton: Automaton, size: int) -> tuple[tuple[Cells, ...], int]:
+    """The automaton's states reachable along its cells, numbered in the order a breadth-
+    first walk from the start meets them (the start is 0): per state, per digit, the bit of
+    the state it steps to (0: none); and the accepting states as a bit set. A state first
+    met after the last cell steps nowhere (no cell is left to read)."""
+    number: dict[Any, int] = {automaton.start: 0}
+    order = [automaton.start]
+    steps: list[Cells] = []
+    frontier = [automaton.start]
+    for _ in automaton.cells:
+        following = []
+        for state in frontier:
+            row = []
+            for digit in range(1, size + 1):
+                after = automaton.step(state, digit)
+                if after is None:
+                    row.append(0)
+                    continue
+                if after not in number:
+                    number[after] = len(order)
+                    order.append(after)
+                    following.append(after)
+                row.append(1 << number[after])
+            steps.append(tuple(row))
+        frontier = following
+    steps += [(0,) * size] * (len(order) - len(steps))
+    accepting = sum(1 << index for index, state in enumerate(order) if automaton.accepting(state))
+    return tuple(steps), accepting
+
+
 def _encode_cell_digits(constraint: CellDigits, rules: Rules, found: _Encoded) -> None:
     for cell, digits in constraint.allowed(rules).items():
         found.start_masks[cell] &= sum(1 << (d - 1) for d in digits)
@@ -264,7 +335,8 @@ def _encode_cage(constraint: Cage, rules: Rules, found: _Encoded) -> None:
 # propagator, any other pair relation its support table (arc consistency), cell digits
 # narrow the starting candidates, cages join the peers and get their sum propagator (with
 # their digit-set tables), linear equations their bounds propagator, tables of fillings
-# their support propagator. The lookup goes along a kind's bases, kind before family.
+# their support propagator, automata (where no table is listed, or past `TABLES_TO`) their
+# REGULAR filtering. The lookup goes along a kind's bases, kind before family.
 Encoder = Callable[[Any, Rules, _Encoded], None]
 # (a tuple of pairs, not a dict display: mypy takes an abstract family there only)
 _ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
@@ -275,6 +347,7 @@ _ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
     (CellDigits, _encode_cell_digits),
     (Cage, _encode_cage),
     (LinearConstraint, _encode_linear),
+    (RegularConstraint, _encode_regular),
     (TableConstraint, _encode_table),
 )
 ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
@@ -282,7 +355,7 @@ ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
 
 def _unit_constraints(rules: Rules) -> list[Cells]:
     """The units the rules' unit constraints add, in their order."""
-    found = _Encoded([], [], [], [], [], [], [], [])
+    found = _Encoded([], [], [], [], [], [], [], [], [])
     for constraint in rules.constraints:
         if isinstance(constraint, UnitConstraint):
             ENCODERS.encoder(constraint)(constraint, rules, found)
@@ -329,7 +402,7 @@ def tables_for(rules: Rules) -> Tables:
     cells = range(n * n)
     found = _Encoded(
         [], [set() for _ in cells], [[] for _ in cells], [full] * (n * n), [],
-        [[] for _ in cells], [], [],
+        [[] for _ in cells], [], [], [],
     )  # fmt: skip
     for constraint in rules.constraints:
         if not isinstance(constraint, UnitConstraint):  # in the shape's part
@@ -370,8 +443,14 @@ def tables_for(rules: Rules) -> Tables:
         FillingTable(cells, rows, first + index)
         for index, (cells, rows) in enumerate(found.fillings)
     )
+    first += len(fillings)
+    automata = tuple(
+        AutomatonTable(cells, steps, accepting, first + index)
+        for index, (cells, steps, accepting) in enumerate(found.automata)
+    )
     linear_of = _owners(n * n, (item.cells for item in linear))
     fillings_of = _owners(n * n, (item.cells for item in fillings))
+    automata_of = _owners(n * n, (item.cells for item in automata))
     return Tables(
         size=n,
         full=full,
@@ -388,9 +467,10 @@ def tables_for(rules: Rules) -> Tables:
             + tuple(len(units) + index for index in cages_of[cell])
             + tuple(linear[index].weight for index in linear_of[cell])
             + tuple(fillings[index].weight for index in fillings_of[cell])
+            + tuple(automata[index].weight for index in automata_of[cell])
             for cell, owners in enumerate(shape.units_of)
         ),
-        weight_count=len(units) + len(cages) + len(linear) + len(fillings),
+        weight_count=len(units) + len(cages) + len(linear) + len(fillings) + len(automata),
         neighbours=tuple(tuple(sorted(partners)) for partners in found.neighbours),
         cages=tuple(cages),
         cages_of=tuple(tuple(owners) for owners in cages_of),
@@ -399,6 +479,8 @@ def tables_for(rules: Rules) -> Tables:
         linear_of=linear_of,
         fillings=fillings,
         fillings_of=fillings_of,
+        automata=automata,
+        automata_of=automata_of,
     )
 
 
@@ -573,6 +655,7 @@ class PropagatingSolver(Solver[PropagatingModel]):
                 "relation_eliminations": search.relation_eliminations,
                 "equation_eliminations": search.equation_eliminations,
                 "table_eliminations": search.table_eliminations,
+                "automaton_eliminations": search.automaton_eliminations,
                 **(
                     {
                         "shaving_probes": search.shaving_probes,
@@ -628,6 +711,7 @@ class _Search:
         self.relation_eliminations = 0  # candidates removed by pair relations (no support)
         self.equation_eliminations = 0  # candidates removed by linear equations' bounds
         self.table_eliminations = 0  # candidates no admissible filling left uses
+        self.automaton_eliminations = 0  # candidates on no accepting path of an automaton
         self.shaving_probes = 0  # candidates assumed and propagated by shaving
         self.shaving_eliminations = 0  # candidates whose probe reached a contradiction
         # per unit (then per cage, equation and table): 1 + the contradictions found in it
@@ -944,7 +1028,7 @@ class _VariantSearch(_Search):
         self.first = True  # the root: every cell counts as changed
         # cage fillings by (cage, its cells' candidates): the same ones recur all the time
         self.fillings: dict[tuple[int, Cells], tuple[Cells | None, int]] = {}
-        # tables' supports by (table, its cells' candidates), likewise
+        # tables' and automata's supports by (weight, its cells' candidates), likewise
         self.supports: dict[tuple[int, Cells], Cells | None] = {}
         self.relations = any(tables.relations_of)  # (a tuple per cell, maybe all empty)
 
@@ -1008,6 +1092,7 @@ class _VariantSearch(_Search):
             (tables.cages, tables.cages_of, self.cage_rules),
             (tables.linear, tables.linear_of, self.linear_rules),
             (tables.fillings, tables.fillings_of, self.filling_rules),
+            (tables.automata, tables.automata_of, self.automaton_rules),
         )
         for found, of_cell, rule in families:
             if found:
@@ -1088,6 +1173,35 @@ class _VariantSearch(_Search):
                 if not self.set_mask(candidates, cell, mask, pending):
                     return False
         self.table_eliminations += removed
+        return True
+
+    def automaton_rules(
+        self, automaton: AutomatonTable, candidates: list[int], pending: list[int]
+    ) -> bool:
+        """REGULAR filtering: a cell keeps a digit only while some path from the start to an
+        accepting state through the line's candidates, reading distinct digits, steps on it
+        there (`distinct_support`; where that unrolls too many nodes, a path that may
+        repeat a digit: `regular_support`); no such path is a contradiction."""
+        masks = tuple(candidates[cell] for cell in automaton.cells)
+        key = (automaton.weight, masks)
+        narrowed = self.supports.get(key, masks)
+        if narrowed is masks:
+            if len(self.supports) >= MAX_MEMO:
+                self.supports.clear()
+            try:
+                narrowed = distinct_support(automaton.steps, automaton.accepting, masks)
+            except TooManyNodes:
+                narrowed = regular_support(automaton.steps, automaton.accepting, masks)
+            self.supports[key] = narrowed
+        if narrowed is None:
+            return False
+        removed = 0
+        for cell, old, mask in zip(automaton.cells, masks, narrowed, strict=True):
+            if mask != old:
+                removed += (old ^ mask).bit_count()
+                if not self.set_mask(candidates, cell, mask, pending):
+                    return False
+        self.automaton_eliminations += removed
         return True
 
     def set_mask(self, candidates: list[int], cell: int, mask: int, pending: list[int]) -> bool:
@@ -1228,6 +1342,122 @@ def table_support(rows: tuple[Cells, ...], masks: Cells) -> Cells | None:
     if not found:
         return None
     return tuple(s & m for s, m in zip(supported, masks, strict=True))
+
+
+# `distinct_support` gives up on a line when a layer of its unrolled graph would hold more
+# nodes (state, digits read that later cells could still read) than this.
+DISTINCT_NODES = 4096
+
+
+class TooManyNodes(Exception):
+    """`distinct_support` gives up: a layer would hold more than its bound of nodes."""
+
+
+def distinct_support(
+    steps: tuple[Cells, ...], accepting: int, masks: Cells, most: int = DISTINCT_NODES
+) -> Cells | None:
+    """`regular_support` over paths that read distinct digits: the REGULAR filtering of the
+    automaton together with the line's AllDifferent, exact for the two together. A node is
+    (state, the digits read so far that some later cell could still read): a digit no later
+    cell can read is forgotten, so nodes that differ only in it are one. Raises
+    `TooManyNodes` when a layer would hold more than `most` nodes (an open line early in the
+    search); returns None when no path reads the line through to an accepting state."""
+    count = len(masks)
+    later = [0] * (count + 1)  # per place, the candidates of the cells from there on
+    for place in range(count - 1, -1, -1):
+        later[place] = later[place + 1] | masks[place]
+    layers: list[set[tuple[int, int]]] = [{(0, 0)}]
+    layer = layers[0]
+    for place, mask in enumerate(masks):
+        keep = later[place + 1]
+        reached: set[tuple[int, int]] = set()
+        for state, used in layer:
+            row = steps[state]
+            digits = mask & ~used
+            while digits:
+                bit = digits & -digits
+                digits ^= bit
+                after = row[bit.bit_length() - 1]
+                if after:
+                    reached.add((after.bit_length() - 1, (used | bit) & keep))
+        if not reached:
+            return None
+        if len(reached) > most:
+            raise TooManyNodes
+        layers.append(reached)
+        layer = reached
+    alive = {node for node in layer if accepting >> node[0] & 1}
+    if not alive:
+        return None
+    narrowed = [0] * count
+    for place in range(count - 1, -1, -1):
+        keep = later[place + 1]
+        supported = 0
+        back: set[tuple[int, int]] = set()
+        for state, used in layers[place]:
+            row = steps[state]
+            digits = masks[place] & ~used
+            while digits:
+                bit = digits & -digits
+                digits ^= bit
+                after = row[bit.bit_length() - 1]
+                if after and (after.bit_length() - 1, (used | bit) & keep) in alive:
+                    supported |= bit
+                    back.add((state, used))
+        narrowed[place] = supported
+        alive = back
+    return tuple(narrowed)
+
+
+def regular_support(steps: tuple[Cells, ...], accepting: int, masks: Cells) -> Cells | None:
+    """The filtering of the REGULAR constraint (Pesant 2004) on one line: per cell, the
+    candidates d for which some state the start reaches through the cells before (each
+    reading one of its candidates) steps on d to a state from which the cells after reach an
+    accepting state; None when no path reaches one. Sets of states are bit sets (state 0,
+    the start, is bit 0); `steps[state][d - 1]` is the bit of the state after d, 0 for none.
+
+    The paths may read one digit twice where the automaton assumes distinct digits, so this
+    keeps every digit of a filling the rule allows, and maybe more."""
+    forward = [1]  # per layer, the states reached before reading its cell
+    layer = 1
+    for mask in masks:
+        reached = 0
+        rest = layer
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            row = steps[low.bit_length() - 1]
+            digits = mask
+            while digits:
+                bit = digits & -digits
+                digits ^= bit
+                reached |= row[bit.bit_length() - 1]
+        if not reached:
+            return None
+        forward.append(reached)
+        layer = reached
+    alive = layer & accepting  # states from which the rest of the line is accepted
+    if not alive:
+        return None
+    narrowed = [0] * len(masks)
+    for place in range(len(masks) - 1, -1, -1):
+        mask = masks[place]
+        supported = back = 0
+        rest = forward[place]
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            row = steps[low.bit_length() - 1]
+            digits = mask
+            while digits:
+                bit = digits & -digits
+                digits ^= bit
+                if row[bit.bit_length() - 1] & alive:
+                    supported |= bit
+                    back |= low
+        narrowed[place] = supported
+        alive = back
+    return tuple(narrowed)
 
 
 def sum_bounds(total: int, masks: Cells) -> Cells | None:
