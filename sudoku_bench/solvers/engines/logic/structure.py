@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from inspect import signature
 from typing import Any
 
 from sudoku_bench.puzzles.constraints import (
@@ -181,11 +182,8 @@ def rule_words(constraint: Constraint, rules: Rules) -> str:
     if isinstance(constraint, LineRule):
         return constraint.name(rules)
     name = getattr(constraint, "name", None)
-    if callable(name):
-        try:
-            return str(name())
-        except TypeError:  # a kind whose name needs the shape
-            return str(name(rules))
+    if callable(name):  # a clue's name stands alone; a cage's or quadruple's reads the shape
+        return str(name(rules) if signature(name).parameters else name())
     cells = ", ".join(rules.cell_name(c) for c in constraint.scope(rules))
     return f"{constraint.title} {cells}"
 
