@@ -358,7 +358,10 @@ def cross_rules(state: Candidates) -> Step | None:
         if joint is None:
             continue
         shared = sorted(set(first.cells) & set(second.cells))
-        words = f"{first.name} and {second.name} share {cells_text(rules, shared)}"
+        if shared:
+            words = f"{first.name} and {second.name} share {cells_text(rules, shared)}"
+        else:
+            words = f"{first.name} and {second.name} see each other"
         if joint.fillings is not None and not joint.fillings:
             return _contradiction(
                 state, "cross_rules", f"{words}: no filling of both is left", joint.cells

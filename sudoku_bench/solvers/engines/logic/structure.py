@@ -313,14 +313,25 @@ _ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
 ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
 
 
-def _crossing(groups: list[RuleGroup]) -> tuple[tuple[int, int], ...]:
-    """The pairs of groups that share a cell, whose cells together are few enough."""
+# Two rules that share no cell but see each other are read together up to this many cells.
+MAX_SEEING_CELLS = 8
+
+
+def _crossing(groups: list[RuleGroup], rules: Rules) -> tuple[tuple[int, int], ...]:
+    """The pairs of groups that share a cell, or whose cells see each other, whose cells
+    together are few enough."""
+    peers = families(rules).unit_peers
     found = []
     for i, first in enumerate(groups):
         for j in range(i + 1, len(groups)):
             second = groups[j]
             union = set(first.cells) | set(second.cells)
-            if len(union) < len(first.cells) + len(second.cells) and len(union) <= MAX_GROUP_CELLS:
+            if len(union) < len(first.cells) + len(second.cells):
+                if len(union) <= MAX_GROUP_CELLS:
+                    found.append((i, j))
+            elif len(union) <= MAX_SEEING_CELLS and any(
+                peers[a] & set(second.cells) for a in first.cells
+            ):
                 found.append((i, j))
     return tuple(found)
 
@@ -366,7 +377,7 @@ def logic_tables(rules: Rules) -> LogicTables:
         equations=tuple(found.equations),
         fillings=tuple(found.fillings),
         groups=tuple(found.groups),
-        crossing=_crossing(found.groups),
+        crossing=_crossing(found.groups, rules),
         techniques=frozenset(found.techniques),
         beyond_units=any(not isinstance(c, UnitConstraint) for c in rules.constraints),
     )
