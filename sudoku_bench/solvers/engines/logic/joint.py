@@ -8,8 +8,9 @@
   rule, the rule must hold it there ("the 1 of row 3 is on the arrow"), which keeps only the
   fillings that do; and a digit every filling puts where a cell off the rule sees it leaves
   that cell ("every filling of the arrow puts a 1 on its line, which r5c5 sees whole");
-- `cross_rules`: two rules that share a cell, read together: their fillings must agree on
-  the shared cells and keep distinct digits where their cells see each other.
+- `cross_rules`: two rules that share a cell, or whose cells see each other, read
+  together: their fillings must agree on the shared cells and keep distinct digits where
+  their cells see each other.
 
 The fillings are enumerated over the cells' candidates, placed cells counting with their
 digit, within a bound on the search (`MAX_NODES`): a rule or a pair of rules past it is left
@@ -346,8 +347,8 @@ def _seen_by_every_filling(
 
 
 def cross_rules(state: Candidates) -> Step | None:
-    """Two rules that share a cell, read together: `arrow ... and arrow ... share r2c3,
-    read together (r2c3/r2c4 = 1/2) removes ...`."""
+    """Two rules that share a cell or see each other, read together: `arrow ... and arrow
+    ... share r2c6, read together (9 fillings left) removes ...`."""
     rules = state.rules
     groups = state.tables.groups
     for i, j in state.tables.crossing:

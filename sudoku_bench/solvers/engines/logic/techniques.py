@@ -108,7 +108,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     T("naked_pair", "naked pair", "medium", naked_pair, 3.0),
     T("hidden_pair", "hidden pair", "medium", hidden_pair, 3.4),
     T("naked_triple", "naked triple", "medium", naked_triple, 3.6),
-    T("cross_rules", "two rules that share cells, read together", "hard", joint.cross_rules,
+    T("cross_rules", "two rules read together (shared or seen cells)", "hard", joint.cross_rules,
       3.8, applies=joint.has("cross_rules")),
     T("hidden_triple", "hidden triple", "hard", hidden_triple, 4.0),
     T("naked_quad", "naked quad", "hard", naked_quad, 4.3),
