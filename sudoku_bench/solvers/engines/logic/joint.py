@@ -35,6 +35,9 @@ from sudoku_bench.solvers.engines.logic.state import (
 from sudoku_bench.solvers.engines.logic.structure import Relation, RuleGroup, logic_tables
 
 MAX_NODES = 20_000  # digits tried in one enumeration before it is given up
+# the same for two rules that only see each other: on a grid still nearly empty most such
+# pairs would run to the bound at every step and find nothing
+MAX_SEEING_NODES = 3_000
 MAX_KEPT = 4_000  # fillings kept for `rule_house` (past that only the candidates are)
 MAX_ROWS = 3_000  # a table with more rows left than this is not read in a joint filling
 MAX_LISTED = 4  # fillings written out in a step's words
@@ -65,10 +68,12 @@ def _mask_of(state: Candidates, cell: int) -> int:
     return bit(value) if value else state.masks[cell]
 
 
-def joint_fillings(state: Candidates, groups: Sequence[RuleGroup]) -> Joint | None:
+def joint_fillings(
+    state: Candidates, groups: Sequence[RuleGroup], max_nodes: int = MAX_NODES
+) -> Joint | None:
     """The fillings of the groups' cells that keep every piece of every group, with distinct
-    digits in cells that see each other. None when the search passes `MAX_NODES` or a
-    table has more than `MAX_ROWS` rows left."""
+    digits in cells that see each other. None when the search tries more than `max_nodes`
+    digits or a table has more than `MAX_ROWS` rows left."""
     tables = state.tables
     cells = tuple(sorted({c for group in groups for c in group.cells}))
     masks = {c: _mask_of(state, c) for c in cells}
@@ -165,7 +170,7 @@ def joint_fillings(state: Candidates, groups: Sequence[RuleGroup]) -> Joint | No
         cell = order[k]
         for d in digits_of(masks[cell]):
             nodes += 1
-            if nodes > MAX_NODES:
+            if nodes > max_nodes:
                 return False
             digit[cell] = d
             if holds(k) and not extend(k + 1):
@@ -190,7 +195,9 @@ def _entry(
     reads = tuple((state.values[c], state.masks[c]) for c in cells)
     kept = state.derived.get((kind, ids))
     if kept is None or kept[0] != reads:
-        kept = (reads, joint_fillings(state, groups), {})
+        shared = len(cells) < sum(len(group.cells) for group in groups)
+        bound = MAX_NODES if len(groups) == 1 or shared else MAX_SEEING_NODES
+        kept = (reads, joint_fillings(state, groups, bound), {})
         state.derived[(kind, ids)] = kept
     return kept[1], kept[2]
 
