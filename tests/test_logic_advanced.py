@@ -312,6 +312,8 @@ def test_every_new_technique_has_a_test() -> None:
         "cage_combinations", "cage_unit", "innies_outies",
         # tests/test_engine_families.py
         "pair_filter", "sum_bounds", "sum_combinations", "table",
+        # tests/test_logic_joint.py
+        "house_table", "rule_fillings", "rule_house", "cross_rules",
     }  # fmt: skip
     older = {
         "naked_single", "hidden_single", "pointing", "box_line_reduction", "naked_pair",

@@ -30,7 +30,7 @@ from sudoku_bench.solvers.engines.logic.state import (
     digits_of,
     digits_text,
 )
-from sudoku_bench.solvers.engines.logic.structure import logic_tables
+from sudoku_bench.solvers.engines.logic.structure import FillingRule, logic_tables
 
 # Equations whose open cells could be filled more ways than this are left to `sum_bounds`.
 MAX_FILLINGS = 20_000
@@ -262,11 +262,14 @@ def table(state: Candidates) -> Step | None:
         key = ("table", index, tuple(masks), tuple(state.values[c] for c in cells))
         if key in state.barren:  # the same digits found nothing before
             continue
+        # candidates only shrink during a run, so the rows left last time are the ones to
+        # filter (a skyscraper's table has tens of thousands)
         possible = [
             row
-            for row in rule.table.rows
+            for row in state.derived.get(("table rows", index), rule.table.rows)
             if all(not d or mask & bit(d) for d, mask in zip(row, masks, strict=True))
         ]
+        state.derived[("table rows", index)] = possible
         words = f"{rule.title} {cells_text(rules, cells)}"
         if not possible:
             reason = f"{words} (none of its {len(rule.table.rows)} fillings left)"
@@ -286,3 +289,92 @@ def table(state: Candidates) -> Step | None:
             return Step("table", f"{words} ({left})", eliminations=removed)
         state.barren.add(key)
     return None
+
+
+def house_table(state: Candidates) -> Step | None:
+    """A table over a whole house (a sandwich, X-sum or skyscraper clue's row): the cells a
+    filling leaves open (0) hold exactly the house's digits it does not name, so a filling
+    whose open cells cannot take them is gone, and an open cell keeps only those digits:
+    `sandwich r1c1, ..., r1c9 with its row (3 of its 14 fillings left) removes ...`."""
+    rules = state.rules
+    for index, rule in enumerate(state.tables.fillings):
+        if not rule.houses:
+            continue
+        cells = rule.table.cells
+        masks = [_mask_of(state, c) for c in cells]
+        if all(state.values[c] for c in cells) or not all(masks):
+            continue
+        key = ("house_table", index, tuple(masks), tuple(state.values[c] for c in cells))
+        if key in state.barren:
+            continue
+        supported = [0] * len(cells)
+        kept = []
+        # the rows left last time (candidates only shrink during a run)
+        for row in state.derived.get(("house rows", index), rule.table.rows):
+            if not all(not d or mask & bit(d) for d, mask in zip(row, masks, strict=True)):
+                continue
+            support = _house_row(state, rule.houses, row, masks)
+            if support is None:
+                continue
+            kept.append(row)
+            for place, keep in enumerate(support):
+                supported[place] |= keep
+        state.derived[("house rows", index)] = kept
+        possible = len(kept)
+        words = f"{rule.title} {cells_text(rules, cells)} with its {_house_word(state, rule)}"
+        if not possible:
+            reason = f"{words} (none of its {len(rule.table.rows)} fillings left)"
+            return _contradiction(state, "house_table", reason, cells)
+        removed = tuple(
+            (c, d)
+            for c, keep in zip(cells, supported, strict=True)
+            if not state.values[c]
+            for d in digits_of(state.masks[c] & ~keep)
+        )
+        if removed:
+            left = f"{possible} of its {len(rule.table.rows)} fillings left"
+            return Step("house_table", f"{words} ({left})", eliminations=removed)
+        state.barren.add(key)
+    return None
+
+
+def _house_row(
+    state: Candidates, houses: Sequence[tuple[int, ...]], row: Sequence[int], masks: Sequence[int]
+) -> list[int] | None:
+    """Per cell, the digits this row allows it once its houses are read (None: it cannot
+    be filled): a named digit; in a house, an open cell one of the digits the row does not
+    name there; elsewhere any digit."""
+    support = [bit(d) if d else state.full for d in row]
+    for positions in houses:
+        named = 0
+        open_at = []
+        for p in positions:
+            d = row[p]
+            if d:
+                if named & bit(d):
+                    return None  # a digit twice in a house
+                named |= bit(d)
+            else:
+                open_at.append(p)
+        rest = state.full & ~named
+        reach = 0
+        for p in open_at:
+            keep = masks[p] & rest & support[p]
+            if not keep:
+                return None
+            support[p] = keep
+            reach |= keep
+        if reach != rest:
+            return None  # a digit the house still needs fits none of the open cells
+    return support
+
+
+def _house_word(state: Candidates, rule: FillingRule) -> str:
+    cells = rule.table.cells
+    names = [
+        state.families.names[i]
+        for positions in rule.houses
+        for i in state.families.houses
+        if set(state.families.units[i]) == {cells[p] for p in positions}
+    ]
+    return " and ".join(names) if names else "house"

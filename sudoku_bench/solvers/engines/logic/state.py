@@ -124,7 +124,8 @@ class Candidates:
         # technique after every step, and most of a hard technique's searches read parts
         # of the position (one digit's places) that the step did not touch
         self.barren: set[object] = set()
-        # structures derived from part of the position, keyed likewise by all they read
+        # structures derived from part of the position, keyed likewise by all they read (or,
+        # as a table's rows left, narrowed step by step: candidates only shrink in a run)
         self.derived: dict[object, Any] = {}
         # digits placed in each unit (by index into `families.units`), kept up to date by place()
         self.unit_placed = [self.placed_in(unit) for unit in self.families.units]

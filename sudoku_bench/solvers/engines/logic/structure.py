@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from inspect import signature
 from typing import Any
 
 from sudoku_bench.puzzles.constraints import (
@@ -36,6 +37,7 @@ from sudoku_bench.puzzles.constraints import (
     TableConstraint,
     UnitConstraint,
 )
+from sudoku_bench.puzzles.constraints.lines import LineRule
 from sudoku_bench.puzzles.rules import Rules
 from sudoku_bench.solvers.tables import by_shape, per_puzzle
 
@@ -114,6 +116,25 @@ class FillingRule:
 
     title: str
     table: Table
+    # the houses wholly among the table's cells, each as positions in `table.cells` (a
+    # sandwich's or a skyscraper's row): a row's cells left open (0) hold the house's others
+    houses: tuple[tuple[int, ...], ...] = ()
+
+
+# A rule read whole has at most this many cells (longer lines are left to their pieces).
+MAX_GROUP_CELLS = 12
+
+
+@dataclass(frozen=True)
+class RuleGroup:
+    """The pieces of one constraint (its equations, tables and line pairs, by index into
+    `LogicTables`), which the joint techniques read together, as a setter reads a line."""
+
+    name: str  # `arrow r1c1>r1c2>r1c3`, `sandwich 12 at r0c3`
+    cells: Cells  # sorted
+    equations: tuple[int, ...] = ()
+    tables: tuple[int, ...] = ()
+    relations: tuple[int, ...] = ()
 
 
 @dataclass
@@ -133,6 +154,9 @@ class LogicTables:
     related: tuple[tuple[tuple[int, Support], ...], ...]
     equations: tuple[LinearRule, ...]
     fillings: tuple[FillingRule, ...]
+    groups: tuple[RuleGroup, ...]  # each constraint with equations, tables or line pairs
+    # the pairs of groups (indices) that share a cell
+    crossing: tuple[tuple[int, int], ...]
     # the technique keys the constraints call for ("distinct_pairs", "cage_combinations", ...)
     techniques: frozenset[str]
     # constraints other than units (their givens are checked whole, not by units alone)
@@ -150,6 +174,37 @@ class _Found:
     relations: list[Relation]
     equations: list[LinearRule]
     fillings: list[FillingRule]
+    groups: list[RuleGroup]
+
+
+def rule_words(constraint: Constraint, rules: Rules) -> str:
+    """A constraint's name in a step: a line's path, a clue's place, else its cells."""
+    if isinstance(constraint, LineRule):
+        return constraint.name(rules)
+    name = getattr(constraint, "name", None)
+    if callable(name):  # a clue's name stands alone; a cage's or quadruple's reads the shape
+        return str(name(rules) if signature(name).parameters else name())
+    cells = ", ".join(rules.cell_name(c) for c in constraint.scope(rules))
+    return f"{constraint.title} {cells}"
+
+
+def _group(
+    constraint: Constraint, rules: Rules, found: _Found, before: tuple[int, int, int]
+) -> None:
+    """Records the pieces `constraint` added since `before` (equations, tables, relations)."""
+    equations = tuple(range(before[0], len(found.equations)))
+    tables = tuple(range(before[1], len(found.fillings)))
+    relations = tuple(range(before[2], len(found.relations)))
+    cells = {c for i in equations for c, _ in found.equations[i].equation.terms}
+    cells |= {c for i in tables for c in found.fillings[i].table.cells}
+    cells |= {c for i in relations for c in (found.relations[i].first, found.relations[i].second)}
+    if cells and len(cells) <= MAX_GROUP_CELLS:
+        name = rule_words(constraint, rules)
+        found.groups.append(RuleGroup(name, tuple(sorted(cells)), equations, tables, relations))
+
+
+def _sizes(found: _Found) -> tuple[int, int, int]:
+    return len(found.equations), len(found.fillings), len(found.relations)
 
 
 # a pair rule's words in a step ("r2c3 is a knight's move away")
@@ -188,24 +243,41 @@ def _pair_relation(constraint: PairConstraint, rules: Rules, found: _Found) -> N
     forward = tuple(sum(1 << (e - 1) for e in digits if allows(d, e)) for d in digits)
     backward = tuple(sum(1 << (d - 1) for d in digits if allows(d, e)) for e in digits)
     distinct = not any(allows(d, d) for d in digits)
+    before = _sizes(found)
     for a, b in constraint.pairs(rules):
         found.relations.append(Relation(constraint.title, a, b, forward, backward))
         if distinct:
             found.peers[a].add(b)
             found.peers[b].add(a)
     found.techniques.add("pair_filter")
+    if isinstance(constraint, LineRule):  # a line's pairs read whole (not the grid-wide rules)
+        found.techniques.update(("rule_fillings", "rule_house", "cross_rules"))
+        _group(constraint, rules, found, before)
 
 
 def _linear(constraint: LinearConstraint, rules: Rules, found: _Found) -> None:
+    before = _sizes(found)
     for equation in constraint.equations(rules):
         found.equations.append(LinearRule(constraint.title, equation))
-    found.techniques.update(("sum_bounds", "sum_combinations"))
+    found.techniques.update(("sum_bounds", "sum_combinations", "rule_house", "cross_rules"))
+    if len(found.equations) - before[0] > 1:
+        found.techniques.add("rule_fillings")
+    _group(constraint, rules, found, before)
 
 
 def _table(constraint: TableConstraint, rules: Rules, found: _Found) -> None:
+    houses = [set(families(rules).units[index]) for index in families(rules).houses]
+    before = _sizes(found)
     for table in constraint.tables(rules):
-        found.fillings.append(FillingRule(constraint.title, table))
-    found.techniques.add("table")
+        cells = set(table.cells)
+        within = tuple(
+            tuple(table.cells.index(c) for c in sorted(house)) for house in houses if house <= cells
+        )
+        found.fillings.append(FillingRule(constraint.title, table, within))
+        if within:
+            found.techniques.add("house_table")
+    found.techniques.update(("table", "rule_fillings", "rule_house", "cross_rules"))
+    _group(constraint, rules, found, before)
 
 
 def _cell_digits(constraint: CellDigits, rules: Rules, found: _Found) -> None:
@@ -241,6 +313,29 @@ _ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
 ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
 
 
+# Two rules that share no cell but see each other are read together up to this many cells.
+MAX_SEEING_CELLS = 8
+
+
+def _crossing(groups: list[RuleGroup], rules: Rules) -> tuple[tuple[int, int], ...]:
+    """The pairs of groups that share a cell, or whose cells see each other, whose cells
+    together are few enough."""
+    peers = families(rules).unit_peers
+    found = []
+    for i, first in enumerate(groups):
+        for j in range(i + 1, len(groups)):
+            second = groups[j]
+            union = set(first.cells) | set(second.cells)
+            if len(union) < len(first.cells) + len(second.cells):
+                if len(union) <= MAX_GROUP_CELLS:
+                    found.append((i, j))
+            elif len(union) <= MAX_SEEING_CELLS and any(
+                peers[a] & set(second.cells) for a in first.cells
+            ):
+                found.append((i, j))
+    return tuple(found)
+
+
 @per_puzzle
 def logic_tables(rules: Rules) -> LogicTables:
     shape = families(rules)
@@ -256,6 +351,7 @@ def logic_tables(rules: Rules) -> LogicTables:
         relations=[],
         equations=[],
         fillings=[],
+        groups=[],
     )
     for constraint in rules.constraints:
         ENCODERS.encoder(constraint)(constraint, rules, found)
@@ -280,6 +376,8 @@ def logic_tables(rules: Rules) -> LogicTables:
         related=tuple(tuple(partners) for partners in related),
         equations=tuple(found.equations),
         fillings=tuple(found.fillings),
+        groups=tuple(found.groups),
+        crossing=_crossing(found.groups, rules),
         techniques=frozenset(found.techniques),
         beyond_units=any(not isinstance(c, UnitConstraint) for c in rules.constraints),
     )
