@@ -67,7 +67,7 @@ def test_a_rule_of_two_equations_read_whole() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["arrow:1", "arrow:2", "entropic-line:1", "between-line:1", "box-indexer:1", "whispers:2"],
+    ["arrow:1", "arrow:2", "entropic-line:1", "between-line:2", "box-indexer:1", "whispers:2"],
 )
 def test_whole_runs_replay_soundly(spec: str) -> None:
     """Every step of a run without forcing, the new techniques among them, keeps the
