@@ -16,13 +16,13 @@ from sudoku_bench.puzzles.constraints import Constraint, Sandwich, Skyscraper, X
 from sudoku_bench.puzzles.constraints.outside import LineClue
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.solvers.base import Status
-from sudoku_bench.solvers.engines.propagating.solver import (
+from sudoku_bench.solvers.engines.automata import (
     TooManyNodes,
     compiled,
     distinct_support,
     regular_support,
-    tables_for,
 )
+from sudoku_bench.solvers.engines.propagating.solver import tables_for
 from sudoku_bench.solvers.registry import backends, create
 from tests.solving_support import brute_force_solutions, remove_cells, shuffled_grid
 
