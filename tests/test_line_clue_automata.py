@@ -1,8 +1,8 @@
 """Sandwich, X-sum and skyscraper clues as automata read along their line: the automaton
 accepts exactly the fillings that give the clue, its unrolled layers spell exactly the words
-it accepts, and the models that encode automata (CP-SAT, SAT, MILP; `propagating` and
-`backtracking` in their own ways) solve them past 9x9, where the models that only list a
-clue's table answer `unsupported`."""
+it accepts, and the models that encode automata (CP-SAT, SAT, MILP; `propagating`,
+`backtracking` and `logic` in their own ways) solve them past 9x9, where the models that
+only list a clue's table answer `unsupported`."""
 
 from __future__ import annotations
 
@@ -142,13 +142,14 @@ def _twelve() -> tuple[Grid, tuple[int, ...]]:
 
 
 @pytest.mark.parametrize(
-    "name", [*AUTOMATA_BACKENDS, "python-constraint", "propagating", "backtracking"]
+    "name", [*AUTOMATA_BACKENDS, "python-constraint", "propagating", "backtracking", "logic"]
 )
 def test_a_12x12_with_every_clue_kind_has_one_solution_on_the_models_that_take_it(
     name: str,
 ) -> None:
     """python-constraint takes the clues past 9x9 through its check of any kind;
-    `propagating` filters their automata and `backtracking` reads them in its check."""
+    `propagating` filters their automata, `backtracking` reads them in its check and
+    `logic` reads them along their lines (`line_clue`)."""
     if not _installed(name):
         pytest.skip(f"{name} is not installed")
     puzzle, solution = _twelve()
@@ -161,7 +162,7 @@ def test_a_12x12_with_every_clue_kind_has_one_solution_on_the_models_that_take_i
 
 def test_past_9x9_the_table_only_models_answer_unsupported_and_say_why() -> None:
     puzzle, _ = _twelve()
-    for name in ("dlx", "logic"):
+    for name in ("dlx",):
         solver = create(name)
         assert not solver.accepts(puzzle.rules), name
         result = solver.solve(puzzle, limit=2)
@@ -177,6 +178,7 @@ def test_the_encoder_tables_say_which_sides_a_model_takes(kind: type) -> None:
     for name in AUTOMATA_BACKENDS:
         if _installed(name):
             assert type(create(name)).encoders.encodes(kind, 16), name
+    assert type(create("logic")).encoders.encodes(kind, 16)  # as automata past 9x9
     table_only = type(create("dlx")).encoders
     assert table_only.encodes(kind) and table_only.encodes(kind, 9)
     assert not table_only.encodes(kind, 10)

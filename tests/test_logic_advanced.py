@@ -314,6 +314,8 @@ def test_every_new_technique_has_a_test() -> None:
         "pair_filter", "sum_bounds", "sum_combinations", "table",
         # tests/test_logic_joint.py
         "house_table", "rule_fillings", "rule_house", "cross_rules",
+        # tests/test_logic_line_clue.py
+        "line_clue",
     }  # fmt: skip
     older = {
         "naked_single", "hidden_single", "pointing", "box_line_reduction", "naked_pair",

@@ -7,7 +7,10 @@
 - `sum_combinations`: a linear equation's fillings, digits repeating only where no rule
   keeps them apart: a candidate no filling uses goes;
 - `table`: a candidate that no filling still possible of a table of admissible fillings
-  (a sandwich clue, a between line's middle cell) uses goes.
+  (a sandwich clue, a between line's middle cell) uses goes;
+- `line_clue`: an outside clue past the side its table is listed to (a sandwich, X-sum or
+  skyscraper clue on 12x12) is read along its line as an automaton: a candidate that no
+  filling of the line with distinct digits that keeps the clue puts in its cell goes.
 
 Each finds one step at a time, on the state as it is (placed cells count with their digit);
 a rule that no filling can keep any more eliminates every candidate of its open cells, which
@@ -21,6 +24,11 @@ from math import prod
 
 from sudoku_bench.puzzles.constraints import Equation
 from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.engines.automata import (
+    TooManyNodes,
+    distinct_support,
+    regular_support,
+)
 from sudoku_bench.solvers.engines.logic.state import (
     Candidates,
     Move,
@@ -47,6 +55,10 @@ def has_equations(rules: Rules) -> bool:
 
 def has_tables(rules: Rules) -> bool:
     return "table" in logic_tables(rules).techniques
+
+
+def has_automata(rules: Rules) -> bool:
+    return "line_clue" in logic_tables(rules).techniques
 
 
 def _mask_of(state: Candidates, cell: int) -> int:
@@ -378,3 +390,45 @@ def _house_word(state: Candidates, rule: FillingRule) -> str:
         if set(state.families.units[i]) == {cells[p] for p in positions}
     ]
     return " and ".join(names) if names else "house"
+
+
+# ----- automata read along a line ---------------------------------------------------------------
+
+
+def line_clue(state: Candidates) -> Step | None:
+    """An outside clue read along its line from the clue's side, as its automaton: a
+    candidate goes when no filling of the line with distinct digits (its cells' candidates,
+    placed cells with their digit) keeps the clue with that digit in that cell: `sandwich
+    sum 31 at r0c3 (no filling of column 3 with distinct digits that keeps the clue puts
+    them there) removes 1/2 from r2c3`. Where the line is still too open to unroll with its
+    digits distinct (`automata.DISTINCT_NODES`), the paths that may repeat a digit are
+    read instead (fewer eliminations, each as sound)."""
+    for index, rule in enumerate(state.tables.automata):
+        cells = rule.cells
+        masks = tuple(_mask_of(state, c) for c in cells)
+        if all(state.values[c] for c in cells) or not all(masks):
+            continue  # full (the final check reads it) or a cell without candidates
+        key = ("line_clue", index, masks)
+        if key in state.barren:
+            continue
+        try:
+            narrowed = distinct_support(rule.steps, rule.accepting, masks)
+        except TooManyNodes:
+            narrowed = regular_support(rule.steps, rule.accepting, masks)
+        if narrowed is None:
+            reason = f"{rule.name} (no filling of {rule.line} with distinct digits keeps it)"
+            return _contradiction(state, "line_clue", reason, cells)
+        removed = tuple(
+            (c, d)
+            for c, mask, keep in zip(cells, masks, narrowed, strict=True)
+            if not state.values[c]
+            for d in digits_of(mask & ~keep)
+        )
+        if removed:
+            reason = (
+                f"{rule.name} (no filling of {rule.line} with distinct digits that keeps "
+                "the clue puts them there)"
+            )
+            return Step("line_clue", reason, eliminations=removed)
+        state.barren.add(key)
+    return None

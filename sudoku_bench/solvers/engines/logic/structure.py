@@ -9,7 +9,8 @@ reason about it.
 - The puzzle's part (`logic_tables`): the peers beyond the units (pair rules, cage mates),
   the pair rules' partners with the words a person uses, the non-consecutive neighbours,
   the other pair relations with their support tables, the starting candidates of the
-  cell-digit rules (parity), the cages, the linear equations and the tables of fillings.
+  cell-digit rules (parity), the cages, the linear equations, the tables of fillings and
+  the automata read along lines (outside clues past the side their tables are listed to).
 
 Both are cached in bounded parts (`sudoku_bench.solvers.tables`).
 """
@@ -33,12 +34,14 @@ from sudoku_bench.puzzles.constraints import (
     LinearConstraint,
     NonConsecutive,
     PairConstraint,
+    RegularConstraint,
     Table,
     TableConstraint,
     UnitConstraint,
 )
 from sudoku_bench.puzzles.constraints.lines import LineRule
 from sudoku_bench.puzzles.rules import Rules
+from sudoku_bench.solvers.engines.automata import compiled
 from sudoku_bench.solvers.tables import by_shape, per_puzzle
 
 Cells = tuple[int, ...]
@@ -121,6 +124,18 @@ class FillingRule:
     houses: tuple[tuple[int, ...], ...] = ()
 
 
+@dataclass(frozen=True)
+class AutomatonRule:
+    """One automaton of a `RegularConstraint` (a sandwich, X-sum or skyscraper clue where its
+    table of fillings is not listed), compiled (`automata.compiled`), with its words."""
+
+    name: str  # `sandwich sum 31 at r0c3`
+    line: str  # the unit its cells make (`column 3`), else the cells
+    cells: Cells  # in reading order, nearest the clue first
+    steps: tuple[Cells, ...]  # per state, per digit, the bit of the state it steps to
+    accepting: int  # the accepting states as a bit set
+
+
 # A rule read whole has at most this many cells (longer lines are left to their pieces).
 MAX_GROUP_CELLS = 12
 
@@ -157,6 +172,7 @@ class LogicTables:
     groups: tuple[RuleGroup, ...]  # each constraint with equations, tables or line pairs
     # the pairs of groups (indices) that share a cell
     crossing: tuple[tuple[int, int], ...]
+    automata: tuple[AutomatonRule, ...]
     # the technique keys the constraints call for ("distinct_pairs", "cage_combinations", ...)
     techniques: frozenset[str]
     # constraints other than units (their givens are checked whole, not by units alone)
@@ -175,6 +191,7 @@ class _Found:
     equations: list[LinearRule]
     fillings: list[FillingRule]
     groups: list[RuleGroup]
+    automata: list[AutomatonRule]
 
 
 def rule_words(constraint: Constraint, rules: Rules) -> str:
@@ -280,6 +297,26 @@ def _table(constraint: TableConstraint, rules: Rules, found: _Found) -> None:
     _group(constraint, rules, found, before)
 
 
+def _regular(constraint: RegularConstraint, rules: Rules, found: _Found) -> None:
+    """Up to the side its table is listed to, a clue that is also a table of fillings is
+    read as that table (`table`, `house_table` and the joint techniques); past it, as its
+    automata (`line_clue`)."""
+    if isinstance(constraint, TableConstraint) and constraint.listed_on(rules.size):
+        _table(constraint, rules, found)
+        return
+    shape = families(rules)
+    name = rule_words(constraint, rules)
+    for automaton in constraint.automata(rules):
+        cells = set(automaton.cells)
+        line = next(
+            (shape.names[i] for i, unit in enumerate(shape.units) if set(unit) == cells),
+            ", ".join(rules.cell_name(c) for c in automaton.cells),
+        )
+        steps, accepting = compiled(automaton, rules.size)
+        found.automata.append(AutomatonRule(name, line, automaton.cells, steps, accepting))
+    found.techniques.add("line_clue")
+
+
 def _cell_digits(constraint: CellDigits, rules: Rules, found: _Found) -> None:
     for cell, digits in constraint.allowed(rules).items():
         found.allowed[cell] &= sum(1 << (d - 1) for d in digits)
@@ -297,7 +334,8 @@ Encoder = Callable[[Any, Rules, _Found], None]
 # (unit constraints: units for every technique; distinct pairs: `distinct_pairs`;
 # non-consecutive: `non_consecutive`; any other pair relation: `pair_filter`; cell digits:
 # the starting candidates; cages: the cage techniques; linear equations: `sum_bounds` and
-# `sum_combinations`; tables of fillings: `table`). A kind it has no technique for is
+# `sum_combinations`; tables of fillings: `table`; automata read along a line where no table
+# is listed: `line_clue`). A kind it has no technique for is
 # answered `unsupported`; the lookup goes along a kind's bases, kind before family. (A
 # tuple of pairs: mypy takes an abstract family as a key only there.)
 _ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
@@ -308,6 +346,7 @@ _ENCODERS: tuple[tuple[type[Constraint], Encoder], ...] = (
     (CellDigits, _cell_digits),
     (Cage, _cage),
     (LinearConstraint, _linear),
+    (RegularConstraint, _regular),
     (TableConstraint, _table),
 )
 ENCODERS: EncoderTable[Encoder] = EncoderTable(dict(_ENCODERS))
@@ -352,6 +391,7 @@ def logic_tables(rules: Rules) -> LogicTables:
         equations=[],
         fillings=[],
         groups=[],
+        automata=[],
     )
     for constraint in rules.constraints:
         ENCODERS.encoder(constraint)(constraint, rules, found)
@@ -378,6 +418,7 @@ def logic_tables(rules: Rules) -> LogicTables:
         fillings=tuple(found.fillings),
         groups=tuple(found.groups),
         crossing=_crossing(found.groups, rules),
+        automata=tuple(found.automata),
         techniques=frozenset(found.techniques),
         beyond_units=any(not isinstance(c, UnitConstraint) for c in rules.constraints),
     )

@@ -93,6 +93,8 @@ TECHNIQUES: tuple[Technique, ...] = (
       applies=families.has_tables),
     T("house_table", "table of fillings with its house (sandwiches, X-sums, skyscrapers)",
       "medium", families.house_table, 2.55, applies=joint.has("house_table")),
+    T("line_clue", "outside clue read along its line (sandwiches, X-sums, skyscrapers past 9x9)",
+      "medium", families.line_clue, 2.55, applies=families.has_automata),
     T("pointing", "pointing pair / triple", "medium", pointing, 2.6),
     T("sum_combinations", "sum combinations (arrows, little killers)", "medium",
       families.sum_combinations, 2.7, applies=families.has_equations),
