@@ -3,7 +3,8 @@ listed), read along their line as automata. Each position is one a run of the lo
 reached on a generated 12x12 puzzle (`tests/data/line_clues_12x12.jsonl`, each line with the
 command that made it) just before a `line_clue` step: it is the first technique of the table
 to act there, its words and moves are exact, and every move keeps the puzzle's solution. Then
-whole runs, every step replayed against the solution; and up to 9x9 the clues stay tables."""
+whole runs, every step replayed against the solution (one of them a 10x10 solved to the
+end); and up to 9x9 the clues stay tables."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ from sudoku_bench.puzzles.constraints import Sandwich, Skyscraper, XSum
 from sudoku_bench.puzzles.formats import PuzzleEntry, read_file
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.solvers.engines.logic import LogicSolver
+from sudoku_bench.solvers.engines.logic.solver import run_logic
 from sudoku_bench.solvers.engines.logic.state import Candidates
 from sudoku_bench.solvers.engines.logic.structure import logic_tables
 from sudoku_bench.solvers.engines.logic.techniques import TECHNIQUES, next_step
 from tests.test_logic_advanced import only_first
+from tests.test_regular_propagation import _clue_puzzle
 
 HERE = Path(__file__).parent
 POSITIONS = json.loads((HERE / "logic_line_clue_positions.json").read_text())
@@ -64,6 +67,18 @@ def test_whole_runs_replay_soundly(line: int) -> None:
         state.apply(step)
     assert used.get("line_clue", 0) >= 10, used
     assert all(state.values[c] in (0, entry.solution[c]) for c in rules.cells)
+
+
+def test_a_10x10_sandwich_puzzle_is_solved_with_line_clue_steps_all_sound() -> None:
+    """16 sandwich clues of a random 10x10 grid, 60% of its cells emptied: the default
+    techniques solve it (so it has one solution), and every step keeps the grid."""
+    puzzle, grid = _clue_puzzle(Sandwich, 10, 1, clues=16, empty=0.6)
+    run = run_logic(puzzle)
+    assert run.end == "solved" and run.grid() == grid
+    assert run.counts()["line_clue"] >= 3
+    for step in run.steps:
+        assert all(grid[c] == d for c, d in step.placements), step
+        assert all(grid[c] != d for c, d in step.eliminations), step
 
 
 def test_a_full_line_that_breaks_its_clue_is_a_contradiction() -> None:
