@@ -134,9 +134,10 @@ class LogicSolver(Solver[Candidates | Contradiction]):
 
     The kinds it reasons about are those of its encoder table (`structure.ENCODERS`):
     regions and extra units in every technique (only houses, units of N cells, in those
-    that need a digit to be present), pair rules (any relation), cages, linear equations
-    and tables of fillings by their own techniques (`families`), cell digits (parity) in
-    the starting candidates; any other kind is answered `unsupported`."""
+    that need a digit to be present), pair rules (any relation), cages, linear equations,
+    tables of fillings and automata read along a line (outside clues past the side their
+    tables are listed to) by their own techniques (`families`), cell digits (parity) in the
+    starting candidates; any other kind is answered `unsupported`."""
 
     name = "logic"
     honours_node_limit = True
