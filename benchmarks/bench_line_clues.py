@@ -44,6 +44,7 @@ from sudoku_bench.puzzles.collections import load
 from sudoku_bench.puzzles.constraints import Sandwich, Skyscraper, XSum
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.reductions import cnf, encoding
+from sudoku_bench.solvers.base import Result
 from sudoku_bench.solvers.engines.propagating import solver as propagating
 from sudoku_bench.solvers.registry import create
 
@@ -93,6 +94,12 @@ def one_pass(
     for puzzle in puzzles:
         results.append(solver.solve(puzzle, limit=2, timeout=timeout))
     seconds = time.process_time() - start
+    return seconds, answers_of(puzzles, results)
+
+
+def answers_of(puzzles: Sequence[Grid], results: Sequence[Result]) -> list[Answer]:
+    """Each result as what the forms must agree on: its verdict and unique grid, BROKEN for a
+    grid the checker rejects, or its status when it did not finish."""
     answers: list[Answer] = []
     for puzzle, result in zip(puzzles, results, strict=True):
         if not all(is_solution(puzzle, grid) for grid in result.solutions):
@@ -102,7 +109,7 @@ def one_pass(
             answers.append((result.verdict.value, unique))
         else:
             answers.append((result.status.value, None))
-    return seconds, answers
+    return answers
 
 
 PROPAGATING_FORMS: dict[str, int | None] = {"table": 9, "automaton": None}  # TABLES_TO
@@ -117,15 +124,7 @@ def propagating_pass(puzzles: Sequence[Grid], timeout: float) -> tuple[float, in
     for puzzle in puzzles:
         results.append(solver.solve(puzzle, limit=2, timeout=timeout))
     seconds = time.process_time() - start
-    answers: list[Answer] = []
-    for puzzle, result in zip(puzzles, results, strict=True):
-        if not all(is_solution(puzzle, grid) for grid in result.solutions):
-            answers.append((BROKEN, None))
-        elif result.exact or result.count == 2:
-            unique = result.solutions[0].values if result.count == 1 else None
-            answers.append((result.verdict.value, unique))
-        else:
-            answers.append((result.status.value, None))
+    answers = answers_of(puzzles, results)
     nodes = sum(int(result.counters.get("nodes", 0)) for result in results)
     return seconds, nodes, answers
 

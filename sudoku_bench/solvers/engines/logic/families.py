@@ -67,6 +67,19 @@ def _mask_of(state: Candidates, cell: int) -> int:
     return bit(value) if value else state.masks[cell]
 
 
+def _unsupported(
+    state: Candidates, cells: Sequence[int], supported: Sequence[int]
+) -> tuple[tuple[int, int], ...]:
+    """The candidates of the open `cells` that no filling left uses (`supported`: per cell,
+    the digits some filling puts there)."""
+    return tuple(
+        (c, d)
+        for c, keep in zip(cells, supported, strict=True)
+        if not state.values[c]
+        for d in digits_of(state.masks[c] & ~keep)
+    )
+
+
 def _contradiction(state: Candidates, technique: str, reason: str, cells: Sequence[int]) -> Step:
     """A step that takes every candidate of the open `cells`: the rule cannot hold."""
     moves = tuple((c, d) for c in cells if not state.values[c] for d in state.candidates(c))
@@ -246,11 +259,7 @@ def sum_combinations(state: Candidates) -> Step | None:
         if not fillings:
             reason = f"{words} (no filling of {cells_text(rules, cells)} adds up)"
             return _contradiction(state, "sum_combinations", reason, cells)
-        removed = tuple(
-            (c, d)
-            for c, keep in zip(cells, supported, strict=True)
-            for d in digits_of(state.masks[c] & ~keep)
-        )
+        removed = _unsupported(state, cells, supported)
         if removed:
             reason = f"{words} ({_fillings_words(rules, cells, fillings)})"
             return Step("sum_combinations", reason, eliminations=removed)
@@ -290,12 +299,7 @@ def table(state: Candidates) -> Step | None:
         for row in possible:
             for place, d in enumerate(row):
                 supported[place] |= bit(d) if d else state.full
-        removed = tuple(
-            (c, d)
-            for c, keep in zip(cells, supported, strict=True)
-            if not state.values[c]
-            for d in digits_of(state.masks[c] & ~keep)
-        )
+        removed = _unsupported(state, cells, supported)
         if removed:
             left = f"{len(possible)} of its {len(rule.table.rows)} fillings left"
             return Step("table", f"{words} ({left})", eliminations=removed)
@@ -337,12 +341,7 @@ def house_table(state: Candidates) -> Step | None:
         if not possible:
             reason = f"{words} (none of its {len(rule.table.rows)} fillings left)"
             return _contradiction(state, "house_table", reason, cells)
-        removed = tuple(
-            (c, d)
-            for c, keep in zip(cells, supported, strict=True)
-            if not state.values[c]
-            for d in digits_of(state.masks[c] & ~keep)
-        )
+        removed = _unsupported(state, cells, supported)
         if removed:
             left = f"{possible} of its {len(rule.table.rows)} fillings left"
             return Step("house_table", f"{words} ({left})", eliminations=removed)

@@ -1141,14 +1141,9 @@ class _VariantSearch(_Search):
             if len(self.supports) >= MAX_MEMO:
                 self.supports.clear()
             narrowed = self.supports[key] = table_support(table.rows, masks)
-        if narrowed is None:
+        removed = self.narrow(table.cells, masks, narrowed, candidates, pending)
+        if removed is None:
             return False
-        removed = 0
-        for cell, old, mask in zip(table.cells, masks, narrowed, strict=True):
-            if mask != old:
-                removed += (old ^ mask).bit_count()
-                if not self.set_mask(candidates, cell, mask, pending):
-                    return False
         self.table_eliminations += removed
         return True
 
@@ -1170,16 +1165,31 @@ class _VariantSearch(_Search):
             except TooManyNodes:
                 narrowed = regular_support(automaton.steps, automaton.accepting, masks)
             self.supports[key] = narrowed
-        if narrowed is None:
+        removed = self.narrow(automaton.cells, masks, narrowed, candidates, pending)
+        if removed is None:
             return False
+        self.automaton_eliminations += removed
+        return True
+
+    def narrow(
+        self,
+        cells: Sequence[int],
+        masks: Sequence[int],
+        narrowed: Sequence[int] | None,
+        candidates: list[int],
+        pending: list[int],
+    ) -> int | None:
+        """Narrow each of `cells` from its `masks` to `narrowed` (None: the rule has no
+        support left); the candidates removed, or None on a contradiction."""
+        if narrowed is None:
+            return None
         removed = 0
-        for cell, old, mask in zip(automaton.cells, masks, narrowed, strict=True):
+        for cell, old, mask in zip(cells, masks, narrowed, strict=True):
             if mask != old:
                 removed += (old ^ mask).bit_count()
                 if not self.set_mask(candidates, cell, mask, pending):
-                    return False
-        self.automaton_eliminations += removed
-        return True
+                    return None
+        return removed
 
     def set_mask(self, candidates: list[int], cell: int, mask: int, pending: list[int]) -> bool:
         """Narrow a cell's candidates to `mask` (a subset); False when none are left."""
