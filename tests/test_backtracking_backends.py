@@ -20,8 +20,8 @@ from sudoku_bench.puzzles.checker import is_solution
 from sudoku_bench.puzzles.collections import load
 from sudoku_bench.puzzles.grid import Grid
 from sudoku_bench.puzzles.rules import Rules
-from sudoku_bench.solvers.base import Solver, Status
-from sudoku_bench.solvers.engines.backtracking import BacktrackingSolver
+from sudoku_bench.solvers.base import Deadline, Solver, Status
+from sudoku_bench.solvers.engines.backtracking import CHECK_EVERY, BacktrackingSolver
 from sudoku_bench.solvers.engines.propagating.solver import PropagatingSolver
 from sudoku_bench.solvers.registry import create
 
@@ -192,3 +192,15 @@ def test_random_small_puzzles_solve_to_a_grid_that_keeps_the_givens(
     result = SOLVERS[name].solve(puzzle, timeout=20)
     assert result.count == 1
     assert is_solution(puzzle, result.solutions[0])
+
+
+def test_a_scan_of_a_clue_table_reads_the_deadline_first() -> None:
+    """A table's scan may outlast many placements, so the clock is read before each scan,
+    not only every `CHECK_EVERY` placements: a search whose deadline has passed stops at
+    its first scan (a deadline of one nanosecond has passed once the model is built)."""
+    puzzle = load("sandwich-9x9")[0].puzzle
+    solver = BacktrackingSolver()
+    model = solver._build(puzzle, Deadline(None))
+    outcome = solver._search(model, puzzle, 2, Deadline(1e-9))
+    assert outcome.timed_out and not outcome.exhausted
+    assert outcome.counters["nodes"] < CHECK_EVERY

@@ -261,9 +261,9 @@ class BacktrackingSolver(Solver[BacktrackingModel]):
         self, model: BacktrackingModel, puzzle: Grid, limit: int, deadline: Deadline
     ) -> SearchOutcome:
         search = _Search(model, puzzle, limit, deadline)
-        if not search.givens_are_valid():
-            return SearchOutcome([], exhausted=True, counters=search.counters())
         try:
+            if not search.givens_are_valid():
+                return SearchOutcome([], exhausted=True, counters=search.counters())
             search.solve()
             exhausted = True
         except _Stop:
@@ -370,6 +370,11 @@ class _Search:
             if not low <= total <= high:
                 return False
         for place, positions, rows in variant.tables_at[row][col]:  # sandwiches, ...
+            # one scan of a table may take longer than the placements between two reads of
+            # the clock, so the deadline is read before each
+            if self.deadline.expired():
+                self.timed_out = True
+                raise _Stop
             if not any(
                 fill[place] in (0, num)
                 and all(
