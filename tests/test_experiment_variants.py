@@ -19,6 +19,7 @@ from sudoku_bench.harness.experiments.variants import (
     ending,
     family,
     prediction_rows,
+    sum_ratios,
 )
 from sudoku_bench.puzzles.collections import (
     BUNDLED,
@@ -193,3 +194,18 @@ def test_variants_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert len(paper) == 7  # three predictions, each a figure and what it is set against
     assert all(row[4] in ("agrees", "disagrees") for row in paper[1:])
     assert paper[5][3] == "100%" and paper[5][4] == "agrees"  # no table kind for groebner
+
+
+def test_the_methods_are_ranked_on_sums_over_the_sum_kinds_every_one_accepts() -> None:
+    kinds = [
+        Kind(CLASSIC[6], 6, "classic", classic=True),
+        Kind("arrow", 6, "sums"),
+        Kind("killer", 6, "sums"),
+    ]
+    cells = {
+        **_classic_and("dlx", 0.001, arrow=_cell(0.1), killer=_cell(None, 0, unsupported=1)),
+        **_classic_and("logic", 0.001, arrow=_cell(0.01), killer=_cell(1.0)),
+    }
+    ratios = sum_ratios(Findings(kinds, ["dlx", "logic"], cells, {6: 5.0}))
+    # dlx refuses a killer puzzle: killer is left out for both, not dlx left unranked
+    assert ratios == {"dlx": pytest.approx(100.0), "logic": pytest.approx(10.0)}
