@@ -604,9 +604,9 @@ def sum_ratios(found: Findings) -> dict[str, float]:
         )
     ]
     found_ratios: dict[str, float] = {}
+    if not kinds:
+        return found_ratios
     for method in found.methods:
-        if not kinds:
-            continue
         mean = geometric_mean(found.ratios(method, kinds).values())
         if mean is not None:
             found_ratios[method] = mean
